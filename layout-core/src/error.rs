@@ -1,0 +1,676 @@
+//! The one error type of the crate, with the mode path and the numbers of every failure.
+
+use core::fmt;
+
+use crate::space::Space;
+
+/// The most nesting levels a mode path records (and the deepest nesting a layout may have).
+pub const MAX_DEPTH: usize = 8;
+
+/// Where a mode sits in a shape tree: the index at each nesting level, outermost first,
+/// counting from 0 in the layout's own (seed) order.
+///
+/// `[]` is the whole layout, `[1]` its second top-level mode, `[1, 0]` the first leaf inside it.
+/// Displayed as `mode 1` or `mode (1,0)`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct ModePath {
+    len: u8,
+    idx: [u8; MAX_DEPTH],
+}
+
+impl ModePath {
+    /// The path of the whole layout.
+    pub const ROOT: ModePath = ModePath {
+        len: 0,
+        idx: [0; MAX_DEPTH],
+    };
+
+    /// Builds a path from indices, outermost first.
+    ///
+    /// # Errors
+    /// [`Error::TooDeep`] for more than [`MAX_DEPTH`] levels, [`Error::TooWide`] for an index
+    /// above 255.
+    pub fn from_indices(indices: &[usize]) -> Result<ModePath, Error> {
+        let mut p = ModePath::ROOT;
+        for &i in indices {
+            p = p.child(i)?;
+        }
+        Ok(p)
+    }
+
+    /// This path extended by one level.
+    ///
+    /// # Errors
+    /// [`Error::TooDeep`] past [`MAX_DEPTH`] levels, [`Error::TooWide`] for an index above 255.
+    pub fn child(self, i: usize) -> Result<ModePath, Error> {
+        if self.len as usize >= MAX_DEPTH {
+            return Err(Error::TooDeep { mode: self });
+        }
+        let Ok(i) = u8::try_from(i) else {
+            return Err(Error::TooWide {
+                mode: self,
+                rank: i,
+            });
+        };
+        let mut p = self;
+        p.idx[p.len as usize] = i;
+        p.len += 1;
+        Ok(p)
+    }
+
+    /// The indices, outermost first.
+    #[must_use]
+    pub fn indices(&self) -> &[u8] {
+        &self.idx[..self.len as usize]
+    }
+
+    /// Whether this is the path of the whole layout.
+    #[must_use]
+    pub fn is_root(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl fmt::Debug for ModePath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", self.indices())
+    }
+}
+
+impl fmt::Display for ModePath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.indices() {
+            [] => f.write_str("the layout"),
+            [i] => write!(f, "mode {i}"),
+            more => {
+                f.write_str("mode (")?;
+                for (k, i) in more.iter().enumerate() {
+                    if k > 0 {
+                        f.write_str(",")?;
+                    }
+                    write!(f, "{i}")?;
+                }
+                f.write_str(")")
+            }
+        }
+    }
+}
+
+/// What the text parser expected where it failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Expected {
+    /// An integer, `_` or `(`.
+    Tree,
+    /// `,` or `)`.
+    CommaOrClose,
+    /// The `:` between shape and stride.
+    Colon,
+    /// Nothing more: text after a complete layout.
+    End,
+    /// A size: a positive integer (a `_` broadcast is a stride, never a size).
+    Size,
+}
+
+/// Every failure of the crate: which rule, which mode, which numbers.
+///
+/// `Copy`, allocation-free, and displayed in lowercase as one sentence; [`Error::help`] gives the
+/// suggested fix where one exists. The macro, the CLI and the tests all print errors through
+/// these two, so the wording lives in one place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Error {
+    /// The text is not a layout: at byte `column` (0-based) the parser expected `expected`.
+    Parse {
+        /// Byte offset into the input.
+        column: usize,
+        /// What would have been accepted there.
+        expected: Expected,
+    },
+    /// An integer in the text does not fit in `i64`.
+    IntegerTooLarge {
+        /// Byte offset of the integer.
+        column: usize,
+    },
+    /// A `{expr}` run-time leaf in text given to the run-time parser (only the macro reads them).
+    RuntimeLeaf {
+        /// Byte offset of the `{`.
+        column: usize,
+    },
+    /// A mode name below the top level (names label top-level modes only).
+    NestedName {
+        /// Byte offset of the name.
+        column: usize,
+    },
+    /// Shape and stride do not have the same tree profile at `mode`.
+    ProfileMismatch {
+        /// The mode where they differ.
+        mode: ModePath,
+        /// Number of entries the shape has there (1 for an integer).
+        shape_rank: usize,
+        /// Number of entries the stride has there (1 for an integer).
+        stride_rank: usize,
+    },
+    /// A size that is not a positive integer.
+    NonPositiveSize {
+        /// The offending mode.
+        mode: ModePath,
+        /// The size written.
+        size: i64,
+    },
+    /// A literal stride 0 on a mode of size > 1 (SPEC §1: write `_` for a broadcast).
+    ZeroStride {
+        /// The offending mode.
+        mode: ModePath,
+        /// Its size.
+        size: i64,
+    },
+    /// Checked arithmetic overflowed `i64` while computing `what` at `mode`.
+    Overflow {
+        /// The mode whose size or stride made the result overflow.
+        mode: ModePath,
+        /// Which quantity overflowed.
+        what: Quantity,
+    },
+    /// Nesting deeper than [`MAX_DEPTH`] levels.
+    TooDeep {
+        /// The path at which the limit was hit.
+        mode: ModePath,
+    },
+    /// More than 255 entries in one tuple.
+    TooWide {
+        /// The tuple.
+        mode: ModePath,
+        /// Its number of entries.
+        rank: usize,
+    },
+    /// Not a dense bijection (seed 000, Lemma 1): after sorting the modes of size > 1 by stride,
+    /// `mode` should have stride `expected` (1 for the smallest, else the previous stride times
+    /// the previous size) but has `found`.
+    NotDense {
+        /// The first mode, in sorted order, that breaks the running product.
+        mode: ModePath,
+        /// The stride that would continue the running product.
+        expected: i64,
+        /// The stride written.
+        found: i64,
+    },
+    /// Not a dense bijection: `mode` is a broadcast `_` of size > 1, so several coordinates share
+    /// one index.
+    BroadcastNotDense {
+        /// The broadcast mode.
+        mode: ModePath,
+        /// Its size.
+        size: i64,
+    },
+    /// Not alias-free: flat indices `first` and `second` (not `~`-equivalent) share `offset`.
+    /// `modes` names the two modes whose strides collide when the fast pair test found it.
+    Aliasing {
+        /// A flat index (last mode fastest).
+        first: i64,
+        /// Another flat index with the same offset.
+        second: i64,
+        /// The shared offset.
+        offset: i64,
+        /// The two colliding modes, when one pair of modes explains the collision.
+        modes: Option<(ModePath, ModePath)>,
+    },
+    /// The exact alias-free test would need to enumerate more than its limit.
+    AliasUndecided {
+        /// Number of coordinates.
+        size: i64,
+        /// Width of the offset range.
+        range: i64,
+    },
+    /// `cosize` is undefined: the smallest offset is negative because of `mode`'s stride.
+    NegativeOffset {
+        /// A mode with a negative stride.
+        mode: ModePath,
+        /// Its stride.
+        stride: i64,
+        /// The smallest offset.
+        min: i64,
+    },
+    /// A flat index outside `[0, size)`.
+    IndexOutOfRange {
+        /// The index given.
+        index: i64,
+        /// The layout's size.
+        size: i64,
+    },
+    /// A coordinate entry outside its mode's range.
+    CoordOutOfRange {
+        /// The mode.
+        mode: ModePath,
+        /// The value given.
+        value: i64,
+        /// The mode's size.
+        size: i64,
+    },
+    /// A coordinate with more entries than the shape has at `mode`.
+    CoordProfile {
+        /// The mode.
+        mode: ModePath,
+        /// Entries the shape has there (1 for an integer).
+        shape_rank: usize,
+        /// Entries the coordinate has there.
+        coord_rank: usize,
+    },
+    /// The annotation `domain -> codomain` is not one of the five constructible pairs (SPEC §2).
+    ForbiddenSpaces {
+        /// The domain written.
+        domain: Space,
+        /// The codomain written.
+        codomain: Space,
+    },
+    /// The swizzle bit fields `[src, src+b)` and `[dst, dst+b)` overlap (SPEC §3).
+    SwizzleOverlap {
+        /// Number of bits.
+        b: u32,
+        /// Lowest source bit.
+        src: u32,
+        /// Lowest destination bit.
+        dst: u32,
+    },
+    /// A swizzle bit field reaches past bit 62.
+    SwizzleTooWide {
+        /// Number of bits.
+        b: u32,
+        /// Lowest source bit.
+        src: u32,
+        /// Lowest destination bit.
+        dst: u32,
+    },
+    /// CuTe `Swizzle<B,M,S>` with `M + S < 0`.
+    SwizzleCuteShift {
+        /// CuTe's `B`.
+        b: i64,
+        /// CuTe's `M`.
+        m: i64,
+        /// CuTe's `S`.
+        s: i64,
+    },
+    /// A swizzle on a map whose codomain is not physical (a swizzle runs physical -> physical).
+    SwizzleNotPhysical {
+        /// The codomain of the map.
+        codomain: Space,
+    },
+    /// The right operand of a composition maps into `codomain`, not logical (SPEC §4).
+    RightNotLogical {
+        /// Its codomain.
+        codomain: Space,
+    },
+    /// The right operand of a composition is swizzled (a swizzle is always the last step).
+    RightSwizzled,
+    /// The left operand of a composition has domain `domain`, not logical (SPEC §4).
+    LeftDomainNotLogical {
+        /// Its domain.
+        domain: Space,
+    },
+    /// The operands of a composition have different sizes (SPEC §4).
+    SizeMismatch {
+        /// Size of the left operand's domain.
+        left: i64,
+        /// Size of the right operand.
+        right: i64,
+    },
+    /// The operands of a composition carry different logical tile shapes (SPEC §1).
+    TileMismatch {
+        /// Rank of the left operand's tile.
+        left_rank: usize,
+        /// Rank of the right operand's tile.
+        right_rank: usize,
+        /// First differing position (in the shorter rank when the ranks differ).
+        position: usize,
+        /// Extent of the left tile there (0 past its end).
+        left: i64,
+        /// Extent of the right tile there (0 past its end).
+        right: i64,
+    },
+    /// A logical tile shape whose product is not the size of the logical side.
+    TileSize {
+        /// Product of the tile shape.
+        tile: i64,
+        /// Size of the logical side.
+        size: i64,
+    },
+    /// A tile shape on a side that is not logical.
+    TileNotLogical {
+        /// The space that carries it.
+        space: Space,
+    },
+    /// An offset range that does not fit the chosen index type.
+    IndexTypeRange {
+        /// Smallest offset.
+        min: i64,
+        /// Largest offset.
+        max: i64,
+        /// Smallest value of the index type.
+        type_min: i64,
+        /// Largest value of the index type.
+        type_max: i64,
+    },
+}
+
+/// Which quantity overflowed in [`Error::Overflow`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Quantity {
+    /// The product of the sizes.
+    Size,
+    /// The largest or smallest offset.
+    Offset,
+    /// A stride of the running product of Lemma 1.
+    Stride,
+    /// A coordinate's flat index.
+    Index,
+}
+
+impl fmt::Display for Quantity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Quantity::Size => "the size (product of the sizes)",
+            Quantity::Offset => "the offset range",
+            Quantity::Stride => "the running product of sizes",
+            Quantity::Index => "the flat index",
+        })
+    }
+}
+
+impl fmt::Display for Expected {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Expected::Tree => "an integer, `_` or `(`",
+            Expected::CommaOrClose => "`,` or `)`",
+            Expected::Colon => "`:` between shape and stride",
+            Expected::End => "the end of the layout",
+            Expected::Size => "a positive size",
+        })
+    }
+}
+
+impl Error {
+    /// A short stable name of the rule that failed, e.g. `"not-dense"` (the `rule` field of the
+    /// CLI's `--json` output, SPEC §10).
+    #[must_use]
+    pub fn rule(&self) -> &'static str {
+        match self {
+            Error::Parse { .. }
+            | Error::IntegerTooLarge { .. }
+            | Error::RuntimeLeaf { .. }
+            | Error::NestedName { .. } => "syntax",
+            Error::ProfileMismatch { .. } => "profile-mismatch",
+            Error::NonPositiveSize { .. } => "non-positive-size",
+            Error::ZeroStride { .. } => "zero-stride",
+            Error::Overflow { .. } => "overflow",
+            Error::TooDeep { .. } | Error::TooWide { .. } => "too-large",
+            Error::NotDense { .. } | Error::BroadcastNotDense { .. } => "not-dense",
+            Error::Aliasing { .. } => "aliasing",
+            Error::AliasUndecided { .. } => "alias-undecided",
+            Error::NegativeOffset { .. } => "negative-offset",
+            Error::IndexOutOfRange { .. }
+            | Error::CoordOutOfRange { .. }
+            | Error::CoordProfile { .. } => "coordinate",
+            Error::ForbiddenSpaces { .. } => "forbidden-spaces",
+            Error::SwizzleOverlap { .. }
+            | Error::SwizzleTooWide { .. }
+            | Error::SwizzleCuteShift { .. } => "swizzle-fields",
+            Error::SwizzleNotPhysical { .. } => "swizzle-not-physical",
+            Error::RightNotLogical { .. } | Error::RightSwizzled => "right-not-logical",
+            Error::LeftDomainNotLogical { .. } => "left-domain-not-logical",
+            Error::SizeMismatch { .. } => "size-mismatch",
+            Error::TileMismatch { .. } | Error::TileSize { .. } | Error::TileNotLogical { .. } => {
+                "tile-shape"
+            }
+            Error::IndexTypeRange { .. } => "index-type-range",
+        }
+    }
+
+    /// The mode the error is about, when it is about one.
+    #[must_use]
+    pub fn mode(&self) -> Option<ModePath> {
+        match *self {
+            Error::ProfileMismatch { mode, .. }
+            | Error::NonPositiveSize { mode, .. }
+            | Error::ZeroStride { mode, .. }
+            | Error::Overflow { mode, .. }
+            | Error::TooDeep { mode }
+            | Error::TooWide { mode, .. }
+            | Error::NotDense { mode, .. }
+            | Error::BroadcastNotDense { mode, .. }
+            | Error::NegativeOffset { mode, .. }
+            | Error::CoordOutOfRange { mode, .. }
+            | Error::CoordProfile { mode, .. } => Some(mode),
+            Error::Aliasing {
+                modes: Some((a, _)),
+                ..
+            } => Some(a),
+            _ => None,
+        }
+    }
+
+    /// The suggested fix, where one exists (the `help:` line of a diagnostic).
+    #[must_use]
+    pub fn help(&self) -> Option<HelpText> {
+        Some(HelpText(*self)).filter(|h| h.has_text())
+    }
+}
+
+/// The fix suggested for an [`Error`]; `Display` writes it as one lowercase sentence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HelpText(Error);
+
+impl HelpText {
+    fn has_text(&self) -> bool {
+        !matches!(
+            self.0,
+            Error::IntegerTooLarge { .. }
+                | Error::TooDeep { .. }
+                | Error::TooWide { .. }
+                | Error::AliasUndecided { .. }
+                | Error::IndexOutOfRange { .. }
+                | Error::CoordOutOfRange { .. }
+                | Error::CoordProfile { .. }
+                | Error::SwizzleTooWide { .. }
+        )
+    }
+}
+
+impl fmt::Display for HelpText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Error::Parse { expected, .. } => write!(f, "write {expected} here; a layout reads `shape:stride`, e.g. `(16,32):(32,1)`"),
+            Error::RuntimeLeaf { .. } => f.write_str("run-time `{expr}` leaves are read only by the `layout!` macro; give an integer"),
+            Error::NestedName { .. } => f.write_str("name the top-level mode instead: `(rows: (2,4), cols: 8):(..)`"),
+            Error::ProfileMismatch { shape_rank, stride_rank, .. } => write!(f, "give the stride the same nesting as the shape: {shape_rank} entr{} here, not {stride_rank}", if shape_rank == 1 { "y" } else { "ies" }),
+            Error::NonPositiveSize { .. } => f.write_str("sizes count positions and are at least 1"),
+            Error::ZeroStride { .. } => f.write_str("write `_` for a broadcast mode (it makes the layout read-only), or give a non-zero stride"),
+            Error::Overflow { .. } => f.write_str("use smaller sizes or strides: every offset must fit in i64"),
+            Error::NotDense { expected, .. } => write!(f, "stride {expected} here would make the strides the running products of the sizes; or annotate the codomain `physical` if gaps are intended"),
+            Error::BroadcastNotDense { .. } => f.write_str("a map into logical or thread-value space cannot broadcast; use `broadcast` over a physical map instead"),
+            Error::Aliasing { .. } => f.write_str("make each stride exceed the span of the smaller modes, or write `_` for modes that are meant to share addresses (read-only)"),
+            Error::NegativeOffset { .. } => f.write_str("cosize needs offsets from 0; use non-negative strides or offset the base pointer"),
+            Error::ForbiddenSpaces { domain, codomain } => match (domain, codomain) {
+                (Space::ThreadValue, Space::Physical) => f.write_str("write `thread-value -> logical` and compose it with a `logical -> physical` layout: `compose(storage, tv)`"),
+                (Space::Physical, _) => f.write_str("nothing maps out of physical space; annotate the domain `logical` or `thread-value`"),
+                _ => f.write_str("the constructible pairs are logical/thread-value -> logical/thread-value and logical -> physical"),
+            },
+            Error::SwizzleOverlap { b, .. } => write!(f, "the source and destination fields must be at least b = {b} bits apart: |src - dst| >= {b}"),
+            Error::SwizzleCuteShift { .. } => f.write_str("CuTe's `Swizzle<B,M,S>` needs M + S >= 0"),
+            Error::SwizzleNotPhysical { .. } => f.write_str("annotate the layout `logical -> physical`; a swizzle permutes memory addresses only"),
+            Error::RightNotLogical { .. } => f.write_str("swap the operands: `compose(storage, tv)` applies `tv` first, then `storage`"),
+            Error::RightSwizzled => f.write_str("a swizzle is the last step of a chain: swizzle the left (storage) operand instead"),
+            Error::LeftDomainNotLogical { .. } => f.write_str("the left operand must read logical positions: annotate it `logical -> ..`, or swap the operands"),
+            Error::SizeMismatch { left, .. } => write!(f, "the right operand must enumerate all {left} positions of the left operand's domain"),
+            Error::TileMismatch { .. } => f.write_str("write both sides over the same logical index (SPEC §1): a row-major M×K matrix composed after a CuTe TV layout is `(K,M):(1,K)` in seed order"),
+            Error::TileSize { size, .. } => write!(f, "the tile's extents must multiply to the size of the logical side, {size}"),
+            Error::TileNotLogical { .. } => f.write_str("only a `logical` side carries a tile shape: `logical(K, M)`"),
+            Error::IndexTypeRange { .. } => f.write_str("pick a wider index type, e.g. `index = i64`"),
+            Error::IntegerTooLarge { .. }
+            | Error::TooDeep { .. }
+            | Error::TooWide { .. }
+            | Error::AliasUndecided { .. }
+            | Error::IndexOutOfRange { .. }
+            | Error::CoordOutOfRange { .. }
+            | Error::CoordProfile { .. }
+            | Error::SwizzleTooWide { .. } => Ok(()),
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Error::Parse { column, expected } => {
+                write!(f, "syntax error at column {column}: expected {expected}")
+            }
+            Error::IntegerTooLarge { column } => {
+                write!(f, "integer at column {column} does not fit in i64")
+            }
+            Error::RuntimeLeaf { column } => write!(
+                f,
+                "run-time leaf `{{..}}` at column {column} is not allowed here"
+            ),
+            Error::NestedName { column } => {
+                write!(f, "mode name at column {column} is below the top level")
+            }
+            Error::ProfileMismatch {
+                mode,
+                shape_rank,
+                stride_rank,
+            } => write!(
+                f,
+                "shape and stride differ in profile at {mode}: the shape has {shape_rank} entr{} there, the stride {stride_rank}",
+                if shape_rank == 1 { "y" } else { "ies" }
+            ),
+            Error::NonPositiveSize { mode, size } => {
+                write!(f, "size {size} in {mode} is not positive")
+            }
+            Error::ZeroStride { mode, size } => write!(f, "zero stride in {mode} of size {size}"),
+            Error::Overflow { mode, what } => write!(f, "overflow: {what} exceeds i64 at {mode}"),
+            Error::TooDeep { mode } => {
+                write!(f, "nesting deeper than {MAX_DEPTH} levels at {mode}")
+            }
+            Error::TooWide { mode, rank } => {
+                write!(f, "{rank} entries in one tuple at {mode} (at most 255)")
+            }
+            Error::NotDense {
+                mode,
+                expected,
+                found,
+            } => write!(
+                f,
+                "not a dense bijection (Lemma 1): sorted by stride, {mode} should have stride {expected} but has {found}"
+            ),
+            Error::BroadcastNotDense { mode, size } => write!(
+                f,
+                "not a dense bijection (Lemma 1): {mode} of size {size} is a broadcast `_`"
+            ),
+            Error::Aliasing {
+                first,
+                second,
+                offset,
+                modes,
+            } => {
+                write!(
+                    f,
+                    "not alias-free: flat indices {first} and {second} both reach offset {offset}"
+                )?;
+                if let Some((a, b)) = modes {
+                    write!(f, " ({a} and {b} collide)")?;
+                }
+                Ok(())
+            }
+            Error::AliasUndecided { size, range } => write!(
+                f,
+                "alias-freedom undecided: {size} coordinates over an offset range of {range} exceed the enumeration limit"
+            ),
+            Error::NegativeOffset { mode, stride, min } => write!(
+                f,
+                "cosize undefined: the smallest offset is {min} (stride {stride} in {mode})"
+            ),
+            Error::IndexOutOfRange { index, size } => {
+                write!(f, "index {index} outside [0, {size})")
+            }
+            Error::CoordOutOfRange { mode, value, size } => {
+                write!(f, "coordinate {value} outside [0, {size}) at {mode}")
+            }
+            Error::CoordProfile {
+                mode,
+                shape_rank,
+                coord_rank,
+            } => write!(
+                f,
+                "coordinate has {coord_rank} entries at {mode} where the shape has {shape_rank}"
+            ),
+            Error::ForbiddenSpaces { domain, codomain } => {
+                write!(f, "forbidden annotation `{domain} -> {codomain}`")
+            }
+            Error::SwizzleOverlap { b, src, dst } => write!(
+                f,
+                "swizzle fields overlap: source bits [{src}, {}) and destination bits [{dst}, {}) share a bit",
+                src + b,
+                dst + b
+            ),
+            Error::SwizzleTooWide { b, src, dst } => write!(
+                f,
+                "swizzle field reaches past bit 62 (b = {b}, src = {src}, dst = {dst})"
+            ),
+            Error::SwizzleCuteShift { b, m, s } => write!(
+                f,
+                "CuTe Swizzle<{b},{m},{s}> has a negative source bit M + S = {}",
+                m + s
+            ),
+            Error::SwizzleNotPhysical { codomain } => write!(
+                f,
+                "a swizzle runs from physical to physical, but this map's codomain is {codomain}"
+            ),
+            Error::RightNotLogical { codomain } => {
+                write!(f, "the right operand maps into {codomain}, not logical")
+            }
+            Error::RightSwizzled => {
+                f.write_str("the right operand is swizzled; nothing is composed after a swizzle")
+            }
+            Error::LeftDomainNotLogical { domain } => {
+                write!(f, "the left operand's domain is {domain}, not logical")
+            }
+            Error::SizeMismatch { left, right } => {
+                write!(f, "size mismatch: right {right} vs left {left}")
+            }
+            Error::TileMismatch {
+                left_rank,
+                right_rank,
+                position,
+                left,
+                right,
+            } => {
+                if left_rank == right_rank {
+                    write!(
+                        f,
+                        "logical tile shapes differ at extent {position}: {right} on the right operand vs {left} on the left"
+                    )
+                } else {
+                    write!(
+                        f,
+                        "logical tile shapes differ in rank: {right_rank} on the right operand vs {left_rank} on the left"
+                    )
+                }
+            }
+            Error::TileSize { tile, size } => write!(
+                f,
+                "logical tile shape of {tile} positions on a side of size {size}"
+            ),
+            Error::TileNotLogical { space } => write!(f, "a tile shape on a {space} side"),
+            Error::IndexTypeRange {
+                min,
+                max,
+                type_min,
+                type_max,
+            } => write!(
+                f,
+                "offsets [{min}, {max}] do not fit the index type's range [{type_min}, {type_max}]"
+            ),
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for Error {}

@@ -1,0 +1,474 @@
+//! The layout: a shape and a stride of the same profile, with checked size and offset range.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+use crate::error::{Error, ModePath, Quantity};
+use crate::tree::{Stride, Tree};
+
+/// A layout `shape : stride` in seed order (the **last** mode varies fastest; SPEC §1).
+///
+/// Sizes are positive, strides are integers in elements or the broadcast `_`. Construction
+/// checks the profile, the sizes, that no mode of size > 1 has the literal stride 0, and that
+/// the size and every offset fit in `i64`, so evaluation never overflows afterwards.
+/// Optional names label the top-level modes (`(thread: 32, value: 4):(4, 1)`).
+///
+/// CuTe lists modes first-fastest: [`Layout::from_cute`] and [`Layout::to_cute`] convert by
+/// recursive reversal, and the two notations agree as functions on the same integers.
+///
+/// ```
+/// use layout_core::Layout;
+/// let l: Layout = "(16,32):(32,1)".parse()?;
+/// assert_eq!((l.size(), l.cosize()?), (512, 512));
+/// assert_eq!(l.eval_index(33)?, 33);          // (1, 1) -> 32 + 1
+/// assert_eq!(l.to_cute().to_string(), "(32,16):(1,32)");
+/// # Ok::<(), layout_core::Error>(())
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Layout {
+    shape: Tree<i64>,
+    stride: Tree<Stride>,
+    names: Vec<Option<String>>,
+    size: i64,
+    min: i64,
+    max: i64,
+}
+
+/// One leaf mode of a layout: where it is, its size and its stride.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Mode {
+    /// The leaf's position in the shape tree.
+    pub path: ModePath,
+    /// Its size (≥ 1).
+    pub size: i64,
+    /// Its stride.
+    pub stride: Stride,
+}
+
+fn normalise<T: Clone>(t: &Tree<T>) -> Tree<T> {
+    match t {
+        Tree::Leaf(_) => t.clone(),
+        Tree::Tuple(v) if v.len() == 1 && matches!(v[0], Tree::Leaf(_)) => v[0].clone(),
+        Tree::Tuple(v) => {
+            let inner: Vec<Tree<T>> = v.iter().map(normalise).collect();
+            if inner.len() == 1 && matches!(inner[0], Tree::Leaf(_)) {
+                inner[0].clone()
+            } else {
+                Tree::Tuple(inner)
+            }
+        }
+    }
+}
+
+struct Walk {
+    modes: Vec<Mode>,
+}
+
+impl Walk {
+    fn visit(
+        &mut self,
+        path: ModePath,
+        shape: &Tree<i64>,
+        stride: &Tree<Stride>,
+    ) -> Result<(), Error> {
+        match (shape, stride) {
+            (Tree::Leaf(n), Tree::Leaf(d)) => {
+                if *n < 1 {
+                    return Err(Error::NonPositiveSize {
+                        mode: path,
+                        size: *n,
+                    });
+                }
+                if *n > 1 && *d == Stride::Int(0) {
+                    return Err(Error::ZeroStride {
+                        mode: path,
+                        size: *n,
+                    });
+                }
+                self.modes.push(Mode {
+                    path,
+                    size: *n,
+                    stride: *d,
+                });
+                Ok(())
+            }
+            (Tree::Tuple(a), Tree::Tuple(b)) if a.len() == b.len() => {
+                for (i, (s, d)) in a.iter().zip(b).enumerate() {
+                    self.visit(path.child(i)?, s, d)?;
+                }
+                Ok(())
+            }
+            _ => Err(Error::ProfileMismatch {
+                mode: path,
+                shape_rank: shape.rank(),
+                stride_rank: stride.rank(),
+            }),
+        }
+    }
+}
+
+impl Layout {
+    /// Builds a layout from a shape and a stride in seed order.
+    ///
+    /// A tuple of one integer is the integer (`(3)` is `3`, SPEC §1).
+    ///
+    /// # Errors
+    /// [`Error::ProfileMismatch`], [`Error::NonPositiveSize`], [`Error::ZeroStride`] (write
+    /// [`Stride::Broadcast`] instead), [`Error::Overflow`] when the size or an offset exceeds
+    /// `i64`, [`Error::TooDeep`]/[`Error::TooWide`] beyond the path limits.
+    pub fn new(shape: Tree<i64>, stride: Tree<Stride>) -> Result<Layout, Error> {
+        Layout::build(normalise(&shape), normalise(&stride), Vec::new())
+    }
+
+    /// The same layout with names on its top-level modes (`None` leaves a mode unnamed).
+    ///
+    /// # Errors
+    /// [`Error::ProfileMismatch`] at the root when `names` does not have one entry per
+    /// top-level mode.
+    pub fn with_names(self, names: Vec<Option<String>>) -> Result<Layout, Error> {
+        if names.iter().all(Option::is_none) {
+            return Layout::new(self.shape, self.stride);
+        }
+        let shape = match self.shape {
+            Tree::Leaf(_) => Tree::Tuple(alloc::vec![self.shape]),
+            t => t,
+        };
+        let stride = match self.stride {
+            Tree::Leaf(_) => Tree::Tuple(alloc::vec![self.stride]),
+            t => t,
+        };
+        if names.len() != shape.rank() {
+            return Err(Error::ProfileMismatch {
+                mode: ModePath::ROOT,
+                shape_rank: shape.rank(),
+                stride_rank: names.len(),
+            });
+        }
+        Layout::build(shape, stride, names)
+    }
+
+    pub(crate) fn build(
+        shape: Tree<i64>,
+        stride: Tree<Stride>,
+        names: Vec<Option<String>>,
+    ) -> Result<Layout, Error> {
+        let mut w = Walk { modes: Vec::new() };
+        w.visit(ModePath::ROOT, &shape, &stride)?;
+        let (mut size, mut min, mut max) = (1i64, 0i64, 0i64);
+        for m in &w.modes {
+            size = size.checked_mul(m.size).ok_or(Error::Overflow {
+                mode: m.path,
+                what: Quantity::Size,
+            })?;
+            let reach = (m.size - 1)
+                .checked_mul(m.stride.value())
+                .ok_or(Error::Overflow {
+                    mode: m.path,
+                    what: Quantity::Offset,
+                })?;
+            let acc = if reach >= 0 { &mut max } else { &mut min };
+            *acc = acc.checked_add(reach).ok_or(Error::Overflow {
+                mode: m.path,
+                what: Quantity::Offset,
+            })?;
+        }
+        Ok(Layout {
+            shape,
+            stride,
+            names,
+            size,
+            min,
+            max,
+        })
+    }
+
+    /// The shape tree (sizes).
+    #[must_use]
+    pub fn shape(&self) -> &Tree<i64> {
+        &self.shape
+    }
+
+    /// The stride tree (elements, or `_`).
+    #[must_use]
+    pub fn stride(&self) -> &Tree<Stride> {
+        &self.stride
+    }
+
+    /// The names of the top-level modes; empty when none is named.
+    #[must_use]
+    pub fn names(&self) -> &[Option<String>] {
+        &self.names
+    }
+
+    /// Number of top-level modes.
+    #[must_use]
+    pub fn rank(&self) -> usize {
+        self.shape.rank()
+    }
+
+    /// `size(L)`: the product of the sizes, the number of coordinates.
+    #[must_use]
+    pub fn size(&self) -> i64 {
+        self.size
+    }
+
+    /// `span(L)`: the smallest and largest offset over the domain (elements).
+    #[must_use]
+    pub fn span(&self) -> (i64, i64) {
+        (self.min, self.max)
+    }
+
+    /// `cosize(L) = max + 1`, the length of memory the layout reaches from offset 0.
+    ///
+    /// # Errors
+    /// [`Error::NegativeOffset`] when the smallest offset is negative, naming a negative stride.
+    pub fn cosize(&self) -> Result<i64, Error> {
+        if self.min < 0 {
+            let m = self
+                .modes()
+                .into_iter()
+                .find(|m| m.size > 1 && m.stride.value() < 0)
+                .map_or((ModePath::ROOT, 0), |m| (m.path, m.stride.value()));
+            return Err(Error::NegativeOffset {
+                mode: m.0,
+                stride: m.1,
+                min: self.min,
+            });
+        }
+        // max + 1 cannot overflow: max <= i64::MAX was checked, and equality needs a size of
+        // 2^63, which the size check forbids.
+        self.max.checked_add(1).ok_or(Error::Overflow {
+            mode: ModePath::ROOT,
+            what: Quantity::Offset,
+        })
+    }
+
+    /// The leaf modes, in order (the last varies fastest), with their paths.
+    #[must_use]
+    pub fn modes(&self) -> Vec<Mode> {
+        let mut w = Walk { modes: Vec::new() };
+        // Cannot fail: the layout was validated at construction.
+        let _ = w.visit(ModePath::ROOT, &self.shape, &self.stride);
+        w.modes
+    }
+
+    /// Whether the layout is a broadcast: it has a `_` mode of size > 1 (SPEC §1). Broadcast
+    /// layouts are read-only.
+    #[must_use]
+    pub fn is_broadcast(&self) -> bool {
+        self.modes()
+            .iter()
+            .any(|m| m.size > 1 && m.stride == Stride::Broadcast)
+    }
+
+    /// `L(i)` at a flat index `i ∈ [0, size)`, unflattened over the leaves with the last leaf
+    /// fastest. CuTe's integral coordinate gives the same value on the CuTe-order layout.
+    ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] outside `[0, size)`.
+    pub fn eval_index(&self, index: i64) -> Result<i64, Error> {
+        if !(0..self.size).contains(&index) {
+            return Err(Error::IndexOutOfRange {
+                index,
+                size: self.size,
+            });
+        }
+        let mut rest = index;
+        let mut acc = 0i64;
+        for m in self.modes().iter().rev() {
+            let c = rest % m.size;
+            rest /= m.size;
+            acc = add_term(acc, c, m)?;
+        }
+        Ok(acc)
+    }
+
+    /// `L(c)` at a natural coordinate or any coarser one: where the shape has a tuple, the
+    /// coordinate may hold one integer, which is unflattened into it (last leaf fastest).
+    ///
+    /// # Errors
+    /// [`Error::CoordProfile`] when the coordinate is finer than the shape or has the wrong
+    /// rank, [`Error::CoordOutOfRange`] for an entry outside its mode.
+    pub fn eval(&self, coord: &Tree<i64>) -> Result<i64, Error> {
+        eval_at(ModePath::ROOT, &self.shape, &self.stride, coord)
+    }
+
+    /// The layout in CuTe order (recursive reversal), as a value that prints CuTe notation
+    /// (a broadcast prints as stride `0`, as CuTe and pycute do).
+    #[must_use]
+    pub fn to_cute(&self) -> CuteLayout<'_> {
+        CuteLayout(self)
+    }
+
+    /// The layout with every tuple reversed, recursively (seed order ↔ CuTe order), as a
+    /// layout of this crate. Names follow their modes.
+    #[must_use]
+    pub fn reversed(&self) -> Layout {
+        let mut names = self.names.clone();
+        names.reverse();
+        Layout {
+            shape: self.shape.reversed(),
+            stride: self.stride.reversed(),
+            names,
+            ..*self
+        }
+    }
+
+    /// Reads CuTe notation (first mode fastest, stride `0` on a mode of size > 1 = broadcast)
+    /// and returns the same function in seed order.
+    ///
+    /// ```
+    /// use layout_core::Layout;
+    /// let l = Layout::from_cute("((4,8),(2,2)):((32,1),(16,8))")?;
+    /// assert_eq!(l.to_string(), "((2,2),(8,4)):((8,16),(1,32))");
+    /// assert_eq!(l.eval_index(5)?, 32 + 1); // CuTe: thread 5 = (1,1) -> 32 + 1
+    /// # Ok::<(), layout_core::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`str::parse`] and [`Layout::new`]; a `_` stride is accepted too.
+    pub fn from_cute(text: &str) -> Result<Layout, Error> {
+        let raw = crate::parse::parse_raw(text)?;
+        let shape = raw.shape.reversed();
+        let stride = crate::parse::cute_strides(&shape, &raw.stride.reversed());
+        let mut names = raw.names;
+        names.reverse();
+        crate::parse::Raw {
+            shape,
+            stride,
+            names,
+        }
+        .into_layout()
+    }
+}
+
+fn add_term(acc: i64, c: i64, m: &Mode) -> Result<i64, Error> {
+    c.checked_mul(m.stride.value())
+        .and_then(|t| acc.checked_add(t))
+        .ok_or(Error::Overflow {
+            mode: m.path,
+            what: Quantity::Offset,
+        })
+}
+
+fn tree_size(t: &Tree<i64>) -> i64 {
+    // Sizes were checked at construction; the product of a subtree cannot overflow.
+    t.leaves().into_iter().product()
+}
+
+fn eval_at(
+    path: ModePath,
+    shape: &Tree<i64>,
+    stride: &Tree<Stride>,
+    coord: &Tree<i64>,
+) -> Result<i64, Error> {
+    match (shape, stride, coord) {
+        (Tree::Leaf(n), Tree::Leaf(d), Tree::Leaf(c)) => {
+            if !(0..*n).contains(c) {
+                return Err(Error::CoordOutOfRange {
+                    mode: path,
+                    value: *c,
+                    size: *n,
+                });
+            }
+            add_term(
+                0,
+                *c,
+                &Mode {
+                    path,
+                    size: *n,
+                    stride: *d,
+                },
+            )
+        }
+        (Tree::Tuple(ss), Tree::Tuple(ds), Tree::Leaf(c)) => {
+            let total = tree_size(shape);
+            if !(0..total).contains(c) {
+                return Err(Error::CoordOutOfRange {
+                    mode: path,
+                    value: *c,
+                    size: total,
+                });
+            }
+            let mut rest = *c;
+            let mut acc = 0i64;
+            for (i, (s, d)) in ss.iter().zip(ds).enumerate().rev() {
+                let n = tree_size(s);
+                let v = eval_at(path.child(i)?, s, d, &Tree::Leaf(rest % n))?;
+                rest /= n;
+                acc = acc.checked_add(v).ok_or(Error::Overflow {
+                    mode: path,
+                    what: Quantity::Offset,
+                })?;
+            }
+            Ok(acc)
+        }
+        (Tree::Tuple(ss), Tree::Tuple(ds), Tree::Tuple(cs)) if ss.len() == cs.len() => {
+            let mut acc = 0i64;
+            for (i, ((s, d), c)) in ss.iter().zip(ds).zip(cs).enumerate() {
+                let v = eval_at(path.child(i)?, s, d, c)?;
+                acc = acc.checked_add(v).ok_or(Error::Overflow {
+                    mode: path,
+                    what: Quantity::Offset,
+                })?;
+            }
+            Ok(acc)
+        }
+        (Tree::Leaf(_), Tree::Leaf(_), Tree::Tuple(cs)) if cs.len() == 1 => {
+            eval_at(path, shape, stride, &cs[0])
+        }
+        _ => Err(Error::CoordProfile {
+            mode: path,
+            shape_rank: shape.rank(),
+            coord_rank: coord.rank(),
+        }),
+    }
+}
+
+/// A [`Layout`] printed in CuTe notation (first mode fastest, broadcast as `0`).
+#[derive(Clone, Copy, Debug)]
+pub struct CuteLayout<'a>(&'a Layout);
+
+impl fmt::Display for CuteLayout<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let r = self.0.reversed();
+        let stride = r.stride.map(&mut |s| match s {
+            Stride::Broadcast => 0,
+            Stride::Int(d) => *d,
+        });
+        write_layout(f, &r.shape, &stride, &[])
+    }
+}
+
+impl fmt::Display for Layout {
+    /// Seed notation, exactly what [`str::parse`] reads back.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_layout(f, &self.shape, &self.stride, &self.names)
+    }
+}
+
+fn write_layout<A: fmt::Display, B: fmt::Display>(
+    f: &mut fmt::Formatter<'_>,
+    shape: &Tree<A>,
+    stride: &Tree<B>,
+    names: &[Option<String>],
+) -> fmt::Result {
+    match (shape, names.is_empty()) {
+        (Tree::Tuple(v), false) => {
+            f.write_str("(")?;
+            for (i, t) in v.iter().enumerate() {
+                if i > 0 {
+                    f.write_str(",")?;
+                }
+                if let Some(Some(n)) = names.get(i) {
+                    write!(f, "{n}:")?;
+                }
+                write!(f, "{t}")?;
+            }
+            f.write_str(")")?;
+        }
+        _ => write!(f, "{shape}")?,
+    }
+    write!(f, ":{stride}")
+}

@@ -1,0 +1,102 @@
+//! The XOR swizzle of SPEC §3 (seed 000 §2, Definition 4) and CuTe's `Swizzle<B,M,S>`.
+
+use core::fmt;
+
+use crate::error::Error;
+
+/// `σ(x) = x XOR (((x >> src) & (2^b − 1)) << dst)`: a bijection of physical offsets, always the
+/// last step of a chain. The fields `[src, src+b)` and `[dst, dst+b)` are disjoint.
+///
+/// CuTe's `Swizzle<B,M,S>` is `b = B, dst = M, src = M + S` (for `S < 0`: `src = M, dst = M − S`).
+///
+/// ```
+/// use layout_core::Swizzle;
+/// let s = Swizzle::from_cute(1, 2, 3)?;
+/// assert_eq!(s.apply(32), 36);
+/// assert_eq!(s.to_cute(), (1, 2, 3));
+/// # Ok::<(), layout_core::Error>(())
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Swizzle {
+    b: u32,
+    src: u32,
+    dst: u32,
+}
+
+impl Swizzle {
+    /// The swizzle with `b` bits read from `src` and XORed into `dst` (bit positions of the
+    /// element offset).
+    ///
+    /// # Errors
+    /// [`Error::SwizzleOverlap`] when the fields share a bit (`|src − dst| < b`),
+    /// [`Error::SwizzleTooWide`] when a field reaches past bit 62.
+    pub const fn new(b: u32, src: u32, dst: u32) -> Result<Swizzle, Error> {
+        if b > 62 || src > 62 - b || dst > 62 - b {
+            return Err(Error::SwizzleTooWide { b, src, dst });
+        }
+        if src.abs_diff(dst) < b {
+            return Err(Error::SwizzleOverlap { b, src, dst });
+        }
+        Ok(Swizzle { b, src, dst })
+    }
+
+    /// CuTe's `Swizzle<B,M,S>`.
+    ///
+    /// # Errors
+    /// [`Error::SwizzleCuteShift`] for `M + S < 0` or a negative argument, otherwise as
+    /// [`Swizzle::new`].
+    pub const fn from_cute(b: i64, m: i64, s: i64) -> Result<Swizzle, Error> {
+        if b < 0 || m < 0 || m + s < 0 || b > 62 || m > 62 || s > 62 || s < -62 {
+            return Err(Error::SwizzleCuteShift { b, m, s });
+        }
+        let (src, dst) = if s >= 0 { (m + s, m) } else { (m, m - s) };
+        Swizzle::new(b as u32, src as u32, dst as u32)
+    }
+
+    /// Number of bits moved.
+    #[must_use]
+    pub const fn bits(self) -> u32 {
+        self.b
+    }
+
+    /// Lowest source bit.
+    #[must_use]
+    pub const fn src(self) -> u32 {
+        self.src
+    }
+
+    /// Lowest destination bit.
+    #[must_use]
+    pub const fn dst(self) -> u32 {
+        self.dst
+    }
+
+    /// CuTe's `(B, M, S)` for this swizzle.
+    #[must_use]
+    pub const fn to_cute(self) -> (i64, i64, i64) {
+        let m = if self.src < self.dst {
+            self.src
+        } else {
+            self.dst
+        };
+        (self.b as i64, m as i64, self.src as i64 - self.dst as i64)
+    }
+
+    /// `σ(x)`, on the two's-complement bits of `x`.
+    #[must_use]
+    #[inline]
+    pub const fn apply(self, x: i64) -> i64 {
+        let mask = (1i64 << self.b) - 1;
+        x ^ (((x >> self.src) & mask) << self.dst)
+    }
+}
+
+impl fmt::Display for Swizzle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "swizzle(b = {}, src = {}, dst = {})",
+            self.b, self.src, self.dst
+        )
+    }
+}
