@@ -108,7 +108,7 @@ pub enum Expected {
     /// Nothing more: text after a complete layout.
     End,
     /// A size: a positive integer (a `_` broadcast is a stride, never a size).
-    Size,
+    PositiveSize,
 }
 
 /// Every failure of the crate: which rule, which mode, which numbers.
@@ -280,7 +280,7 @@ pub enum Error {
         /// Lowest destination bit.
         dst: u32,
     },
-    /// CuTe `Swizzle<B,M,S>` with `M + S < 0`.
+    /// CuTe `Swizzle<B,M,S>` with a negative `B` or `M`, or `B`, `M` or `|S|` above 62.
     SwizzleCuteShift {
         /// CuTe's `B`.
         b: i64,
@@ -354,8 +354,8 @@ pub enum Error {
 /// Which quantity overflowed in [`Error::Overflow`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Quantity {
-    /// The product of the sizes.
-    Size,
+    /// The product of the sizes (the number of positions).
+    Positions,
     /// The largest or smallest offset.
     Offset,
     /// A stride of the running product of Lemma 1.
@@ -367,7 +367,7 @@ pub enum Quantity {
 impl fmt::Display for Quantity {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            Quantity::Size => "the size (product of the sizes)",
+            Quantity::Positions => "the size (product of the sizes)",
             Quantity::Offset => "the offset range",
             Quantity::Stride => "the running product of sizes",
             Quantity::Index => "the flat index",
@@ -382,7 +382,7 @@ impl fmt::Display for Expected {
             Expected::CommaOrClose => "`,` or `)`",
             Expected::Colon => "`:` between shape and stride",
             Expected::End => "the end of the layout",
-            Expected::Size => "a positive size",
+            Expected::PositiveSize => "a positive size",
         })
     }
 }
@@ -494,7 +494,7 @@ impl fmt::Display for HelpText {
                 _ => f.write_str("the constructible pairs are logical/thread-value -> logical/thread-value and logical -> physical"),
             },
             Error::SwizzleOverlap { b, .. } => write!(f, "the source and destination fields must be at least b = {b} bits apart: |src - dst| >= {b}"),
-            Error::SwizzleCuteShift { .. } => f.write_str("CuTe's `Swizzle<B,M,S>` needs M + S >= 0"),
+            Error::SwizzleCuteShift { .. } => f.write_str("CuTe's `Swizzle<B,M,S>` needs 0 <= B <= 62, 0 <= M <= 62 and -62 <= S <= 62"),
             Error::SwizzleNotPhysical { .. } => f.write_str("annotate the layout `logical -> physical`; a swizzle permutes memory addresses only"),
             Error::RightNotLogical { .. } => f.write_str("swap the operands: `compose(storage, tv)` applies `tv` first, then `storage`"),
             Error::RightSwizzled => f.write_str("a swizzle is the last step of a chain: swizzle the left (storage) operand instead"),
@@ -616,8 +616,7 @@ impl fmt::Display for Error {
             ),
             Error::SwizzleCuteShift { b, m, s } => write!(
                 f,
-                "CuTe Swizzle<{b},{m},{s}> has a negative source bit M + S = {}",
-                m + s
+                "CuTe Swizzle<{b},{m},{s}> is out of range: B and M must be in [0, 62], S in [-62, 62]"
             ),
             Error::SwizzleNotPhysical { codomain } => write!(
                 f,

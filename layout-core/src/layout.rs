@@ -159,7 +159,7 @@ impl Layout {
         for m in &w.modes {
             size = size.checked_mul(m.size).ok_or(Error::Overflow {
                 mode: m.path,
-                what: Quantity::Size,
+                what: Quantity::Positions,
             })?;
             let reach = (m.size - 1)
                 .checked_mul(m.stride.value())

@@ -48,5 +48,5 @@ pub use error::{Error, Expected, HelpText, MAX_DEPTH, ModePath, Quantity};
 pub use layout::{CuteLayout, Layout, Mode};
 pub use map::{Annotated, Map, check_same_tile, check_tile, compose};
 pub use space::{Space, check, check_annotation, check_codomain};
-pub use swizzle::Swizzle;
+pub use swizzle::{Swizzle, swizzled_max};
 pub use tree::{Stride, Tree};

@@ -179,7 +179,7 @@ pub(crate) fn parse_raw(text: &str) -> Result<Raw, Error> {
         }
         Leaf::Under => Err(Error::Parse {
             column: col,
-            expected: Expected::Size,
+            expected: Expected::PositiveSize,
         }),
     })?;
     if p.peek() != Some(b':') {

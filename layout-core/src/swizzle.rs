@@ -43,10 +43,11 @@ impl Swizzle {
     /// CuTe's `Swizzle<B,M,S>`.
     ///
     /// # Errors
-    /// [`Error::SwizzleCuteShift`] for `M + S < 0` or a negative argument, otherwise as
+    /// [`Error::SwizzleCuteShift`] for a negative `B` or `M`, or `B`, `M` or `|S|` above 62
+    /// (a negative `S` is legal: `src = M, dst = M − S`), otherwise as
     /// [`Swizzle::new`].
     pub const fn from_cute(b: i64, m: i64, s: i64) -> Result<Swizzle, Error> {
-        if b < 0 || m < 0 || m + s < 0 || b > 62 || m > 62 || s > 62 || s < -62 {
+        if b < 0 || m < 0 || b > 62 || m > 62 || s > 62 || s < -62 {
             return Err(Error::SwizzleCuteShift { b, m, s });
         }
         let (src, dst) = if s >= 0 { (m + s, m) } else { (m, m - s) };
@@ -82,6 +83,14 @@ impl Swizzle {
         (self.b as i64, m as i64, self.src as i64 - self.dst as i64)
     }
 
+    /// An upper bound of `σ(x)` over `0 ≤ x ≤ max`: σ changes only the bits below
+    /// `max(src, dst) + b`, so `σ(x)` stays below the next multiple of that power of two
+    /// above `max` (for `max ≥ 0`; saturates at `i64::MAX`).
+    #[must_use]
+    pub const fn max_offset(self, max: i64) -> i64 {
+        swizzled_max(max, self.b, self.src, self.dst)
+    }
+
     /// `σ(x)`, on the two's-complement bits of `x`.
     #[must_use]
     #[inline]
@@ -98,5 +107,19 @@ impl fmt::Display for Swizzle {
             "swizzle(b = {}, src = {}, dst = {})",
             self.b, self.src, self.dst
         )
+    }
+}
+
+/// [`Swizzle::max_offset`] on raw fields (used by the typed API's constants).
+#[must_use]
+pub const fn swizzled_max(max: i64, b: u32, src: u32, dst: u32) -> i64 {
+    let top = if src > dst { src } else { dst } + b;
+    if top >= 63 {
+        return i64::MAX;
+    }
+    let block = 1i64 << top;
+    match (max / block + 1).checked_mul(block) {
+        Some(v) => v - 1,
+        None => i64::MAX,
     }
 }

@@ -1,1 +1,412 @@
-//! placeholder
+//! # layout-typed
+//!
+//! Tensor layouts in shape:stride notation, **checked while the program compiles**, with
+//! zero-cost addressing. This is the crate users import; it re-exports the `layout!` macro.
+//!
+//! ```
+//! use layout_typed::prelude::*;
+//!
+//! let smem = layout!((16,32):(32,1), logical -> physical);   // 512 elements, row-major
+//! let tv   = layout!((128,4):(4,1), thread-value -> logical); // 128 threads × 4 values
+//! let addr = compose(smem, tv);                               // thread-value -> physical
+//! assert_eq!(addr.offset((1usize, 2usize)), 6);               // thread 1, value 2 -> position 6
+//! assert_eq!(addr.offset(6usize), 6);
+//! ```
+//!
+//! **Mode order.** Layouts are written in seed order: the *last* mode varies fastest
+//! (row-major). CuTe lists modes first-fastest; write `cute` before a layout to paste CuTe
+//! notation (`layout!(cute (4,8):(1,4), logical -> physical)`), which is reversed recursively.
+//! Both give the same function on the same integer index. Coordinates passed to
+//! [`Layout::offset`] are always in seed order.
+//!
+//! **Spaces.** Each side is `logical`, `thread-value` (`tv`) or `physical`. The constructible
+//! annotations are logical/thread-value into logical/thread-value (a dense bijection, seed 000
+//! Lemma 1) and logical into physical (alias-free; `_` strides broadcast and make the layout
+//! read-only). Thread-value into physical exists only as a composite. `layout!` checks all of
+//! this during expansion; [`compose`] checks the composition rules as trait bounds, so every
+//! violation is a compile error under `cargo check` and in rust-analyzer.
+//!
+//! ```compile_fail
+//! use layout_typed::prelude::*;
+//! let smem = layout!((16,32):(32,1), logical -> physical);
+//! let tv   = layout!((128,4):(4,1), thread-value -> logical);
+//! let bad  = compose(tv, smem); // the right operand maps into physical
+//! ```
+//!
+//! ```compile_fail
+//! use layout_typed::prelude::*;
+//! let tv = layout!((128,4):(4,2), thread-value -> logical); // not dense: stride 2 should be 1
+//! ```
+#![no_std]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+extern crate alloc;
+
+mod form;
+mod rules;
+mod view;
+
+use core::fmt;
+use core::marker::PhantomData;
+
+pub use form::{Bcast, Coord, Dim, Form};
+pub use rules::{
+    Addressable, Exclusive, LeftDomain, LogicalSpace, NoTile, PhysicalSpace, ReadOnly,
+    RightCodomain, SameSize, SameTile, Size, SwizzledPhysicalSpace, ThreadValueSpace, Tile1, Tile2,
+    Tile3, Tile4, Writable,
+};
+pub use view::{Storage, StorageMut, View, ViewError};
+
+/// The run-time algebra (parsing, checks, composition as maps), re-exported.
+pub use layout_core as core_algebra;
+
+/// Everything a user needs: `layout!`, `compose`, the [`Layout`] trait and [`View`].
+pub mod prelude {
+    pub use crate::{Layout, View, compose, layout};
+}
+
+/// Declares a checked layout.
+///
+/// Expression form: `layout!(LAYOUT, DOMAIN -> CODOMAIN [, OPTIONS])` gives a value of a
+/// zero-sized type implementing [`Layout`]. Item form:
+/// `layout! { pub const NAME = LAYOUT, DOMAIN -> CODOMAIN [, OPTIONS]; }` declares a type alias
+/// and a constant, both named `NAME` (like a unit struct), usable in statics, fields and
+/// generics.
+///
+/// - `LAYOUT` is `shape:stride` in seed order (last mode fastest), or `cute shape:stride` in
+///   CuTe order (first mode fastest, stride 0 = broadcast). `_` is the broadcast stride.
+/// - Spaces: `logical`, `thread-value` (or `tv`), `physical`; a logical side may carry its tile
+///   shape, `logical(K, M)` (under `cute`, CuTe order: `logical(M, K)`).
+/// - Options (physical codomain only for swizzles): `swizzle(b = 3, src = 7, dst = 4)`,
+///   `Swizzle<3,4,3>` (CuTe), `index = i32 | i64 | u32 | usize` (default `i64`; the offset range
+///   must fit).
+///
+/// Every rule is checked during expansion and reported as a spanned compile error that names
+/// the rule, the mode and the numbers, with a `help:` line: not dense (Lemma 1), aliasing,
+/// zero stride, profile mismatch, forbidden annotation, swizzle fields, overflow, tile size.
+///
+/// ```
+/// use layout_typed::prelude::*;
+/// layout! { pub const SMEM = (16,32):(32,1), logical -> physical; }
+/// let c = layout!(cute ((4,8),(2,2)):((32,1),(16,8)), thread-value -> logical(16,8));
+/// assert_eq!(SMEM.offset((1usize, 2usize)), 34);
+/// assert_eq!(c.offset(5usize), 33); // CuTe thread 5 = (1,1) in its (4,8) mode: 1·32 + 1·1
+/// ```
+#[macro_export]
+macro_rules! layout {
+    ($($tokens:tt)*) => {
+        $crate::__private::layout_impl! { $crate; $($tokens)* }
+    };
+}
+
+/// Integer types an offset can be returned in (`index = ..` in `layout!`).
+pub trait IndexType: Copy + fmt::Debug + fmt::Display + PartialEq + 'static {
+    /// Converts an offset that `layout!` proved to fit.
+    fn from_isize(v: isize) -> Self;
+    /// The offset as an `isize` (for composition and swizzles).
+    fn to_isize(self) -> isize;
+}
+
+macro_rules! index_type {
+    ($($t:ty),*) => {$(
+        impl IndexType for $t {
+            #[inline(always)]
+            fn from_isize(v: isize) -> Self {
+                v as $t
+            }
+            #[inline(always)]
+            fn to_isize(self) -> isize {
+                self as isize
+            }
+        }
+    )*};
+}
+index_type!(i32, i64, u32, usize, isize);
+
+/// A checked layout, as a zero-sized value: what `layout!` and [`compose`] return.
+///
+/// The associated types carry the rules: [`compose`] requires the right operand's `Codomain`
+/// to be [`LogicalSpace`], the left operand's `Domain` to be [`LogicalSpace`], equal `Size`s and
+/// equal tile shapes; [`View::set`] requires `Access = Exclusive`.
+pub trait Layout: Copy {
+    /// [`LogicalSpace`] or [`ThreadValueSpace`].
+    type Domain;
+    /// [`LogicalSpace`], [`ThreadValueSpace`], [`PhysicalSpace`] or [`SwizzledPhysicalSpace`].
+    type Codomain;
+    /// `Size<N>`: the number of coordinates of the domain.
+    type Size;
+    /// [`Exclusive`] or [`ReadOnly`] (a broadcast).
+    type Access;
+    /// The tile shape of a logical domain, or [`NoTile`].
+    type DomainTile;
+    /// The tile shape of a logical codomain, or [`NoTile`].
+    type CodomainTile;
+    /// The integer type of offsets.
+    type Index: IndexType;
+    /// The type-level shape:stride of the domain (the first layout applied).
+    type Form: Form;
+
+    /// Number of coordinates.
+    const SIZE: usize;
+    /// Smallest offset (elements).
+    const MIN_OFFSET: i64;
+    /// Largest offset (elements).
+    const MAX_OFFSET: i64;
+    /// `MAX_OFFSET + 1` when `MIN_OFFSET ≥ 0`, else 0: the buffer length the layout needs.
+    const COSIZE: usize = if Self::MIN_OFFSET >= 0 {
+        Self::MAX_OFFSET as usize + 1
+    } else {
+        0
+    };
+
+    /// The value at a coordinate: one integer (flat index, last mode fastest), or a natural or
+    /// coarser coordinate in seed order. Inlined, allocation-free; out-of-range coordinates are
+    /// caught by debug assertions only.
+    fn offset<C: Coord<Self::Form>>(&self, c: C) -> Self::Index;
+
+    /// The value at a flat index (last mode fastest).
+    fn offset_index(&self, i: usize) -> Self::Index;
+
+    /// Writes the map in seed notation (`cute` = CuTe order).
+    #[doc(hidden)]
+    fn write(f: &mut fmt::Formatter<'_>, cute: bool) -> fmt::Result;
+
+    /// `self ∘ right`; see [`compose`].
+    #[inline(always)]
+    fn compose<B>(self, right: B) -> Composed<Self, B>
+    where
+        B: Layout,
+        B::Codomain: RightCodomain,
+        Self::Domain: LeftDomain,
+        B::Size: SameSize<Self::Size>,
+        B::CodomainTile: SameTile<Self::DomainTile>,
+    {
+        compose(self, right)
+    }
+
+    /// The map in seed notation, e.g. `(16,32):(32,1)`, `σ(b=3,src=7,dst=4) ∘ …`, `A ∘ B`.
+    fn notation(&self) -> Notation<Self> {
+        Notation(*self, false)
+    }
+
+    /// The map in CuTe notation (first mode fastest, broadcast as `0`).
+    fn cute(&self) -> Notation<Self> {
+        Notation(*self, true)
+    }
+}
+
+/// A [`Layout`] printed in seed or CuTe notation.
+#[derive(Clone, Copy)]
+pub struct Notation<L>(L, bool);
+
+impl<L: Layout> fmt::Display for Notation<L> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        L::write(f, self.1)
+    }
+}
+
+/// The parameters of a [`Static`] layout other than its form, as types.
+pub struct Spec<Dom, Cod, Sz, Acc, DTile, CTile, Idx>(
+    PhantomData<fn() -> (Dom, Cod, Sz, Acc, DTile, CTile, Idx)>,
+);
+
+/// A layout declared by `layout!`: form `F` (type-level shape:stride) and [`Spec`] `S`.
+/// Zero-sized; construct with [`Static::NEW`] (the macro does).
+pub struct Static<F, S>(PhantomData<fn() -> (F, S)>);
+
+impl<F, S> Static<F, S> {
+    /// The value. `layout!` has checked the layout; do not name this type by hand.
+    pub const NEW: Self = Static(PhantomData);
+}
+impl<F, S> Clone for Static<F, S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<F, S> Copy for Static<F, S> {}
+impl<F: Form, S> fmt::Debug for Static<F, S>
+where
+    Self: Layout,
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        <Self as Layout>::write(f, false)
+    }
+}
+
+impl<F, Dom, Cod, const N: usize, Acc, DTile, CTile, Idx> Layout
+    for Static<F, Spec<Dom, Cod, Size<N>, Acc, DTile, CTile, Idx>>
+where
+    F: Form,
+    Idx: IndexType,
+    usize: Coord<F>,
+{
+    type Domain = Dom;
+    type Codomain = Cod;
+    type Size = Size<N>;
+    type Access = Acc;
+    type DomainTile = DTile;
+    type CodomainTile = CTile;
+    type Index = Idx;
+    type Form = F;
+    const SIZE: usize = N;
+    const MIN_OFFSET: i64 = F::MIN;
+    const MAX_OFFSET: i64 = F::MAX;
+
+    #[inline(always)]
+    fn offset<C: Coord<F>>(&self, c: C) -> Idx {
+        Idx::from_isize(c.eval())
+    }
+
+    #[inline(always)]
+    fn offset_index(&self, i: usize) -> Idx {
+        debug_assert!(i < N, "flat index outside the layout");
+        Idx::from_isize(<usize as Coord<F>>::eval(i))
+    }
+
+    fn write(f: &mut fmt::Formatter<'_>, cute: bool) -> fmt::Result {
+        F::write_shape(f, cute)?;
+        f.write_str(":")?;
+        F::write_stride(f, cute)
+    }
+}
+
+/// `σ ∘ L` for the XOR swizzle `σ(x) = x ^ (((x >> SRC) & (2^B − 1)) << DST)` (SPEC §3), made
+/// by `layout!(.., swizzle(..))` or `Swizzle<B,M,S>`. Its codomain is
+/// [`SwizzledPhysicalSpace`], so nothing composes after it.
+pub struct Swizzled<L, const B: u32, const SRC: u32, const DST: u32>(L);
+
+impl<L, const B: u32, const SRC: u32, const DST: u32> Swizzled<L, B, SRC, DST> {
+    /// Wraps a checked physical layout; `layout!` has checked the fields.
+    #[doc(hidden)]
+    pub const fn new(inner: L) -> Self {
+        Swizzled(inner)
+    }
+}
+impl<L: Copy, const B: u32, const SRC: u32, const DST: u32> Clone for Swizzled<L, B, SRC, DST> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<L: Copy, const B: u32, const SRC: u32, const DST: u32> Copy for Swizzled<L, B, SRC, DST> {}
+
+impl<L: Layout, const B: u32, const SRC: u32, const DST: u32> Layout for Swizzled<L, B, SRC, DST> {
+    type Domain = L::Domain;
+    type Codomain = SwizzledPhysicalSpace;
+    type Size = L::Size;
+    type Access = L::Access;
+    type DomainTile = L::DomainTile;
+    type CodomainTile = NoTile;
+    type Index = L::Index;
+    type Form = L::Form;
+    const SIZE: usize = L::SIZE;
+    const MIN_OFFSET: i64 = L::MIN_OFFSET;
+    const MAX_OFFSET: i64 = swizzled_max(L::MAX_OFFSET, B, SRC, DST);
+
+    #[inline(always)]
+    fn offset<C: Coord<L::Form>>(&self, c: C) -> L::Index {
+        L::Index::from_isize(swizzle(self.0.offset(c).to_isize(), B, SRC, DST))
+    }
+
+    #[inline(always)]
+    fn offset_index(&self, i: usize) -> L::Index {
+        L::Index::from_isize(swizzle(self.0.offset_index(i).to_isize(), B, SRC, DST))
+    }
+
+    fn write(f: &mut fmt::Formatter<'_>, cute: bool) -> fmt::Result {
+        if cute {
+            let (m, s) = (SRC.min(DST), SRC as i64 - DST as i64);
+            write!(f, "Swizzle<{B},{m},{s}> o ")?;
+        } else {
+            write!(f, "swizzle(b = {B}, src = {SRC}, dst = {DST}) ∘ ")?;
+        }
+        L::write(f, cute)
+    }
+}
+
+#[inline(always)]
+const fn swizzle(x: isize, b: u32, src: u32, dst: u32) -> isize {
+    x ^ (((x >> src) & ((1 << b) - 1)) << dst)
+}
+
+const fn swizzled_max(max: i64, b: u32, src: u32, dst: u32) -> i64 {
+    layout_core::swizzled_max(max, b, src, dst)
+}
+
+/// `A ∘ B`, made by [`compose`]: `B` first, then `A`.
+pub struct Composed<A, B>(A, B);
+
+impl<A: Copy, B: Copy> Clone for Composed<A, B> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<A: Copy, B: Copy> Copy for Composed<A, B> {}
+
+impl<A: Layout, B: Layout> Layout for Composed<A, B> {
+    type Domain = B::Domain;
+    type Codomain = A::Codomain;
+    type Size = B::Size;
+    type Access = A::Access;
+    type DomainTile = B::DomainTile;
+    type CodomainTile = A::CodomainTile;
+    type Index = A::Index;
+    type Form = B::Form;
+    const SIZE: usize = B::SIZE;
+    const MIN_OFFSET: i64 = A::MIN_OFFSET;
+    const MAX_OFFSET: i64 = A::MAX_OFFSET;
+
+    #[inline(always)]
+    fn offset<C: Coord<B::Form>>(&self, c: C) -> A::Index {
+        self.0.offset_index(self.1.offset(c).to_isize() as usize)
+    }
+
+    #[inline(always)]
+    fn offset_index(&self, i: usize) -> A::Index {
+        self.0
+            .offset_index(self.1.offset_index(i).to_isize() as usize)
+    }
+
+    fn write(f: &mut fmt::Formatter<'_>, cute: bool) -> fmt::Result {
+        f.write_str("[")?;
+        A::write(f, cute)?;
+        f.write_str("] ∘ [")?;
+        B::write(f, cute)?;
+        f.write_str("]")
+    }
+}
+
+/// `left ∘ right` (seed 000 Definition 5; CuTe `composition(left, right)`): `right` first.
+///
+/// `right : X -> logical` must be a dense bijection onto the domain of `left : logical -> Y`;
+/// the result maps `X -> Y`. Checked as trait bounds, so each violation is a compile error
+/// pointing at the offending argument:
+/// - `right` maps into physical or is swizzled → [`RightCodomain`];
+/// - `left`'s domain is thread-value → [`LeftDomain`];
+/// - sizes differ → [`SameSize`] (e.g. `Size<256>` vs `Size<512>`);
+/// - both carry logical tile shapes and they differ → [`SameTile`].
+///
+/// ```
+/// use layout_typed::prelude::*;
+/// let smem = layout!((16,32):(32,1), logical -> physical);
+/// let tv = layout!((128,4):(4,1), thread-value -> logical);
+/// let addr = compose(smem, tv);
+/// assert_eq!(addr.offset((3usize, 1usize)), 13);
+/// ```
+#[inline(always)]
+pub fn compose<A, B>(left: A, right: B) -> Composed<A, B>
+where
+    A: Layout,
+    B: Layout,
+    B::Codomain: RightCodomain,
+    A::Domain: LeftDomain,
+    B::Size: SameSize<A::Size>,
+    B::CodomainTile: SameTile<A::DomainTile>,
+{
+    Composed(left, right)
+}
+
+#[doc(hidden)]
+pub mod __private {
+    pub use layout_macros::layout_impl;
+}

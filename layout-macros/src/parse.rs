@@ -1,0 +1,400 @@
+//! Tokens → `ast`, keeping the span of every leaf. Never panics: every failure is a
+//! `syn::Error` at the offending token.
+
+use layout_core::{Space, Stride};
+use proc_macro2::{Span, TokenStream, TokenTree};
+use syn::parse::{ParseStream, Parser};
+use syn::{Ident, LitInt, Token};
+
+use crate::ast::{Decl, IndexTy, Input, Invocation, Item, LayoutAst, Node, Side, SwizzleAst};
+
+const FORMAT_HELP: &str = "help: write `layout!(SHAPE:STRIDE, DOMAIN -> CODOMAIN)`, e.g. `layout!((16,32):(32,1), logical -> physical)`";
+
+/// Splits `$crate; rest` and parses the rest.
+pub fn invocation(tokens: TokenStream) -> syn::Result<Invocation> {
+    let mut krate = TokenStream::new();
+    let mut iter = tokens.into_iter();
+    let mut rest = TokenStream::new();
+    let mut seen_semi = false;
+    for tt in iter.by_ref() {
+        if let TokenTree::Punct(p) = &tt {
+            if p.as_char() == ';' {
+                seen_semi = true;
+                break;
+            }
+        }
+        krate.extend([tt]);
+    }
+    if !seen_semi {
+        return Err(syn::Error::new(
+            Span::call_site(),
+            "use `layout!` through `layout_typed::layout!`",
+        ));
+    }
+    rest.extend(iter);
+    let input = input.parse2(rest)?;
+    Ok(Invocation { krate, input })
+}
+
+fn input(s: ParseStream) -> syn::Result<Input> {
+    if s.is_empty() {
+        return Err(s.error(format!("empty `layout!`\n{FORMAT_HELP}")));
+    }
+    if s.peek(Token![#]) || s.peek(Token![pub]) || s.peek(Token![const]) {
+        let mut items = Vec::new();
+        while !s.is_empty() {
+            items.push(item(s)?);
+        }
+        return Ok(Input::Items(items));
+    }
+    let d = decl(s)?;
+    if !s.is_empty() {
+        return Err(s.error("unexpected tokens after the layout's options"));
+    }
+    Ok(Input::Expr(Box::new(d)))
+}
+
+fn item(s: ParseStream) -> syn::Result<Item> {
+    let attrs = s.call(syn::Attribute::parse_outer)?;
+    let vis: syn::Visibility = s.parse()?;
+    s.parse::<Token![const]>().map_err(|e| {
+        syn::Error::new(
+            e.span(),
+            "expected `const NAME = LAYOUT, DOMAIN -> CODOMAIN;`",
+        )
+    })?;
+    let name: Ident = s.parse()?;
+    s.parse::<Token![=]>()?;
+    let d = decl(s)?;
+    s.parse::<Token![;]>()
+        .map_err(|e| syn::Error::new(e.span(), "expected `;` after the item"))?;
+    Ok(Item {
+        attrs,
+        vis,
+        name,
+        decl: d,
+    })
+}
+
+fn decl(s: ParseStream) -> syn::Result<Decl> {
+    let layout = layout(s)?;
+    let comma = s.parse::<Token![,]>().map_err(|e| {
+        syn::Error::new(
+            e.span(),
+            format!("expected `,` and the spaces after the layout\n{FORMAT_HELP}"),
+        )
+    })?;
+    let _ = comma;
+    let mut domain = side(s)?;
+    let arrow: Token![->] = s.parse().map_err(|e| {
+        syn::Error::new(
+            e.span(),
+            "expected `->` between the domain and the codomain space",
+        )
+    })?;
+    let mut codomain = side(s)?;
+    if layout.cute {
+        // CuTe order: `logical(M, K)` is the seed-order tile `(K, M)`.
+        for side in [&mut domain, &mut codomain] {
+            if let Some((t, _)) = &mut side.tile {
+                t.reverse();
+            }
+        }
+    }
+    let mut swizzle = None;
+    let mut index = None;
+    while s.peek(Token![,]) {
+        s.parse::<Token![,]>()?;
+        if s.is_empty() || s.peek(Token![;]) {
+            break;
+        }
+        let id: Ident = s.parse().map_err(|e| {
+            syn::Error::new(e.span(), "expected an option: `swizzle(b = .., src = .., dst = ..)`, `Swizzle<B,M,S>` or `index = i64`")
+        })?;
+        match id.to_string().as_str() {
+            "swizzle" => {
+                let content;
+                syn::parenthesized!(content in s);
+                let sw = seed_swizzle(&content, id.span())?;
+                if swizzle.replace((sw, id.span())).is_some() {
+                    return Err(syn::Error::new(id.span(), "a second swizzle"));
+                }
+            }
+            "Swizzle" => {
+                s.parse::<Token![<]>()?;
+                let b = int(s)?;
+                s.parse::<Token![,]>()?;
+                let m = int(s)?;
+                s.parse::<Token![,]>()?;
+                let sh = int(s)?;
+                let close: Token![>] = s.parse()?;
+                let span = id.span().join(close.span).unwrap_or(id.span());
+                if swizzle
+                    .replace((
+                        SwizzleAst::Cute {
+                            b: b.0,
+                            m: m.0,
+                            s: sh.0,
+                        },
+                        span,
+                    ))
+                    .is_some()
+                {
+                    return Err(syn::Error::new(id.span(), "a second swizzle"));
+                }
+            }
+            "index" => {
+                s.parse::<Token![=]>()?;
+                let ty: Ident = s.parse()?;
+                let t = match ty.to_string().as_str() {
+                    "i32" => IndexTy::I32,
+                    "i64" => IndexTy::I64,
+                    "u32" => IndexTy::U32,
+                    "usize" => IndexTy::Usize,
+                    _ => {
+                        return Err(syn::Error::new(
+                            ty.span(),
+                            "unsupported index type\nhelp: use `i32`, `i64`, `u32` or `usize`",
+                        ));
+                    }
+                };
+                index = Some((t, ty.span()));
+            }
+            other => {
+                return Err(syn::Error::new(
+                    id.span(),
+                    format!(
+                        "unknown option `{other}`\nhelp: the options are `swizzle(b = .., src = .., dst = ..)`, `Swizzle<B,M,S>` and `index = TYPE`"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(Decl {
+        layout,
+        domain,
+        codomain,
+        arrow: arrow.spans[0]
+            .join(arrow.spans[1])
+            .unwrap_or(arrow.spans[0]),
+        swizzle,
+        index,
+    })
+}
+
+fn seed_swizzle(s: ParseStream, span: Span) -> syn::Result<SwizzleAst> {
+    let (mut b, mut src, mut dst) = (None, None, None);
+    while !s.is_empty() {
+        let key: Ident = s.parse()?;
+        s.parse::<Token![=]>()?;
+        let v = int(s)?.0;
+        let slot = match key.to_string().as_str() {
+            "b" => &mut b,
+            "src" => &mut src,
+            "dst" => &mut dst,
+            _ => {
+                return Err(syn::Error::new(
+                    key.span(),
+                    "unknown swizzle field\nhelp: write `swizzle(b = BITS, src = LOWEST_SOURCE_BIT, dst = LOWEST_DESTINATION_BIT)`",
+                ));
+            }
+        };
+        if slot.replace(v).is_some() {
+            return Err(syn::Error::new(key.span(), "field given twice"));
+        }
+        if !s.is_empty() {
+            s.parse::<Token![,]>()?;
+        }
+    }
+    match (b, src, dst) {
+        (Some(b), Some(src), Some(dst)) => Ok(SwizzleAst::Seed { b, src, dst }),
+        _ => Err(syn::Error::new(
+            span,
+            "a swizzle needs `b`, `src` and `dst`\nhelp: write `swizzle(b = 3, src = 7, dst = 4)` or CuTe's `Swizzle<3,4,3>`",
+        )),
+    }
+}
+
+/// An integer literal, possibly negated, with its span.
+fn int(s: ParseStream) -> syn::Result<(i64, Span)> {
+    let neg = if s.peek(Token![-]) {
+        Some(s.parse::<Token![-]>()?.span)
+    } else {
+        None
+    };
+    let lit: LitInt = s.parse()?;
+    if !lit.suffix().is_empty() {
+        return Err(syn::Error::new(
+            lit.span(),
+            "write the integer without a type suffix",
+        ));
+    }
+    let v: i64 = lit.base10_parse::<i64>().map_err(|_| {
+        syn::Error::new(
+            lit.span(),
+            "integer does not fit in i64\nhelp: every size, stride and offset must fit in i64",
+        )
+    })?;
+    let span = neg.and_then(|n| n.join(lit.span())).unwrap_or(lit.span());
+    Ok((if neg.is_some() { -v } else { v }, span))
+}
+
+fn layout(s: ParseStream) -> syn::Result<LayoutAst> {
+    let cute = if s.peek(Ident) && s.fork().parse::<Ident>().is_ok_and(|i| i == "cute") {
+        s.parse::<Ident>()?;
+        true
+    } else {
+        false
+    };
+    let start = s.span();
+    let shape = tree(s, 0, &mut |s| {
+        if s.peek(Token![_]) {
+            let u: Token![_] = s.parse()?;
+            return Err(syn::Error::new(
+                u.span,
+                "a size must be a positive integer; `_` is a stride (broadcast)",
+            ));
+        }
+        int(s)
+    })?;
+    s.parse::<Token![:]>().map_err(|e| {
+        syn::Error::new(
+            e.span(),
+            format!("expected `:` between the shape and the stride\n{FORMAT_HELP}"),
+        )
+    })?;
+    let stride = tree(s, 0, &mut |s| {
+        if s.peek(Token![_]) {
+            let u: Token![_] = s.parse()?;
+            return Ok((Stride::Broadcast, u.span));
+        }
+        if s.peek(syn::token::Brace) {
+            return Err(s.error("run-time `{expr}` leaves are not supported by this version of `layout!`\nhelp: write an integer"));
+        }
+        let (v, span) = int(s)?;
+        Ok((Stride::Int(v), span))
+    })?;
+    let span = start.join(stride.span()).unwrap_or(start);
+    let (mut shape, mut stride) = (shape, stride);
+    if cute {
+        shape = shape.reversed();
+        stride = cute_strides(&shape, &stride.reversed());
+    }
+    Ok(LayoutAst {
+        shape: shape.normalised(),
+        stride: stride.normalised(),
+        span,
+        cute,
+    })
+}
+
+fn cute_strides(shape: &Node<i64>, stride: &Node<Stride>) -> Node<Stride> {
+    match (shape, stride) {
+        (Node::Leaf(n, _), Node::Leaf(Stride::Int(0), sp)) if *n > 1 => {
+            Node::Leaf(Stride::Broadcast, *sp)
+        }
+        (Node::Tuple(a, _), Node::Tuple(b, sp)) if a.len() == b.len() => Node::Tuple(
+            a.iter().zip(b).map(|(x, y)| cute_strides(x, y)).collect(),
+            *sp,
+        ),
+        _ => stride.clone(),
+    }
+}
+
+fn tree<T>(
+    s: ParseStream,
+    depth: usize,
+    leaf: &mut dyn FnMut(ParseStream) -> syn::Result<(T, Span)>,
+) -> syn::Result<Node<T>> {
+    if depth > layout_core::MAX_DEPTH {
+        return Err(s.error(format!(
+            "nesting deeper than {} levels",
+            layout_core::MAX_DEPTH
+        )));
+    }
+    if s.peek(syn::token::Paren) {
+        let content;
+        let paren = syn::parenthesized!(content in s);
+        let mut items = Vec::new();
+        while !content.is_empty() {
+            if content.peek(Ident) && content.peek2(Token![:]) && !content.peek2(Token![::]) {
+                let name: Ident = content.parse()?;
+                return Err(syn::Error::new(
+                    name.span(),
+                    "mode names are not supported by this version of `layout!`\nhelp: remove the name",
+                ));
+            }
+            items.push(tree(&content, depth + 1, leaf)?);
+            if content.is_empty() {
+                break;
+            }
+            content
+                .parse::<Token![,]>()
+                .map_err(|e| syn::Error::new(e.span(), "expected `,` or `)`"))?;
+        }
+        if items.is_empty() {
+            return Err(syn::Error::new(
+                paren.span.join(),
+                "empty tuple\nhelp: a tuple holds at least one mode",
+            ));
+        }
+        if items.len() > 255 {
+            return Err(syn::Error::new(
+                paren.span.join(),
+                "more than 255 modes in one tuple",
+            ));
+        }
+        return Ok(Node::Tuple(items, paren.span.join()));
+    }
+    let (v, span) = leaf(s).map_err(|e| {
+        syn::Error::new(e.span(), format!("{e}\nhelp: a shape or stride is an integer, `_` (stride only) or a parenthesised tuple"))
+    })?;
+    Ok(Node::Leaf(v, span))
+}
+
+fn side(s: ParseStream) -> syn::Result<Side> {
+    let id: Ident = s.parse().map_err(|e| {
+        syn::Error::new(
+            e.span(),
+            "expected a space: `logical`, `thread-value` (or `tv`) or `physical`",
+        )
+    })?;
+    let mut span = id.span();
+    let space = match id.to_string().as_str() {
+        "logical" => Space::Logical,
+        "physical" => Space::Physical,
+        "tv" => Space::ThreadValue,
+        "thread" => {
+            s.parse::<Token![-]>()?;
+            let v: Ident = s.parse()?;
+            if v != "value" {
+                return Err(syn::Error::new(v.span(), "expected `thread-value`"));
+            }
+            span = span.join(v.span()).unwrap_or(span);
+            Space::ThreadValue
+        }
+        other => {
+            return Err(syn::Error::new(
+                id.span(),
+                format!(
+                    "unknown space `{other}`\nhelp: the spaces are `logical`, `thread-value` (or `tv`) and `physical`"
+                ),
+            ));
+        }
+    };
+    let tile = if s.peek(syn::token::Paren) {
+        let content;
+        let paren = syn::parenthesized!(content in s);
+        let mut extents = Vec::new();
+        while !content.is_empty() {
+            extents.push(int(&content)?.0);
+            if !content.is_empty() {
+                content.parse::<Token![,]>()?;
+            }
+        }
+        Some((extents, paren.span.join()))
+    } else {
+        None
+    };
+    Ok(Side { space, span, tile })
+}

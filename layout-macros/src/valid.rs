@@ -1,0 +1,216 @@
+//! Checks a parsed declaration with `layout-core` and maps every error back to its token.
+//! Independent errors are all reported (layout, annotation, tiles, swizzle, index type).
+
+use layout_core::{
+    Error, Layout, ModePath, Space, Stride, Swizzle, check_annotation, check_codomain, check_tile,
+};
+use proc_macro2::Span;
+
+use crate::ast::{Decl, IndexTy, LayoutAst, Node, SwizzleAst};
+
+/// A declaration that passed every check.
+pub struct Checked {
+    pub layout: Layout,
+    pub domain: Space,
+    pub codomain: Space,
+    pub domain_tile: Option<Vec<i64>>,
+    pub codomain_tile: Option<Vec<i64>>,
+    pub swizzle: Option<Swizzle>,
+    pub index: IndexTy,
+}
+
+/// Formats a core error as a diagnostic: the rule with its numbers, then the fix.
+pub fn error(span: Span, e: &Error) -> syn::Error {
+    match e.help() {
+        Some(h) => syn::Error::new(span, format!("{e}\nhelp: {h}")),
+        None => syn::Error::new(span, e.to_string()),
+    }
+}
+
+fn paths(l: &LayoutAst) -> impl Fn(&ModePath, bool) -> Span + '_ {
+    move |p: &ModePath, stride: bool| {
+        let node = if stride {
+            l.stride.at(p.indices()).map(Node::span)
+        } else {
+            l.shape.at(p.indices()).map(Node::span)
+        };
+        node.unwrap_or(l.span)
+    }
+}
+
+/// Leaf-local errors, all of them: profile mismatches, non-positive sizes, zero strides.
+fn leaf_errors(l: &LayoutAst, out: &mut Vec<syn::Error>) {
+    fn walk(shape: &Node<i64>, stride: &Node<Stride>, path: ModePath, out: &mut Vec<syn::Error>) {
+        match (shape, stride) {
+            (Node::Leaf(n, ns), Node::Leaf(d, ds)) => {
+                if *n < 1 {
+                    out.push(error(
+                        *ns,
+                        &Error::NonPositiveSize {
+                            mode: path,
+                            size: *n,
+                        },
+                    ));
+                } else if *n > 1 && *d == Stride::Int(0) {
+                    out.push(error(
+                        *ds,
+                        &Error::ZeroStride {
+                            mode: path,
+                            size: *n,
+                        },
+                    ));
+                }
+            }
+            (Node::Tuple(a, _), Node::Tuple(b, _)) if a.len() == b.len() => {
+                for (i, (x, y)) in a.iter().zip(b).enumerate() {
+                    match path.child(i) {
+                        Ok(p) => walk(x, y, p, out),
+                        Err(e) => out.push(error(x.span(), &e)),
+                    }
+                }
+            }
+            _ => {
+                let e = Error::ProfileMismatch {
+                    mode: path,
+                    shape_rank: shape.rank(),
+                    stride_rank: stride.rank(),
+                };
+                out.push(error(stride.span(), &e));
+                out.push(syn::Error::new(shape.span(), "the matching shape is here"));
+            }
+        }
+    }
+    walk(&l.shape, &l.stride, ModePath::ROOT, out);
+}
+
+/// Runs every check of SPEC §1–3 on a declaration.
+pub fn check(d: &Decl) -> Result<Checked, Vec<syn::Error>> {
+    let mut errs = Vec::new();
+    let at = paths(&d.layout);
+
+    // The annotation is independent of the layout.
+    if let Err(e) = check_annotation(d.domain.space, d.codomain.space) {
+        let span = d.domain.span.join(d.codomain.span).unwrap_or(d.arrow);
+        errs.push(error(span, &e));
+    }
+
+    // Swizzle fields and their space are independent of the layout too.
+    let swizzle = d.swizzle.and_then(|(sw, span)| {
+        if d.codomain.space != Space::Physical {
+            errs.push(error(
+                span,
+                &Error::SwizzleNotPhysical {
+                    codomain: d.codomain.space,
+                },
+            ));
+        }
+        let made = match sw {
+            SwizzleAst::Seed { b, src, dst } => {
+                match (u32::try_from(b), u32::try_from(src), u32::try_from(dst)) {
+                    (Ok(b), Ok(src), Ok(dst)) => Swizzle::new(b, src, dst),
+                    _ => Err(Error::SwizzleTooWide {
+                        b: b.clamp(0, i64::from(u32::MAX)) as u32,
+                        src: src.clamp(0, i64::from(u32::MAX)) as u32,
+                        dst: dst.clamp(0, i64::from(u32::MAX)) as u32,
+                    }),
+                }
+            }
+            SwizzleAst::Cute { b, m, s } => Swizzle::from_cute(b, m, s),
+        };
+        made.map_err(|e| errs.push(error(span, &e))).ok()
+    });
+
+    let mut leaf = Vec::new();
+    leaf_errors(&d.layout, &mut leaf);
+    typed_limits(&d.layout.shape, &mut leaf);
+    for side in [&d.domain, &d.codomain] {
+        if let Some((t, span)) = &side.tile {
+            if t.is_empty() || t.len() > 4 {
+                leaf.push(syn::Error::new(*span, "a tile shape has 1 to 4 extents"));
+            }
+        }
+    }
+    let layout = if !leaf.is_empty() {
+        errs.extend(leaf);
+        None
+    } else {
+        match Layout::new(d.layout.shape.to_tree(), d.layout.stride.to_tree()) {
+            Ok(l) => Some(l),
+            Err(e) => {
+                let span = e.mode().map_or(d.layout.span, |m| at(&m, false));
+                errs.push(error(span, &e));
+                None
+            }
+        }
+    };
+
+    if let Some(l) = &layout {
+        if let Err(e) = check_codomain(l, d.codomain.space) {
+            match e {
+                Error::Aliasing {
+                    modes: Some((a, b)),
+                    ..
+                } => {
+                    errs.push(error(at(&a, true), &e));
+                    errs.push(syn::Error::new(
+                        at(&b, true),
+                        "the colliding mode's stride is here",
+                    ));
+                }
+                _ => {
+                    let span = e.mode().map_or(d.layout.span, |m| at(&m, true));
+                    errs.push(error(span, &e));
+                }
+            }
+        }
+        for side in [&d.domain, &d.codomain] {
+            if let Some((t, span)) = &side.tile {
+                if let Err(e) = check_tile(t, side.space, l.size()) {
+                    errs.push(error(*span, &e));
+                }
+            }
+        }
+        let index = d.index.map_or(IndexTy::I64, |i| i.0);
+        let (min, max) = l.span();
+        let max = swizzle.map_or(max, |s| s.max_offset(max));
+        let (type_min, type_max) = index.range();
+        if min < type_min || max > type_max {
+            let span = d.index.map_or(d.layout.span, |i| i.1);
+            errs.push(error(
+                span,
+                &Error::IndexTypeRange {
+                    min,
+                    max,
+                    type_min,
+                    type_max,
+                },
+            ));
+        }
+    }
+
+    match layout {
+        Some(layout) if errs.is_empty() => Ok(Checked {
+            layout,
+            domain: d.domain.space,
+            codomain: d.codomain.space,
+            domain_tile: d.domain.tile.as_ref().map(|t| t.0.clone()),
+            codomain_tile: d.codomain.tile.as_ref().map(|t| t.0.clone()),
+            swizzle,
+            index: d.index.map_or(IndexTy::I64, |i| i.0),
+        }),
+        _ => Err(errs),
+    }
+}
+
+/// The typed API implements forms for tuples of 2 to 8 entries.
+fn typed_limits(shape: &Node<i64>, out: &mut Vec<syn::Error>) {
+    if let Node::Tuple(v, span) = shape {
+        if v.len() > 8 {
+            out.push(syn::Error::new(
+                *span,
+                format!("{} modes in one tuple; the typed API takes at most 8\nhelp: group modes into nested tuples", v.len()),
+            ));
+        }
+        v.iter().for_each(|t| typed_limits(t, out));
+    }
+}

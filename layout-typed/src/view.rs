@@ -1,0 +1,199 @@
+//! Data plus layout: reads anywhere, stores only through exclusive layouts.
+
+use core::fmt;
+
+use crate::form::Coord;
+use crate::rules::{Addressable, Writable};
+use crate::{IndexType, Layout};
+
+/// Storage a [`View`] reads: a slice or an array, borrowed or owned.
+pub trait Storage {
+    /// The element type.
+    type Elem;
+    /// The elements.
+    fn elems(&self) -> &[Self::Elem];
+}
+
+/// Storage a [`View`] can store into.
+pub trait StorageMut: Storage {
+    /// The elements, mutably.
+    fn elems_mut(&mut self) -> &mut [Self::Elem];
+}
+
+impl<T> Storage for &[T] {
+    type Elem = T;
+    fn elems(&self) -> &[T] {
+        self
+    }
+}
+impl<T> Storage for &mut [T] {
+    type Elem = T;
+    fn elems(&self) -> &[T] {
+        self
+    }
+}
+impl<T> StorageMut for &mut [T] {
+    fn elems_mut(&mut self) -> &mut [T] {
+        self
+    }
+}
+impl<T, const N: usize> Storage for &[T; N] {
+    type Elem = T;
+    fn elems(&self) -> &[T] {
+        &self[..]
+    }
+}
+impl<T, const N: usize> Storage for &mut [T; N] {
+    type Elem = T;
+    fn elems(&self) -> &[T] {
+        &self[..]
+    }
+}
+impl<T, const N: usize> StorageMut for &mut [T; N] {
+    fn elems_mut(&mut self) -> &mut [T] {
+        &mut self[..]
+    }
+}
+impl<T> Storage for alloc::vec::Vec<T> {
+    type Elem = T;
+    fn elems(&self) -> &[T] {
+        self
+    }
+}
+impl<T> StorageMut for alloc::vec::Vec<T> {
+    fn elems_mut(&mut self) -> &mut [T] {
+        self
+    }
+}
+impl<T> Storage for &mut alloc::vec::Vec<T> {
+    type Elem = T;
+    fn elems(&self) -> &[T] {
+        self
+    }
+}
+impl<T> StorageMut for &mut alloc::vec::Vec<T> {
+    fn elems_mut(&mut self) -> &mut [T] {
+        self
+    }
+}
+
+/// Why a [`View`] could not be made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ViewError {
+    /// The buffer holds `len` elements; the layout reaches `cosize`.
+    TooShort {
+        /// Elements in the buffer.
+        len: usize,
+        /// `COSIZE` of the layout.
+        cosize: usize,
+    },
+    /// The layout reaches the negative offset `min`; a view starts at offset 0.
+    NegativeOffset {
+        /// Smallest offset of the layout.
+        min: i64,
+    },
+}
+
+impl fmt::Display for ViewError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ViewError::TooShort { len, cosize } => {
+                write!(
+                    f,
+                    "buffer of {len} elements is shorter than the layout's cosize {cosize}"
+                )
+            }
+            ViewError::NegativeOffset { min } => {
+                write!(
+                    f,
+                    "the layout reaches offset {min}; a view addresses from offset 0"
+                )
+            }
+        }
+    }
+}
+
+/// A buffer seen through a layout into physical space (CuTe: `Tensor`).
+///
+/// [`View::get`] reads at any coordinate; [`View::set`] exists only when the layout's access is
+/// [`crate::Exclusive`]: through a broadcast layout it does not compile.
+///
+/// ```
+/// use layout_typed::prelude::*;
+/// let mut buf = [0.0f32; 512];
+/// let mut v = View::new(&mut buf, layout!((16,32):(32,1), logical -> physical));
+/// v.set((2usize, 3usize), 1.5);
+/// assert_eq!(*v.get(67usize), 1.5);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct View<S, L> {
+    data: S,
+    layout: L,
+}
+
+impl<S: Storage, L: Layout> View<S, L>
+where
+    L::Codomain: Addressable,
+{
+    /// A view of `data` through `layout`.
+    ///
+    /// # Errors
+    /// [`ViewError::NegativeOffset`] when the layout reaches below offset 0,
+    /// [`ViewError::TooShort`] when `data` is shorter than `L::COSIZE`.
+    pub fn try_new(data: S, layout: L) -> Result<Self, ViewError> {
+        if L::MIN_OFFSET < 0 {
+            return Err(ViewError::NegativeOffset { min: L::MIN_OFFSET });
+        }
+        let len = data.elems().len();
+        if len < L::COSIZE {
+            return Err(ViewError::TooShort {
+                len,
+                cosize: L::COSIZE,
+            });
+        }
+        Ok(View { data, layout })
+    }
+
+    /// A view of `data` through `layout`.
+    ///
+    /// # Panics
+    /// Where [`View::try_new`] returns an error.
+    pub fn new(data: S, layout: L) -> Self {
+        match View::try_new(data, layout) {
+            Ok(v) => v,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// The element at a coordinate (seed order, or a flat index).
+    #[inline(always)]
+    pub fn get<C: Coord<L::Form>>(&self, c: C) -> &S::Elem {
+        &self.data.elems()[self.layout.offset(c).to_isize() as usize]
+    }
+
+    /// The layout.
+    pub fn layout(&self) -> L {
+        self.layout
+    }
+
+    /// The storage back.
+    pub fn into_inner(self) -> S {
+        self.data
+    }
+}
+
+impl<S: StorageMut, L: Layout> View<S, L>
+where
+    L::Codomain: Addressable,
+{
+    /// Stores `value` at a coordinate. Only for exclusive layouts: a broadcast layout is
+    /// read-only (seed 000 §2), and `set` through one does not compile.
+    #[inline(always)]
+    pub fn set<C: Coord<L::Form>>(&mut self, c: C, value: S::Elem)
+    where
+        L::Access: Writable,
+    {
+        let o = self.layout.offset(c).to_isize() as usize;
+        self.data.elems_mut()[o] = value;
+    }
+}
