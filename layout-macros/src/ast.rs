@@ -117,7 +117,6 @@ pub struct Decl {
     pub layout: LayoutAst,
     pub domain: Side,
     pub codomain: Side,
-    pub arrow: Span,
     pub swizzle: Option<(SwizzleAst, Span)>,
     pub index: Option<(IndexTy, Span)>,
 }

@@ -17,18 +17,23 @@ pub fn layout(tokens: TokenStream) -> TokenStream {
     };
     let k = &inv.krate;
     match inv.input {
-        Input::Expr(d) => match valid::check(&d) {
-            Ok(c) => {
-                let (_, expr) = typed(k, &c);
+        Input::Expr(d) => {
+            let (checked, errs) = valid::check(&d);
+            let expr = checked.map_or_else(|| quote!(::core::unreachable!()), |c| typed(k, &c).1);
+            if errs.is_empty() {
                 expr
+            } else {
+                let errs = errors(errs);
+                quote!({ #errs #expr })
             }
-            Err(errs) => errors(errs),
-        },
+        }
         Input::Items(items) => {
             let mut out = TokenStream::new();
             for it in items {
-                match valid::check(&it.decl) {
-                    Ok(c) => {
+                let (checked, errs) = valid::check(&it.decl);
+                out.extend(errors(errs));
+                match checked {
+                    Some(c) => {
                         let (ty, expr) = typed(k, &c);
                         let (attrs, vis, name) = (&it.attrs, &it.vis, &it.name);
                         out.extend(quote! {
@@ -39,7 +44,7 @@ pub fn layout(tokens: TokenStream) -> TokenStream {
                             #vis const #name: #name = #expr;
                         });
                     }
-                    Err(errs) => out.extend(errors(errs)),
+                    None => {}
                 }
             }
             out

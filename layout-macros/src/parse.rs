@@ -86,7 +86,7 @@ fn decl(s: ParseStream) -> syn::Result<Decl> {
     })?;
     let _ = comma;
     let mut domain = side(s)?;
-    let arrow: Token![->] = s.parse().map_err(|e| {
+    let _arrow: Token![->] = s.parse().map_err(|e| {
         syn::Error::new(
             e.span(),
             "expected `->` between the domain and the codomain space",
@@ -174,9 +174,6 @@ fn decl(s: ParseStream) -> syn::Result<Decl> {
         layout,
         domain,
         codomain,
-        arrow: arrow.spans[0]
-            .join(arrow.spans[1])
-            .unwrap_or(arrow.spans[0]),
         swizzle,
         index,
     })

@@ -83,14 +83,21 @@ fn leaf_errors(l: &LayoutAst, out: &mut Vec<syn::Error>) {
     walk(&l.shape, &l.stride, ModePath::ROOT, out);
 }
 
-/// Runs every check of SPEC §1–3 on a declaration.
-pub fn check(d: &Decl) -> Result<Checked, Vec<syn::Error>> {
+/// Runs every check of SPEC §1–3 on a declaration: the declaration when the layout could be
+/// built at all (so that code after a failed check still type-checks without cascading
+/// errors), and every error found.
+pub fn check(d: &Decl) -> (Option<Checked>, Vec<syn::Error>) {
     let mut errs = Vec::new();
     let at = paths(&d.layout);
 
     // The annotation is independent of the layout.
     if let Err(e) = check_annotation(d.domain.space, d.codomain.space) {
-        let span = d.domain.span.join(d.codomain.span).unwrap_or(d.arrow);
+        // Point at the side that breaks the rule: a physical domain, else the codomain.
+        let span = if d.domain.space == Space::Physical {
+            d.domain.span
+        } else {
+            d.codomain.span
+        };
         errs.push(error(span, &e));
     }
 
@@ -188,18 +195,23 @@ pub fn check(d: &Decl) -> Result<Checked, Vec<syn::Error>> {
         }
     }
 
-    match layout {
-        Some(layout) if errs.is_empty() => Ok(Checked {
-            layout,
-            domain: d.domain.space,
-            codomain: d.codomain.space,
-            domain_tile: d.domain.tile.as_ref().map(|t| t.0.clone()),
-            codomain_tile: d.codomain.tile.as_ref().map(|t| t.0.clone()),
-            swizzle,
-            index: d.index.map_or(IndexTy::I64, |i| i.0),
-        }),
-        _ => Err(errs),
-    }
+    // A tile that failed its check is left off, so the value still type-checks.
+    let keep = |side: &crate::ast::Side, size: i64| {
+        side.tile
+            .as_ref()
+            .map(|t| t.0.clone())
+            .filter(|t| check_tile(t, side.space, size).is_ok())
+    };
+    let checked = layout.map(|layout| Checked {
+        domain_tile: keep(&d.domain, layout.size()),
+        codomain_tile: keep(&d.codomain, layout.size()),
+        layout,
+        domain: d.domain.space,
+        codomain: d.codomain.space,
+        swizzle,
+        index: d.index.map_or(IndexTy::I64, |i| i.0),
+    });
+    (checked, errs)
 }
 
 /// The typed API implements forms for tuples of 2 to 8 entries.

@@ -1,0 +1,7 @@
+use layout_typed::prelude::*;
+
+fn main() {
+    let smem = layout!((8,64):(64,1), logical -> physical, Swizzle<3,4,3>);
+    let gmem = layout!((8,64):(64,1), logical -> physical);
+    let _bad = compose(gmem, smem);
+}
