@@ -27,15 +27,15 @@ fn parts(layout: &Layout) -> Vec<Part> {
     let mut weight = 1i64;
     let mut out = Vec::new();
     for m in modes.iter().rev() {
-        if m.size > 1 {
-            if let Stride::Int(d) = m.stride {
-                out.push(Part {
-                    path: m.path,
-                    size: m.size,
-                    stride: d,
-                    weight,
-                });
-            }
+        if m.size > 1
+            && let Stride::Int(d) = m.stride
+        {
+            out.push(Part {
+                path: m.path,
+                size: m.size,
+                stride: d,
+                weight,
+            });
         }
         // Weights are divisors of size(L), which fits in i64.
         weight = weight.saturating_mul(m.size);
@@ -55,8 +55,10 @@ const fn gcd(mut a: i64, mut b: i64) -> i64 {
 
 /// The answer of SPEC §2's two fast tests, without enumeration: `Some(true)` when, sorted by
 /// |stride|, each |stride| exceeds the spread of the smaller modes; `Some(false)` when a pair
-/// of modes collides (`|s_j|/g ≤ n_i − 1` and `|s_i|/g ≤ n_j − 1`, `g = gcd`); `None` when
-/// neither decides (the `fast: null` of the case files). Broadcast and size-1 modes are ignored.
+/// of modes collides (`|s_j|/g ≤ n_i − 1` and `|s_i|/g ≤ n_j − 1`, `g = gcd`), and
+/// `Some(true)` when only two modes address memory and they do not collide (the pair test is
+/// exact for two modes); `None` when neither decides (the `fast: null` of the case files).
+/// Broadcast and size-1 modes are ignored.
 #[must_use]
 pub fn fast_alias_test(layout: &Layout) -> Option<bool> {
     match fast(layout) {
@@ -110,6 +112,11 @@ fn fast(layout: &Layout) -> Fast {
                 });
             }
         }
+    }
+    // With two addressing modes the pair test is exact: x·s_i = −y·s_j with 0 < |x| < n_i,
+    // 0 < |y| < n_j needs |x| ≥ |s_j|/g and |y| ≥ |s_i|/g, which it just ruled out.
+    if ps.len() == 2 {
+        return Fast::Free;
     }
     Fast::Unknown
 }
