@@ -32,19 +32,16 @@ pub fn layout(tokens: TokenStream) -> TokenStream {
             for it in items {
                 let (checked, errs) = valid::check(&it.decl);
                 out.extend(errors(errs));
-                match checked {
-                    Some(c) => {
-                        let (ty, expr) = typed(k, &c);
-                        let (attrs, vis, name) = (&it.attrs, &it.vis, &it.name);
-                        out.extend(quote! {
-                            #(#attrs)*
-                            #[allow(non_camel_case_types)]
-                            #vis type #name = #ty;
-                            #(#attrs)*
-                            #vis const #name: #name = #expr;
-                        });
-                    }
-                    None => {}
+                if let Some(c) = checked {
+                    let (ty, expr) = typed(k, &c);
+                    let (attrs, vis, name) = (&it.attrs, &it.vis, &it.name);
+                    out.extend(quote! {
+                        #(#attrs)*
+                        #[allow(non_camel_case_types)]
+                        #vis type #name = #ty;
+                        #(#attrs)*
+                        #vis const #name: #name = #expr;
+                    });
                 }
             }
             out

@@ -17,11 +17,11 @@ pub fn invocation(tokens: TokenStream) -> syn::Result<Invocation> {
     let mut rest = TokenStream::new();
     let mut seen_semi = false;
     for tt in iter.by_ref() {
-        if let TokenTree::Punct(p) = &tt {
-            if p.as_char() == ';' {
-                seen_semi = true;
-                break;
-            }
+        if let TokenTree::Punct(p) = &tt
+            && p.as_char() == ';'
+        {
+            seen_semi = true;
+            break;
         }
         krate.extend([tt]);
     }

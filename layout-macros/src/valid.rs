@@ -131,10 +131,10 @@ pub fn check(d: &Decl) -> (Option<Checked>, Vec<syn::Error>) {
     leaf_errors(&d.layout, &mut leaf);
     typed_limits(&d.layout.shape, &mut leaf);
     for side in [&d.domain, &d.codomain] {
-        if let Some((t, span)) = &side.tile {
-            if t.is_empty() || t.len() > 4 {
-                leaf.push(syn::Error::new(*span, "a tile shape has 1 to 4 extents"));
-            }
+        if let Some((t, span)) = &side.tile
+            && (t.is_empty() || t.len() > 4)
+        {
+            leaf.push(syn::Error::new(*span, "a tile shape has 1 to 4 extents"));
         }
     }
     let layout = if !leaf.is_empty() {
@@ -171,10 +171,10 @@ pub fn check(d: &Decl) -> (Option<Checked>, Vec<syn::Error>) {
             }
         }
         for side in [&d.domain, &d.codomain] {
-            if let Some((t, span)) = &side.tile {
-                if let Err(e) = check_tile(t, side.space, l.size()) {
-                    errs.push(error(*span, &e));
-                }
+            if let Some((t, span)) = &side.tile
+                && let Err(e) = check_tile(t, side.space, l.size())
+            {
+                errs.push(error(*span, &e));
             }
         }
         let index = d.index.map_or(IndexTy::I64, |i| i.0);

@@ -53,8 +53,8 @@ use core::marker::PhantomData;
 pub use form::{Bcast, Coord, Dim, Form};
 pub use rules::{
     Addressable, Exclusive, LeftDomain, LogicalSpace, NoTile, PhysicalSpace, ReadOnly,
-    RightCodomain, SameSize, SameTile, Size, SwizzledPhysicalSpace, ThreadValueSpace, Tile1, Tile2,
-    Tile3, Tile4, Writable,
+    RightCodomain, SameSize, SameTile, Size, SpaceMarker, SwizzledPhysicalSpace, ThreadValueSpace,
+    Tile1, Tile2, Tile3, Tile4, TileMarker, Writable,
 };
 pub use view::{Storage, StorageMut, View, ViewError};
 
@@ -131,17 +131,17 @@ index_type!(i32, i64, u32, usize, isize);
 /// equal tile shapes; [`View::set`] requires `Access = Exclusive`.
 pub trait Layout: Copy {
     /// [`LogicalSpace`] or [`ThreadValueSpace`].
-    type Domain;
+    type Domain: SpaceMarker;
     /// [`LogicalSpace`], [`ThreadValueSpace`], [`PhysicalSpace`] or [`SwizzledPhysicalSpace`].
-    type Codomain;
+    type Codomain: SpaceMarker;
     /// `Size<N>`: the number of coordinates of the domain.
     type Size;
     /// [`Exclusive`] or [`ReadOnly`] (a broadcast).
     type Access;
     /// The tile shape of a logical domain, or [`NoTile`].
-    type DomainTile;
+    type DomainTile: TileMarker;
     /// The tile shape of a logical codomain, or [`NoTile`].
-    type CodomainTile;
+    type CodomainTile: TileMarker;
     /// The integer type of offsets.
     type Index: IndexType;
     /// The type-level shape:stride of the domain (the first layout applied).
@@ -171,6 +171,13 @@ pub trait Layout: Copy {
     /// Writes the map in seed notation (`cute` = CuTe order).
     #[doc(hidden)]
     fn write(f: &mut fmt::Formatter<'_>, cute: bool) -> fmt::Result;
+
+    /// The same map built at run time with `layout-core` (every check runs again), for
+    /// printing, cross-checking and the run-time algebra. Allocates.
+    ///
+    /// # Errors
+    /// None for a map made by `layout!` and [`compose`]; the `Result` is `layout-core`'s.
+    fn to_map(&self) -> Result<layout_core::Map, layout_core::Error>;
 
     /// `self ∘ right`; see [`compose`].
     #[inline(always)]
@@ -207,6 +214,7 @@ impl<L: Layout> fmt::Display for Notation<L> {
 }
 
 /// The parameters of a [`Static`] layout other than its form, as types.
+#[allow(clippy::type_complexity)]
 pub struct Spec<Dom, Cod, Sz, Acc, DTile, CTile, Idx>(
     PhantomData<fn() -> (Dom, Cod, Sz, Acc, DTile, CTile, Idx)>,
 );
@@ -238,6 +246,10 @@ impl<F, Dom, Cod, const N: usize, Acc, DTile, CTile, Idx> Layout
     for Static<F, Spec<Dom, Cod, Size<N>, Acc, DTile, CTile, Idx>>
 where
     F: Form,
+    Dom: SpaceMarker,
+    Cod: SpaceMarker,
+    DTile: TileMarker,
+    CTile: TileMarker,
     Idx: IndexType,
     usize: Coord<F>,
 {
@@ -268,6 +280,14 @@ where
         F::write_shape(f, cute)?;
         f.write_str(":")?;
         F::write_stride(f, cute)
+    }
+
+    fn to_map(&self) -> Result<layout_core::Map, layout_core::Error> {
+        let text = alloc::format!("{}", self.notation());
+        let l: layout_core::Layout = text.parse()?;
+        let a = layout_core::Annotated::new(l, Dom::SPACE, Cod::SPACE)?
+            .with_tiles(DTile::extents(), CTile::extents())?;
+        Ok(a.into())
     }
 }
 
@@ -322,6 +342,12 @@ impl<L: Layout, const B: u32, const SRC: u32, const DST: u32> Layout for Swizzle
         }
         L::write(f, cute)
     }
+
+    fn to_map(&self) -> Result<layout_core::Map, layout_core::Error> {
+        self.0
+            .to_map()?
+            .swizzle(layout_core::Swizzle::new(B, SRC, DST)?)
+    }
 }
 
 #[inline(always)]
@@ -373,6 +399,10 @@ impl<A: Layout, B: Layout> Layout for Composed<A, B> {
         f.write_str("] ∘ [")?;
         B::write(f, cute)?;
         f.write_str("]")
+    }
+
+    fn to_map(&self) -> Result<layout_core::Map, layout_core::Error> {
+        layout_core::compose(&self.0.to_map()?, &self.1.to_map()?)
     }
 }
 

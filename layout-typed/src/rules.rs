@@ -136,3 +136,45 @@ pub trait Addressable: Sealed {}
 impl Addressable for PhysicalSpace {}
 #[diagnostic::do_not_recommend]
 impl Addressable for SwizzledPhysicalSpace {}
+
+/// The run-time [`layout_core::Space`] of a space marker.
+pub trait SpaceMarker: Sealed {
+    /// The space.
+    const SPACE: layout_core::Space;
+}
+impl SpaceMarker for LogicalSpace {
+    const SPACE: layout_core::Space = layout_core::Space::Logical;
+}
+impl SpaceMarker for ThreadValueSpace {
+    const SPACE: layout_core::Space = layout_core::Space::ThreadValue;
+}
+impl SpaceMarker for PhysicalSpace {
+    const SPACE: layout_core::Space = layout_core::Space::Physical;
+}
+impl SpaceMarker for SwizzledPhysicalSpace {
+    const SPACE: layout_core::Space = layout_core::Space::Physical;
+}
+
+/// The extents of a tile marker (seed order), `None` for [`NoTile`].
+pub trait TileMarker {
+    /// The extents.
+    fn extents() -> Option<alloc::vec::Vec<i64>>;
+}
+impl TileMarker for NoTile {
+    fn extents() -> Option<alloc::vec::Vec<i64>> {
+        None
+    }
+}
+macro_rules! tile_marker {
+    ($T:ident $(,$c:ident)*) => {
+        impl<$(const $c: usize),*> TileMarker for $T<$($c),*> {
+            fn extents() -> Option<alloc::vec::Vec<i64>> {
+                Some(alloc::vec![$($c as i64),*])
+            }
+        }
+    };
+}
+tile_marker!(Tile1, A);
+tile_marker!(Tile2, A, B);
+tile_marker!(Tile3, A, B, C);
+tile_marker!(Tile4, A, B, C, D);
