@@ -12,10 +12,11 @@
 use std::time::Instant;
 
 use layout_typed::prelude::*;
+use layout_typed::{Coord, LogicalSpace, Size, Tile2};
 
-const M: usize = 512;
-const N: usize = 512;
-const K: usize = 512;
+pub const M: usize = 512;
+pub const N: usize = 512;
+pub const K: usize = 512;
 
 layout! {
     // The atom's thread-value layouts, pasted in CuTe order from mma_traits_sm80.hpp. Each maps
@@ -57,8 +58,36 @@ layout! {
 /// One warp's registers: per lane, its values of a fragment.
 type Frag<const V: usize> = [[f32; V]; 32];
 
-/// The tensor core: D = A·Bᵀ + C on one 16×8×16 atom, given every lane's fragments. The
-/// fragments are placed in the atom's tiles through the TV layouts, multiplied, and handed back.
+/// The thread-value layouts a kernel *declares* for the atom: (value, lane) in seed order ->
+/// the atom tile's column-major index. The kernel loads and stores through them; the tensor core
+/// ([`mma`]) works with the real ones. Generic so that a test can declare a corrupted atom and
+/// watch the verification fail.
+pub trait Atom: Copy {
+    /// A's TV layout (16×16 tile, 32 lanes × 8 values).
+    type A: Layout<Codomain = LogicalSpace, Size = Size<256>, CodomainTile = Tile2<16, 16>>;
+    /// B's TV layout (8×16 tile, 32 lanes × 4 values).
+    type B: Layout<Codomain = LogicalSpace, Size = Size<128>, CodomainTile = Tile2<16, 8>>;
+    /// C's TV layout (16×8 tile, 32 lanes × 4 values).
+    type C: Layout<Codomain = LogicalSpace, Size = Size<128>, CodomainTile = Tile2<8, 16>>;
+    /// The three layouts.
+    fn layouts(self) -> (Self::A, Self::B, Self::C);
+}
+
+/// The real atom.
+#[derive(Clone, Copy)]
+pub struct Sm80;
+impl Atom for Sm80 {
+    type A = TV_A;
+    type B = TV_B;
+    type C = TV_C;
+    fn layouts(self) -> (TV_A, TV_B, TV_C) {
+        (TV_A, TV_B, TV_C)
+    }
+}
+
+/// The tensor core: D = A·Bᵀ + C on one 16×8×16 atom, given every lane's fragments. This is
+/// the hardware, so it always uses the real atom's layouts (`TV_A`, `TV_B`, `TV_C`): fragments
+/// loaded through a different declaration land in the wrong places of the tile.
 fn mma(a: &Frag<8>, b: &Frag<4>, c: &mut Frag<4>) {
     let (mut ta, mut tb, mut tc) = ([0f32; 256], [0f32; 128], [0f32; 128]);
     for lane in 0..32 {
@@ -88,10 +117,16 @@ fn mma(a: &Frag<8>, b: &Frag<4>, c: &mut Frag<4>) {
 }
 
 /// The GEMM through the composed layouts: every global read and write is an `offset`.
-fn gemm_by_layouts(a: &[f32], b: &[f32], c: &mut [f32]) {
-    let addr_a = compose(GA, TV_A); // thread-value -> physical
-    let addr_b = compose(GB, TV_B);
-    let addr_c = compose(GC, TV_C);
+pub fn gemm_by_layouts<T: Atom>(atom: T, a: &[f32], b: &[f32], c: &mut [f32])
+where
+    (usize, usize): Coord<<T::A as Layout>::Form>
+        + Coord<<T::B as Layout>::Form>
+        + Coord<<T::C as Layout>::Form>,
+{
+    let (tv_a, tv_b, tv_c) = atom.layouts();
+    let addr_a = compose(GA, tv_a); // thread-value -> physical
+    let addr_b = compose(GB, tv_b);
+    let addr_c = compose(GC, tv_c);
     for mt in 0..M / 16 {
         for nt in 0..N / 8 {
             // One warp per C tile.
@@ -121,7 +156,7 @@ fn gemm_by_layouts(a: &[f32], b: &[f32], c: &mut [f32]) {
 }
 
 /// The reference: C(m, n) = Σ_k A(m, k)·B(n, k), with the storage orders written by hand.
-fn gemm_naive(a: &[f32], b: &[f32], c: &mut [f32]) {
+pub fn gemm_naive(a: &[f32], b: &[f32], c: &mut [f32]) {
     for m in 0..M {
         for n in 0..N {
             let mut acc = 0f32;
@@ -131,6 +166,19 @@ fn gemm_naive(a: &[f32], b: &[f32], c: &mut [f32]) {
             c[m + n * M] = acc;
         }
     }
+}
+
+/// A (M×K) and B (N×K) filled with small integers in [-4, 3]: products and sums of 512 terms
+/// stay exact in f32 (and in the fp16 inputs of the real atom).
+pub fn inputs() -> (Vec<f32>, Vec<f32>) {
+    let small = |i: usize, seed: u64| {
+        let h = ((i as u64) ^ (seed << 40)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        ((h >> 61) as f32) - 4.0
+    };
+    (
+        (0..M * K).map(|i| small(i, 1)).collect(),
+        (0..N * K).map(|i| small(i, 2)).collect(),
+    )
 }
 
 fn describe<L: Layout>(name: &str, l: L) {
@@ -175,23 +223,12 @@ fn main() {
         }
     }
 
-    // Small integers: products and sums of 512 terms stay exact in f32.
-    let small = |i: usize, seed: u64| {
-        ((((i as u64) ^ seed).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 59) as f32) - 15.0
-    };
-    let a: Vec<f32> = (0..M * K)
-        .map(|i| small(i, 1) / 4.0)
-        .map(f32::round)
-        .collect();
-    let b: Vec<f32> = (0..N * K)
-        .map(|i| small(i, 2) / 4.0)
-        .map(f32::round)
-        .collect();
+    let (a, b) = inputs();
     let mut c = vec![f32::NAN; M * N];
     let mut reference = vec![0f32; M * N];
 
     let t = Instant::now();
-    gemm_by_layouts(&a, &b, &mut c);
+    gemm_by_layouts(Sm80, &a, &b, &mut c);
     let t_layout = t.elapsed();
     let t = Instant::now();
     gemm_naive(&a, &b, &mut reference);
