@@ -16,6 +16,131 @@ pub struct Dim<const N: usize, const D: isize>;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Bcast<const N: usize>;
 
+/// The most leaves a form may have (the macro rejects more).
+pub const MAX_LEAVES: usize = 32;
+
+/// A flat layout as constants: the leaves' sizes and strides in order (the last varies fastest;
+/// a broadcast has stride 0). The typed API evaluates composites through it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Leaves {
+    /// Number of leaves.
+    pub len: usize,
+    /// Their sizes.
+    pub sizes: [usize; MAX_LEAVES],
+    /// Their strides (elements; 0 for a broadcast).
+    pub strides: [isize; MAX_LEAVES],
+}
+
+/// The most coordinates [`Leaves::compose`] enumerates to prove a composite is a layout.
+pub const COMPOSE_ENUMERATION_LIMIT: usize = 1 << 16;
+
+impl Leaves {
+    /// One leaf.
+    #[must_use]
+    pub const fn one(size: usize, stride: isize) -> Leaves {
+        let mut l = Leaves {
+            len: 1,
+            sizes: [1; MAX_LEAVES],
+            strides: [0; MAX_LEAVES],
+        };
+        l.sizes[0] = size;
+        l.strides[0] = stride;
+        l
+    }
+
+    /// The leaves of `a` then those of `b` (truncated at [`MAX_LEAVES`]; `layout!` rejects
+    /// forms with more).
+    #[must_use]
+    pub const fn concat(a: Leaves, b: Leaves) -> Leaves {
+        let mut out = a;
+        let mut j = 0;
+        while j < b.len && out.len < MAX_LEAVES {
+            out.sizes[out.len] = b.sizes[j];
+            out.strides[out.len] = b.strides[j];
+            out.len += 1;
+            j += 1;
+        }
+        out
+    }
+
+    /// Product of the sizes.
+    #[must_use]
+    pub const fn size(&self) -> usize {
+        let mut n = 1usize;
+        let mut j = 0;
+        while j < self.len {
+            n = n.saturating_mul(self.sizes[j]);
+            j += 1;
+        }
+        n
+    }
+
+    /// The value at flat index `i` (last leaf fastest).
+    #[must_use]
+    pub const fn eval(&self, mut i: usize) -> isize {
+        let mut acc = 0isize;
+        let mut j = self.len;
+        while j > 0 {
+            j -= 1;
+            acc += (i % self.sizes[j]) as isize * self.strides[j];
+            i /= self.sizes[j];
+        }
+        acc
+    }
+
+    /// `a ∘ b` as a layout over `b`'s leaves when it is one with one stride per leaf
+    /// (`a(b(c)) = Σ cⱼ·a(dⱼ)` at every coordinate, checked by enumeration up to
+    /// [`COMPOSE_ENUMERATION_LIMIT`] coordinates); `None` otherwise, and the composite is then
+    /// evaluated as written. `b` must be a dense bijection onto `[0, size(a))`.
+    #[must_use]
+    pub const fn compose(a: Option<Leaves>, b: Option<Leaves>) -> Option<Leaves> {
+        let (Some(a), Some(b)) = (a, b) else {
+            return None;
+        };
+        let n = b.size();
+        if n > COMPOSE_ENUMERATION_LIMIT || n != a.size() {
+            return None;
+        }
+        let mut out = b;
+        let mut j = 0;
+        while j < b.len {
+            if b.strides[j] < 0 || (b.sizes[j] > 1 && b.strides[j] as usize >= n) {
+                return None;
+            }
+            out.strides[j] = if b.sizes[j] > 1 {
+                a.eval(b.strides[j] as usize)
+            } else {
+                0
+            };
+            j += 1;
+        }
+        // Odometer over b's coordinates: x = b(c), y = Σ cⱼ·sⱼ.
+        let mut c = [0usize; MAX_LEAVES];
+        let (mut x, mut y) = (0isize, 0isize);
+        let mut count = 0;
+        while count < n {
+            if x < 0 || x as usize >= n || a.eval(x as usize) != y {
+                return None;
+            }
+            count += 1;
+            let mut k = b.len;
+            while k > 0 {
+                k -= 1;
+                c[k] += 1;
+                x += b.strides[k];
+                y += out.strides[k];
+                if c[k] < b.sizes[k] {
+                    break;
+                }
+                x -= b.strides[k] * b.sizes[k] as isize;
+                y -= out.strides[k] * b.sizes[k] as isize;
+                c[k] = 0;
+            }
+        }
+        Some(out)
+    }
+}
+
 /// A type-level shape:stride tree.
 ///
 /// Implemented for [`Dim`], [`Bcast`] and tuples of forms (rank 2 to 8). The constants are
@@ -27,12 +152,18 @@ pub trait Form: Copy + 'static {
     const MIN: i64;
     /// Largest offset over the domain (elements).
     const MAX: i64;
+    /// The leaves as constants.
+    const LEAVES: Leaves;
     /// Writes the shape, in seed order (`reverse` = CuTe order).
     #[doc(hidden)]
     fn write_shape(f: &mut fmt::Formatter<'_>, reverse: bool) -> fmt::Result;
     /// Writes the stride (`_` for a broadcast in seed order, `0` in CuTe order).
     #[doc(hidden)]
     fn write_stride(f: &mut fmt::Formatter<'_>, reverse: bool) -> fmt::Result;
+    /// The value at flat index `i` with the leaves' strides replaced by
+    /// `strides[first..first + LEAVES.len]`.
+    #[doc(hidden)]
+    fn eval_index_with(i: usize, strides: &[isize; MAX_LEAVES], first: usize) -> isize;
 }
 
 /// A coordinate of a form `F`: one integer (unflattened, last leaf fastest), or a tuple of
@@ -48,17 +179,26 @@ pub trait Form: Copy + 'static {
 pub trait Coord<F> {
     /// The offset of this coordinate, in elements.
     fn eval(self) -> isize;
+    /// The offset with the leaves' strides replaced by `strides[first..]`.
+    #[doc(hidden)]
+    fn eval_with(self, strides: &[isize; MAX_LEAVES], first: usize) -> isize;
 }
 
 impl<const N: usize, const D: isize> Form for Dim<N, D> {
     const SIZE: usize = N;
     const MIN: i64 = if D < 0 { (N as i64 - 1) * D as i64 } else { 0 };
     const MAX: i64 = if D > 0 { (N as i64 - 1) * D as i64 } else { 0 };
+    const LEAVES: Leaves = Leaves::one(N, D);
     fn write_shape(f: &mut fmt::Formatter<'_>, _: bool) -> fmt::Result {
         write!(f, "{N}")
     }
     fn write_stride(f: &mut fmt::Formatter<'_>, _: bool) -> fmt::Result {
         write!(f, "{D}")
+    }
+    #[inline(always)]
+    fn eval_index_with(i: usize, strides: &[isize; MAX_LEAVES], first: usize) -> isize {
+        debug_assert!(i < N, "coordinate outside its mode");
+        i as isize * strides[first]
     }
 }
 
@@ -66,11 +206,17 @@ impl<const N: usize> Form for Bcast<N> {
     const SIZE: usize = N;
     const MIN: i64 = 0;
     const MAX: i64 = 0;
+    const LEAVES: Leaves = Leaves::one(N, 0);
     fn write_shape(f: &mut fmt::Formatter<'_>, _: bool) -> fmt::Result {
         write!(f, "{N}")
     }
     fn write_stride(f: &mut fmt::Formatter<'_>, reverse: bool) -> fmt::Result {
         f.write_str(if reverse { "0" } else { "_" })
+    }
+    #[inline(always)]
+    fn eval_index_with(i: usize, strides: &[isize; MAX_LEAVES], first: usize) -> isize {
+        debug_assert!(i < N, "coordinate outside its mode");
+        i as isize * strides[first]
     }
 }
 
@@ -80,6 +226,10 @@ impl<const N: usize, const D: isize> Coord<Dim<N, D>> for usize {
         debug_assert!(self < N, "coordinate outside its mode");
         self as isize * D
     }
+    #[inline(always)]
+    fn eval_with(self, strides: &[isize; MAX_LEAVES], first: usize) -> isize {
+        <Dim<N, D> as Form>::eval_index_with(self, strides, first)
+    }
 }
 
 impl<const N: usize> Coord<Bcast<N>> for usize {
@@ -87,6 +237,10 @@ impl<const N: usize> Coord<Bcast<N>> for usize {
     fn eval(self) -> isize {
         debug_assert!(self < N, "coordinate outside its mode");
         0
+    }
+    #[inline(always)]
+    fn eval_with(self, strides: &[isize; MAX_LEAVES], first: usize) -> isize {
+        <Bcast<N> as Form>::eval_index_with(self, strides, first)
     }
 }
 
@@ -96,6 +250,16 @@ macro_rules! tuple_form {
             const SIZE: usize = $($F::SIZE *)+ $last::SIZE;
             const MIN: i64 = $($F::MIN +)+ $last::MIN;
             const MAX: i64 = $($F::MAX +)+ $last::MAX;
+            const LEAVES: Leaves = {
+                let parts = [$($F::LEAVES,)+ $last::LEAVES];
+                let mut out = parts[0];
+                let mut k = 1;
+                while k < parts.len() {
+                    out = Leaves::concat(out, parts[k]);
+                    k += 1;
+                }
+                out
+            };
             fn write_shape(f: &mut fmt::Formatter<'_>, reverse: bool) -> fmt::Result {
                 let mut parts: [fn(&mut fmt::Formatter<'_>, bool) -> fmt::Result; $li + 1] =
                     [$($F::write_shape,)+ $last::write_shape];
@@ -108,6 +272,29 @@ macro_rules! tuple_form {
                 if reverse { parts.reverse(); }
                 write_tuple(f, &parts, reverse)
             }
+            #[inline(always)]
+            fn eval_index_with(i: usize, strides: &[isize; MAX_LEAVES], first: usize) -> isize {
+                // Unflatten, last entry fastest; the slowest entry takes no modulus.
+                let sizes = [$($F::SIZE,)+ $last::SIZE];
+                let counts = [$($F::LEAVES.len,)+ $last::LEAVES.len];
+                let mut c = [0usize; $li + 1];
+                let mut rest = i;
+                let mut k = $li;
+                while k > 0 {
+                    c[k] = rest % sizes[k];
+                    rest /= sizes[k];
+                    k -= 1;
+                }
+                c[0] = rest;
+                let mut at = [first; $li + 1];
+                let mut k = 1;
+                while k <= $li {
+                    at[k] = at[k - 1] + counts[k - 1];
+                    k += 1;
+                }
+                $($F::eval_index_with(c[$i], strides, at[$i]) +)+
+                    $last::eval_index_with(c[$li], strides, at[$li])
+            }
         }
 
         impl<$($F: Form,)+ $last: Form, $($C: Coord<$F>,)+ $lastc: Coord<$last>>
@@ -117,27 +304,31 @@ macro_rules! tuple_form {
             fn eval(self) -> isize {
                 $(self.$i.eval() +)+ self.$li.eval()
             }
+            #[inline(always)]
+            fn eval_with(self, strides: &[isize; MAX_LEAVES], first: usize) -> isize {
+                let counts = [$($F::LEAVES.len,)+ $last::LEAVES.len];
+                let mut at = [first; $li + 1];
+                let mut k = 1;
+                while k <= $li {
+                    at[k] = at[k - 1] + counts[k - 1];
+                    k += 1;
+                }
+                $(self.$i.eval_with(strides, at[$i]) +)+ self.$li.eval_with(strides, at[$li])
+            }
         }
 
-        impl<$($F: Form,)+ $last: Form> Coord<($($F,)+ $last)> for usize
-        where
-            $(usize: Coord<$F>,)+
-            usize: Coord<$last>,
-        {
+        impl<$($F: Form,)+ $last: Form> Coord<($($F,)+ $last)> for usize {
             #[inline(always)]
             fn eval(self) -> isize {
-                // Unflatten, last entry fastest; the slowest entry takes no modulus.
-                let sizes = [$($F::SIZE,)+ $last::SIZE];
-                let mut c = [0usize; $li + 1];
-                let mut rest = self;
-                let mut k = $li;
-                while k > 0 {
-                    c[k] = rest % sizes[k];
-                    rest /= sizes[k];
-                    k -= 1;
-                }
-                c[0] = rest;
-                $(<usize as Coord<$F>>::eval(c[$i]) +)+ <usize as Coord<$last>>::eval(c[$li])
+                <($($F,)+ $last) as Form>::eval_index_with(
+                    self,
+                    &<($($F,)+ $last) as Form>::LEAVES.strides,
+                    0,
+                )
+            }
+            #[inline(always)]
+            fn eval_with(self, strides: &[isize; MAX_LEAVES], first: usize) -> isize {
+                <($($F,)+ $last) as Form>::eval_index_with(self, strides, first)
             }
         }
     };

@@ -50,7 +50,7 @@ mod view;
 use core::fmt;
 use core::marker::PhantomData;
 
-pub use form::{Bcast, Coord, Dim, Form};
+pub use form::{Bcast, COMPOSE_ENUMERATION_LIMIT, Coord, Dim, Form, Leaves, MAX_LEAVES};
 pub use rules::{
     Addressable, Exclusive, LeftDomain, LogicalSpace, NoTile, PhysicalSpace, ReadOnly,
     RightCodomain, SameSize, SameTile, Size, SpaceMarker, SwizzledPhysicalSpace, ThreadValueSpace,
@@ -153,6 +153,12 @@ pub trait Layout: Copy {
     const MIN_OFFSET: i64;
     /// Largest offset (elements).
     const MAX_OFFSET: i64;
+    /// The map as one flat layout over the domain's leaves, when it is one with a stride per
+    /// leaf: every `layout!`, and a composite whose operands are and whose composition is
+    /// (decided at compile time). `offset` then evaluates `Σ cⱼ·sⱼ` directly, the arithmetic
+    /// one writes by hand; otherwise (a swizzle, or a composite that is not such a layout) it
+    /// evaluates the composite as written.
+    const LINEAR: Option<Leaves>;
     /// `MAX_OFFSET + 1` when `MIN_OFFSET ≥ 0`, else 0: the buffer length the layout needs.
     const COSIZE: usize = if Self::MIN_OFFSET >= 0 {
         Self::MAX_OFFSET as usize + 1
@@ -251,7 +257,6 @@ where
     DTile: TileMarker,
     CTile: TileMarker,
     Idx: IndexType,
-    usize: Coord<F>,
 {
     type Domain = Dom;
     type Codomain = Cod;
@@ -264,6 +269,7 @@ where
     const SIZE: usize = N;
     const MIN_OFFSET: i64 = F::MIN;
     const MAX_OFFSET: i64 = F::MAX;
+    const LINEAR: Option<Leaves> = Some(F::LEAVES);
 
     #[inline(always)]
     fn offset<C: Coord<F>>(&self, c: C) -> Idx {
@@ -273,7 +279,7 @@ where
     #[inline(always)]
     fn offset_index(&self, i: usize) -> Idx {
         debug_assert!(i < N, "flat index outside the layout");
-        Idx::from_isize(<usize as Coord<F>>::eval(i))
+        Idx::from_isize(F::eval_index_with(i, &F::LEAVES.strides, 0))
     }
 
     fn write(f: &mut fmt::Formatter<'_>, cute: bool) -> fmt::Result {
@@ -322,6 +328,7 @@ impl<L: Layout, const B: u32, const SRC: u32, const DST: u32> Layout for Swizzle
     const SIZE: usize = L::SIZE;
     const MIN_OFFSET: i64 = L::MIN_OFFSET;
     const MAX_OFFSET: i64 = swizzled_max(L::MAX_OFFSET, B, SRC, DST);
+    const LINEAR: Option<Leaves> = None;
 
     #[inline(always)]
     fn offset<C: Coord<L::Form>>(&self, c: C) -> L::Index {
@@ -381,16 +388,26 @@ impl<A: Layout, B: Layout> Layout for Composed<A, B> {
     const SIZE: usize = B::SIZE;
     const MIN_OFFSET: i64 = A::MIN_OFFSET;
     const MAX_OFFSET: i64 = A::MAX_OFFSET;
+    const LINEAR: Option<Leaves> = Leaves::compose(A::LINEAR, B::LINEAR);
 
     #[inline(always)]
     fn offset<C: Coord<B::Form>>(&self, c: C) -> A::Index {
-        self.0.offset_index(self.1.offset(c).to_isize() as usize)
+        match Self::LINEAR {
+            // The composite is a layout: one weighted sum of the coordinates.
+            Some(l) => A::Index::from_isize(c.eval_with(&l.strides, 0)),
+            // As written: B's value, unflattened into A's domain, evaluated by A.
+            None => self.0.offset_index(self.1.offset(c).to_isize() as usize),
+        }
     }
 
     #[inline(always)]
     fn offset_index(&self, i: usize) -> A::Index {
-        self.0
-            .offset_index(self.1.offset_index(i).to_isize() as usize)
+        match Self::LINEAR {
+            Some(l) => A::Index::from_isize(B::Form::eval_index_with(i, &l.strides, 0)),
+            None => self
+                .0
+                .offset_index(self.1.offset_index(i).to_isize() as usize),
+        }
     }
 
     fn write(f: &mut fmt::Formatter<'_>, cute: bool) -> fmt::Result {
