@@ -7,6 +7,8 @@
 mod ast;
 mod expand;
 mod parse;
+#[cfg(test)]
+mod tests;
 mod valid;
 
 use proc_macro::TokenStream;

@@ -38,7 +38,10 @@ pub fn invocation(tokens: TokenStream) -> syn::Result<Invocation> {
 
 fn input(s: ParseStream) -> syn::Result<Input> {
     if s.is_empty() {
-        return Err(s.error(format!("empty `layout!`\n{FORMAT_HELP}")));
+        return Err(syn::Error::new(
+            s.span(),
+            format!("empty `layout!`\n{FORMAT_HELP}"),
+        ));
     }
     if s.peek(Token![#]) || s.peek(Token![pub]) || s.peek(Token![const]) {
         let mut items = Vec::new();

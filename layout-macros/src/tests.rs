@@ -1,0 +1,1115 @@
+//! The macro never panics: random token streams, mutations of valid inputs and random
+//! declarations go through `expand::layout`, the function the proc-macro calls, and come back
+//! either as an expansion or as `compile_error!`s, never as a panic. Deterministic tests pin the
+//! messages of a few invalid inputs and the form of a few expansions.
+//!
+//! `proc_macro2` runs on its fallback here (no compiler session), so spans carry no positions;
+//! the UI snapshots in `ui-tests` check where errors point.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::str::FromStr;
+
+use layout_core::{Layout, Space, Swizzle, check_annotation, check_codomain, check_tile};
+use proc_macro2::{Delimiter, Group, Spacing, TokenStream, TokenTree};
+use proptest::prelude::*;
+
+use crate::expand;
+
+const KRATE: &str = "::layout_typed;";
+
+/// What one expansion produced: the error messages (in order) and the whole output as text.
+#[derive(Debug)]
+struct Expansion {
+    errors: Vec<String>,
+    text: String,
+}
+
+impl Expansion {
+    fn has_errors(&self) -> bool {
+        !self.errors.is_empty()
+    }
+
+    /// The output without whitespace, for substring checks on types.
+    fn compact(&self) -> String {
+        self.text.chars().filter(|c| !c.is_whitespace()).collect()
+    }
+}
+
+/// Runs the macro on `tokens`; a panic is an `Err` with its message.
+fn expand_tokens(tokens: TokenStream) -> Result<Expansion, String> {
+    let input = tokens.to_string();
+    let out = catch_unwind(AssertUnwindSafe(|| expand::layout(tokens))).map_err(|p| {
+        let msg = p
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| p.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        format!("`layout!` panicked on `{input}`: {msg}")
+    })?;
+    let mut errors = Vec::new();
+    collect_errors(out.clone(), &mut errors);
+    let text = out.to_string();
+    // Every error is a `compile_error!` with a string message; nothing else names it.
+    let mentions = text.matches("compile_error").count();
+    if mentions != errors.len() {
+        return Err(format!(
+            "malformed `compile_error!` in the expansion of `{input}`: {text}"
+        ));
+    }
+    Ok(Expansion { errors, text })
+}
+
+fn expand_str(input: &str) -> Expansion {
+    let tokens = TokenStream::from_str(&format!("{KRATE} {input}"))
+        .unwrap_or_else(|e| panic!("test input `{input}` does not lex: {e}"));
+    expand_tokens(tokens).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The messages of every `compile_error! { "..." }` in `ts`, depth first, in order.
+fn collect_errors(ts: TokenStream, out: &mut Vec<String>) {
+    let tts: Vec<TokenTree> = ts.into_iter().collect();
+    for (i, tt) in tts.iter().enumerate() {
+        match tt {
+            TokenTree::Ident(id) if id == "compile_error" => {
+                if let (Some(TokenTree::Punct(bang)), Some(TokenTree::Group(g))) =
+                    (tts.get(i + 1), tts.get(i + 2))
+                    && bang.as_char() == '!'
+                    && let Ok(lit) = syn::parse2::<syn::LitStr>(g.stream())
+                {
+                    out.push(lit.value());
+                }
+            }
+            TokenTree::Group(g) => collect_errors(g.stream(), out),
+            _ => {}
+        }
+    }
+}
+
+/// What every output must look like: either errors whose messages start with the rule in
+/// lowercase (STYLE §3; `CuTe` is a name), or a typed value built from the facade's `Static`
+/// without a placeholder. The crate path is whatever came before the first `;`.
+fn assert_well_formed(input: &str, e: &Expansion) {
+    if e.has_errors() {
+        for m in &e.errors {
+            let first = m.lines().next().unwrap_or("");
+            assert!(
+                !first.is_empty()
+                    && (!first.starts_with(char::is_uppercase) || first.starts_with("CuTe")),
+                "message of `{input}` should start with a lowercase rule: {m:?}"
+            );
+        }
+    } else {
+        let c = e.compact();
+        assert!(
+            c.contains("Static<") && c.contains(">::NEW"),
+            "`{input}` expanded to neither errors nor a typed value: {}",
+            e.text
+        );
+        assert!(!c.contains("unreachable"), "`{input}`: {}", e.text);
+    }
+}
+
+/// Inputs the macro accepts: expression and item forms, CuTe order, both swizzle spellings,
+/// tiles, index types, broadcast and negative strides.
+const VALID: &[&str] = &[
+    "(16,32):(32,1), logical -> physical",
+    "(128,4):(4,1), thread-value -> logical",
+    "(8,64):(64,1), logical -> physical, swizzle(b = 3, src = 7, dst = 4)",
+    "(8,64):(64,1), logical -> physical, Swizzle<3,4,3>",
+    "cute ((4,8),(2,2)):((32,1),(16,8)), thread-value -> logical(16,8)",
+    "cute (4,8):(1,4), logical -> physical, Swizzle<1,2,3>",
+    "cute ((2,2),8):((1,2),4), logical -> logical(4,8)",
+    "pub const SMEM = (16,32):(32,1), logical -> physical;",
+    "pub const TV = (128,4):(4,1), thread-value -> logical; const B = 8:2, logical -> physical;",
+    "#[doc = \"x\"] pub(crate) const A = ((2,2),(8,4)):((8,16),(1,32)), logical -> physical, index = u32;",
+    "(4,8):(_,1), logical -> physical",
+    "(4,8):(-8,1), logical -> physical, index = i32",
+    "8:2, logical -> physical, index = i32",
+    "(32,4):(4,1), tv -> tv",
+    "(16,8):(1,16), logical -> logical(16,8)",
+    "((8,8),(4,2)):((8,1),(64,256)), logical -> physical, index = usize",
+    "pub const X = (2,4,8):(32,8,1), logical -> logical(64), index = i64;",
+];
+
+#[test]
+fn valid_inputs_expand_without_errors() {
+    for input in VALID {
+        let e = expand_str(input);
+        assert!(!e.has_errors(), "`{input}` gave {:?}", e.errors);
+        assert_well_formed(input, &e);
+    }
+}
+
+/// The first line (the rule) of each message of `input`.
+fn rules(input: &str) -> Vec<String> {
+    let e = expand_str(input);
+    assert_well_formed(input, &e);
+    e.errors
+        .iter()
+        .map(|m| m.lines().next().unwrap_or("").to_owned())
+        .collect()
+}
+
+#[test]
+fn error_messages() {
+    let cases: &[(&str, &[&str])] = &[
+        ("", &["empty `layout!`"]),
+        (
+            "(16,32) (32,1), logical -> physical",
+            &["expected `:` between the shape and the stride"],
+        ),
+        (
+            "(4,8,2):(0,1,0), physical -> logical",
+            &[
+                "forbidden annotation `physical -> logical`",
+                "zero stride in mode 0 of size 4",
+                "zero stride in mode 2 of size 2",
+            ],
+        ),
+        (
+            "(4,8):(4,1), logical -> physical",
+            &[
+                "not alias-free: flat indices 4 and 8 both reach offset 4 (mode 1 and mode 0 collide)",
+                "the colliding mode's stride is here",
+            ],
+        ),
+        (
+            "(4,8):(9,1), logical -> logical",
+            &[
+                "not a dense bijection (Lemma 1): sorted by stride, mode 0 should have stride 8 but has 9",
+            ],
+        ),
+        (
+            "(4,2):(_,1), logical -> logical",
+            &["not a dense bijection (Lemma 1): mode 0 of size 4 is a broadcast `_`"],
+        ),
+        (
+            "((2,2),8):(4,1), logical -> physical",
+            &[
+                "shape and stride differ in profile at mode 0: the shape has 2 entries there, the stride 1",
+                "the matching shape is here",
+            ],
+        ),
+        (
+            "(0,4):(4,1), logical -> physical",
+            &["size 0 in mode 0 is not positive"],
+        ),
+        (
+            "(4294967296,4294967296):(4294967296,1), logical -> physical",
+            &["overflow: the offset range exceeds i64 at mode 0"],
+        ),
+        (
+            "(65536,65536):(65536,1), logical -> physical, index = i32",
+            &[
+                "offsets [0, 4294967295] do not fit the index type's range [-2147483648, 2147483647]",
+            ],
+        ),
+        (
+            "(16,32):(32,1), logical -> memory",
+            &["unknown space `memory`"],
+        ),
+        (
+            "(128,4):(4,1), thread-value -> physical",
+            &["forbidden annotation `thread-value -> physical`"],
+        ),
+        (
+            "(8,64):(64,1), logical -> physical, swizzle(b = 3, src = 4, dst = 2)",
+            &["swizzle fields overlap: source bits [4, 7) and destination bits [2, 5) share a bit"],
+        ),
+        (
+            "(8,64):(64,1), logical -> logical, Swizzle<3,4,3>",
+            &["a swizzle runs from physical to physical, but this map's codomain is logical"],
+        ),
+        (
+            "(128,4):(4,1), thread-value -> logical(16,4)",
+            &["logical tile shape of 64 positions on a side of size 512"],
+        ),
+        (
+            "(99999999999999999999,1):(1,1), logical -> physical",
+            &["integer does not fit in i64"],
+        ),
+        (
+            "(4u32,8):(8,1), logical -> physical",
+            &["write the integer without a type suffix"],
+        ),
+        (
+            "(_,8):(8,1), logical -> physical",
+            &["a size must be a positive integer; `_` is a stride (broadcast)"],
+        ),
+        (
+            "(m: 4, 8):(8,1), logical -> physical",
+            &["mode names are not supported by this version of `layout!`"],
+        ),
+        (
+            "(4,8):({ld},1), logical -> physical",
+            &["run-time `{expr}` leaves are not supported by this version of `layout!`"],
+        ),
+        (
+            "(1,2,3,4,5,6,7,8,9):(_,_,_,_,_,_,_,_,1), logical -> physical",
+            &["9 modes in one tuple; the typed API takes at most 8"],
+        ),
+        (
+            "(16,32):(32,1), logical -> physical, layout = i64",
+            &["unknown option `layout`"],
+        ),
+        (
+            "(16,32):(32,1), logical -> physical, index = u8",
+            &["unsupported index type"],
+        ),
+        (
+            "(16,32):(32,1), logical -> physical, Swizzle<3,4,3>, Swizzle<3,4,3>",
+            &["a second swizzle"],
+        ),
+        (
+            "(16,32):(32,1), logical -> physical, swizzle(b = 3, src = 7)",
+            &["a swizzle needs `b`, `src` and `dst`"],
+        ),
+        (
+            "(16,32):(32,1), logical -> physical extra",
+            &["unexpected tokens after the layout's options"],
+        ),
+        (
+            "pub const A = (16,32):(32,1), logical -> physical",
+            &["expected `;` after the item"],
+        ),
+        (
+            "(((((((((((2))))))))))):(1), logical -> logical",
+            &["nesting deeper than 8 levels"],
+        ),
+        ("():(), logical -> logical", &["empty tuple"]),
+    ];
+    for (input, want) in cases {
+        assert_eq!(&rules(input), want, "messages of `{input}`");
+    }
+    // Without the `$crate;` prefix the facade was bypassed.
+    let e = expand_tokens(TokenStream::from_str("(16,32):(32,1), logical -> physical").unwrap())
+        .unwrap();
+    assert_eq!(e.errors, ["use `layout!` through `layout_typed::layout!`"]);
+}
+
+#[test]
+fn independent_items_are_reported_together_and_good_items_still_expand() {
+    let input = "pub const A = (4,8):(0,1), logical -> physical; \
+                 pub const B = (16,32):(32,1), logical -> physical; \
+                 const C = (4,8):(8,1), physical -> logical;";
+    let e = expand_str(input);
+    assert_eq!(
+        e.errors
+            .iter()
+            .map(|m| m.lines().next().unwrap_or(""))
+            .collect::<Vec<_>>(),
+        [
+            "zero stride in mode 0 of size 4",
+            "forbidden annotation `physical -> logical`"
+        ]
+    );
+    let c = e.compact();
+    assert!(c.contains("pubtypeB="), "{c}");
+    assert!(c.contains("pubconstB:B="), "{c}");
+    assert!(!c.contains("typeA="), "{c}");
+    // A layout that is built but breaks a later rule still yields a value, so uses of it do not
+    // cascade into further errors.
+    assert!(c.contains("typeC="), "{c}");
+}
+
+#[test]
+fn expansions_name_the_checked_form() {
+    let k = "::layout_typed::";
+    let cases: &[(&str, &[&str])] = &[
+        (
+            "(16,32):(32,1), logical -> physical",
+            &[
+                "(::layout_typed::Dim<16,32>,::layout_typed::Dim<32,1>,)",
+                "Spec<::layout_typed::LogicalSpace,::layout_typed::PhysicalSpace,::layout_typed::Size<512>,::layout_typed::Exclusive,::layout_typed::NoTile,::layout_typed::NoTile,::core::primitive::i64>",
+            ],
+        ),
+        // CuTe order is reversed recursively: ((4,8),(2,2)):((32,1),(16,8)) is
+        // ((2,2),(8,4)):((8,16),(1,32)) in seed order; the tile (16,8) becomes (8,16).
+        (
+            "cute ((4,8),(2,2)):((32,1),(16,8)), thread-value -> logical(16,8)",
+            &[
+                "((Dim<2,8>,Dim<2,16>,),(Dim<8,1>,Dim<4,32>,),)",
+                "ThreadValueSpace,::layout_typed::LogicalSpace,::layout_typed::Size<128>",
+                "NoTile,::layout_typed::Tile2<8,16>,",
+            ],
+        ),
+        (
+            "(4,8):(_,1), logical -> physical, index = u32",
+            &["(Bcast<4>,Dim<8,1>,)", "ReadOnly", "::core::primitive::u32"],
+        ),
+        ("(4,8):(-8,1), logical -> physical", &["Dim<4,{-8}>"]),
+        // A size-1 mode's stride is normalised away.
+        ("(1,8):(0,1), logical -> physical", &["(Dim<1,"]),
+        (
+            "(8,64):(64,1), logical -> physical, Swizzle<3,4,3>",
+            &["Swizzled<", ",3,7,4>>::new("],
+        ),
+        (
+            "(8,64):(64,1), logical -> physical, swizzle(b = 3, src = 7, dst = 4)",
+            &["Swizzled<", ",3,7,4>>::new("],
+        ),
+        ("8:2, tv -> physical", &[]),
+    ];
+    for (input, want) in cases {
+        let e = expand_str(input);
+        let c = e.compact().replace(k, "");
+        if want.is_empty() {
+            assert!(e.has_errors(), "`{input}` should fail");
+            continue;
+        }
+        assert!(!e.has_errors(), "`{input}` gave {:?}", e.errors);
+        for w in *want {
+            let w = w.replace(k, "");
+            assert!(c.contains(&w), "`{input}` should mention `{w}`:\n{c}");
+        }
+    }
+    let item = expand_str("pub const SMEM = (16,32):(32,1), logical -> physical;").compact();
+    assert!(item.contains("pubtypeSMEM=::layout_typed::Static<(::layout_typed::Dim<16,32>,::layout_typed::Dim<32,1>,)"), "{item}");
+    assert!(
+        item.contains("pubconstSMEM:SMEM=<::layout_typed::Static<"),
+        "{item}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// (a) Random token streams over the macro's vocabulary.
+
+/// Tokens the macro reads or might confuse with what it reads.
+const VOCAB: &[&str] = &[
+    "0",
+    "1",
+    "2",
+    "3",
+    "4",
+    "8",
+    "16",
+    "32",
+    "64",
+    "128",
+    "255",
+    "256",
+    "65536",
+    "4294967296",
+    "9223372036854775807",
+    "9223372036854775808",
+    "18446744073709551616",
+    "99999999999999999999999999999",
+    "4u32",
+    "0x10",
+    "1_000",
+    "1.5",
+    "1e3",
+    "_",
+    ":",
+    "::",
+    ",",
+    "-",
+    "->",
+    "<",
+    ">",
+    "=",
+    ";",
+    "#",
+    "!",
+    "*",
+    "..",
+    "'a",
+    "logical",
+    "physical",
+    "thread",
+    "value",
+    "thread-value",
+    "tv",
+    "memory",
+    "cute",
+    "swizzle",
+    "Swizzle",
+    "index",
+    "i32",
+    "i64",
+    "u32",
+    "usize",
+    "u8",
+    "b",
+    "src",
+    "dst",
+    "pub",
+    "crate",
+    "const",
+    "SMEM",
+    "r#type",
+    "\"s\"",
+    "b\"x\"",
+    "'c'",
+    "true",
+];
+
+#[derive(Clone, Debug)]
+enum Tok {
+    Atom(&'static str),
+    Group(char, Vec<Tok>),
+}
+
+fn tok() -> impl Strategy<Value = Tok> {
+    let atom = prop_oneof![
+        4 => prop::sample::select(VOCAB),
+        // The structural tokens, more often.
+        3 => prop::sample::select(&[":", ",", "->", "_", "1", "8", "-"][..]),
+    ]
+    .prop_map(Tok::Atom);
+    atom.prop_recursive(4, 48, 8, |inner| {
+        (
+            prop::sample::select(&['(', '(', '(', '[', '{'][..]),
+            prop::collection::vec(inner, 0..8),
+        )
+            .prop_map(|(d, v)| Tok::Group(d, v))
+    })
+}
+
+/// A shape or stride: mostly a well-formed tree of integers and `_`, sometimes a group of
+/// layout-like tokens in any order.
+fn tuple() -> impl Strategy<Value = Tok> {
+    let leaf = prop::sample::select(
+        &[
+            "1",
+            "2",
+            "4",
+            "8",
+            "16",
+            "32",
+            "0",
+            "_",
+            "-1",
+            "-8",
+            "4294967296",
+            "{ld}",
+            "m:",
+        ][..],
+    )
+    .prop_map(Tok::Atom);
+    let tree = leaf.prop_recursive(3, 24, 5, |inner| {
+        prop::collection::vec(inner, 1..5).prop_map(|v| {
+            let mut items = Vec::new();
+            for (i, t) in v.into_iter().enumerate() {
+                if i > 0 {
+                    items.push(Tok::Atom(","));
+                }
+                items.push(t);
+            }
+            Tok::Group('(', items)
+        })
+    });
+    let noise = prop::collection::vec(
+        prop::sample::select(&["1", "8", "_", "-", ",", ",", ":", "()", "(4,8)"][..])
+            .prop_map(Tok::Atom),
+        0..6,
+    )
+    .prop_map(|v| Tok::Group('(', v));
+    prop_oneof![4 => tree, 1 => noise]
+}
+
+/// The skeleton of a declaration, `[cute] T : T , SPACE -> SPACE [, OPTION]*`, with random
+/// pieces: these streams get past the first tokens and reach the checks.
+fn skeleton() -> impl Strategy<Value = Vec<Tok>> {
+    let filler = || prop::collection::vec(tok(), 0..3);
+    let space = || {
+        prop_oneof![
+            3 => prop::sample::select(
+                &["logical", "physical", "tv", "thread-value", "logical(16,8)", "logical(8)"][..]
+            )
+            .prop_map(|s| vec![Tok::Atom(s)]),
+            1 => filler(),
+        ]
+    };
+    let option = prop_oneof![
+        3 => prop::sample::select(
+            &[
+                "Swizzle<3,4,3>",
+                "Swizzle<1,2,3>",
+                "swizzle(b = 3, src = 7, dst = 4)",
+                "swizzle(b = 2, dst = 0, src = 9)",
+                "index = u32",
+                "index = i32",
+                "index = usize",
+            ][..]
+        )
+        .prop_map(|s| vec![Tok::Atom(s)]),
+        1 => filler(),
+    ];
+    (
+        prop::bool::weighted(0.3),
+        tuple(),
+        tuple(),
+        space(),
+        space(),
+        prop::collection::vec(option, 0..3),
+    )
+        .prop_map(|(cute, shape, stride, dom, cod, opts)| {
+            let mut v = Vec::new();
+            if cute {
+                v.push(Tok::Atom("cute"));
+            }
+            v.extend([shape, Tok::Atom(":"), stride, Tok::Atom(",")]);
+            v.extend(dom);
+            v.push(Tok::Atom("->"));
+            v.extend(cod);
+            for o in opts {
+                v.push(Tok::Atom(","));
+                v.extend(o);
+            }
+            v
+        })
+}
+
+fn render(toks: &[Tok], out: &mut String) {
+    for t in toks {
+        match t {
+            Tok::Atom(a) => out.push_str(a),
+            Tok::Group(d, v) => {
+                let close = match d {
+                    '(' => ')',
+                    '[' => ']',
+                    _ => '}',
+                };
+                out.push(*d);
+                render(v, out);
+                out.push(close);
+            }
+        }
+        out.push(' ');
+    }
+}
+
+/// Every accepted input has a top-level `->` after the first top-level `;` (the one that ends
+/// the crate path): the arrow of a declaration is never inside a group.
+fn surely_invalid(toks: &[Tok]) -> bool {
+    let Some(semi) = toks.iter().position(|t| matches!(t, Tok::Atom(";"))) else {
+        return true;
+    };
+    !toks[semi..].iter().any(|t| matches!(t, Tok::Atom("->")))
+}
+
+// ---------------------------------------------------------------------------------------------
+// (b) Mutations of valid inputs.
+
+/// Applies `f` to the sibling list and index of the `target`-th token (depth first, a group
+/// counted before its contents) that satisfies `pred`; returns whether it was found.
+fn edit(
+    ts: TokenStream,
+    target: &mut usize,
+    pred: &dyn Fn(&TokenTree) -> bool,
+    f: &mut dyn FnMut(&mut Vec<TokenTree>, usize),
+) -> (TokenStream, bool) {
+    let mut v: Vec<TokenTree> = ts.into_iter().collect();
+    let mut i = 0;
+    while i < v.len() {
+        if pred(&v[i]) {
+            if *target == 0 {
+                f(&mut v, i);
+                return (v.into_iter().collect(), true);
+            }
+            *target -= 1;
+        }
+        if let TokenTree::Group(g) = &v[i] {
+            let (inner, done) = edit(g.stream(), target, pred, f);
+            if done {
+                let mut ng = Group::new(g.delimiter(), inner);
+                ng.set_span(g.span());
+                v[i] = TokenTree::Group(ng);
+                return (v.into_iter().collect(), true);
+            }
+        }
+        i += 1;
+    }
+    (v.into_iter().collect(), false)
+}
+
+fn count(ts: &TokenStream, pred: &dyn Fn(&TokenTree) -> bool) -> usize {
+    ts.clone()
+        .into_iter()
+        .map(|tt| {
+            let inner = match &tt {
+                TokenTree::Group(g) => count(&g.stream(), pred),
+                _ => 0,
+            };
+            usize::from(pred(&tt)) + inner
+        })
+        .sum()
+}
+
+fn every(_: &TokenTree) -> bool {
+    true
+}
+
+fn is_int(tt: &TokenTree) -> bool {
+    matches!(tt, TokenTree::Literal(l) if l.to_string().starts_with(|c: char| c.is_ascii_digit()))
+}
+
+fn is_punct(tt: &TokenTree) -> bool {
+    matches!(tt, TokenTree::Punct(_))
+}
+
+fn is_group(tt: &TokenTree) -> bool {
+    matches!(tt, TokenTree::Group(_))
+}
+
+fn lex(s: &str) -> Vec<TokenTree> {
+    TokenStream::from_str(s)
+        .unwrap_or_else(|e| panic!("`{s}` does not lex: {e}"))
+        .into_iter()
+        .collect()
+}
+
+/// Integers a mutation puts in place of one integer.
+const INTS: &[&str] = &[
+    "0",
+    "-1",
+    "1",
+    "9223372036854775807",
+    "-9223372036854775807",
+    "1099511627776",
+    "4294967296",
+    "18446744073709551616",
+];
+
+#[derive(Clone, Copy, Debug)]
+enum Mutation {
+    Delete(usize),
+    Duplicate(usize),
+    SwapWithNext(usize),
+    Replace(usize, &'static str),
+    Insert(usize, &'static str),
+    Integer(usize, &'static str),
+    Spacing(usize),
+    Delimiter(usize, Delimiter),
+}
+
+/// Applies `m` (positions taken modulo the number of candidates); `None` when there is no
+/// candidate (no integer to change, say).
+fn mutate(ts: TokenStream, m: Mutation) -> Option<TokenStream> {
+    let (pred, pos): (&dyn Fn(&TokenTree) -> bool, usize) = match m {
+        Mutation::Delete(p)
+        | Mutation::Duplicate(p)
+        | Mutation::SwapWithNext(p)
+        | Mutation::Replace(p, _)
+        | Mutation::Insert(p, _) => (&every, p),
+        Mutation::Integer(p, _) => (&is_int, p),
+        Mutation::Spacing(p) => (&is_punct, p),
+        Mutation::Delimiter(p, _) => (&is_group, p),
+    };
+    let n = count(&ts, pred);
+    if n == 0 {
+        return None;
+    }
+    let mut target = pos % n;
+    let (out, done) = edit(ts, &mut target, pred, &mut |v, i| match m {
+        Mutation::Delete(_) => {
+            v.remove(i);
+        }
+        Mutation::Duplicate(_) => {
+            let t = v[i].clone();
+            v.insert(i, t);
+        }
+        Mutation::SwapWithNext(_) => {
+            if i + 1 < v.len() {
+                v.swap(i, i + 1);
+            } else if i > 0 {
+                v.swap(i - 1, i);
+            }
+        }
+        Mutation::Replace(_, s) | Mutation::Integer(_, s) => {
+            v.splice(i..=i, lex(s));
+        }
+        Mutation::Insert(_, s) => {
+            v.splice(i..i, lex(s));
+        }
+        Mutation::Spacing(_) => {
+            if let TokenTree::Punct(p) = &v[i] {
+                let spacing = match p.spacing() {
+                    Spacing::Alone => Spacing::Joint,
+                    Spacing::Joint => Spacing::Alone,
+                };
+                let mut q = proc_macro2::Punct::new(p.as_char(), spacing);
+                q.set_span(p.span());
+                v[i] = TokenTree::Punct(q);
+            }
+        }
+        Mutation::Delimiter(_, d) => {
+            if let TokenTree::Group(g) = &v[i] {
+                v[i] = TokenTree::Group(Group::new(d, g.stream()));
+            }
+        }
+    });
+    assert!(done, "mutation target {pos} of {n} not found");
+    Some(out)
+}
+
+fn valid_tokens(i: usize) -> TokenStream {
+    TokenStream::from_str(&format!("{KRATE} {}", VALID[i % VALID.len()])).unwrap()
+}
+
+fn check_mutant(i: usize, ms: &[Mutation]) -> Result<bool, TestCaseError> {
+    let mut ts = valid_tokens(i);
+    for m in ms {
+        if let Some(t) = mutate(ts.clone(), *m) {
+            ts = t;
+        }
+    }
+    let input = ts.to_string();
+    let e = expand_tokens(ts).map_err(TestCaseError::fail)?;
+    assert_well_formed(&input, &e);
+    Ok(e.has_errors())
+}
+
+const DELIMITERS: &[Delimiter] = &[
+    Delimiter::Parenthesis,
+    Delimiter::Bracket,
+    Delimiter::Brace,
+    Delimiter::None,
+];
+
+/// Every single structural mutation of every valid input: delete, duplicate or swap any token,
+/// set any integer to each of `INTS`, flip the spacing of any punctuation (`->` into `- >`),
+/// change the delimiter of any group.
+#[test]
+fn every_single_mutation_of_a_valid_input() {
+    let (mut total, mut rejected) = (0usize, 0usize);
+    for i in 0..VALID.len() {
+        let ts = valid_tokens(i);
+        let mut ms = Vec::new();
+        for p in 0..count(&ts, &every) {
+            ms.extend([
+                Mutation::Delete(p),
+                Mutation::Duplicate(p),
+                Mutation::SwapWithNext(p),
+            ]);
+        }
+        for p in 0..count(&ts, &is_int) {
+            ms.extend(INTS.iter().map(|s| Mutation::Integer(p, s)));
+        }
+        for p in 0..count(&ts, &is_punct) {
+            ms.push(Mutation::Spacing(p));
+        }
+        for p in 0..count(&ts, &is_group) {
+            ms.extend(DELIMITERS.iter().map(|d| Mutation::Delimiter(p, *d)));
+        }
+        for m in ms {
+            total += 1;
+            rejected += usize::from(check_mutant(i, &[m]).unwrap_or_else(|e| panic!("{e}")));
+        }
+    }
+    // Most single mutations break an input; some (a larger stride into physical) do not.
+    assert!(total > 1500, "{total} mutations");
+    assert!(rejected * 2 > total, "{rejected} of {total} rejected");
+}
+
+fn mutation() -> impl Strategy<Value = Mutation> {
+    let p = 0usize..64;
+    prop_oneof![
+        1 => p.clone().prop_map(Mutation::Delete),
+        1 => p.clone().prop_map(Mutation::Duplicate),
+        1 => p.clone().prop_map(Mutation::SwapWithNext),
+        3 => (p.clone(), prop::sample::select(VOCAB)).prop_map(|(p, s)| Mutation::Replace(p, s)),
+        2 => (p.clone(), prop::sample::select(VOCAB)).prop_map(|(p, s)| Mutation::Insert(p, s)),
+        3 => (p.clone(), prop::sample::select(INTS)).prop_map(|(p, s)| Mutation::Integer(p, s)),
+        1 => p.clone().prop_map(Mutation::Spacing),
+        1 => (p, prop::sample::select(DELIMITERS)).prop_map(|(p, d)| Mutation::Delimiter(p, d)),
+    ]
+}
+
+// ---------------------------------------------------------------------------------------------
+// (c) Random declarations, checked against `layout-core` as an oracle.
+
+#[derive(Clone, Debug)]
+enum Tree {
+    Leaf(String),
+    Tuple(Vec<Tree>),
+}
+
+impl Tree {
+    fn text(&self) -> String {
+        match self {
+            Tree::Leaf(s) => s.clone(),
+            Tree::Tuple(v) => {
+                let parts: Vec<String> = v.iter().map(Tree::text).collect();
+                format!("({})", parts.join(","))
+            }
+        }
+    }
+
+    fn too_wide(&self) -> bool {
+        match self {
+            Tree::Leaf(_) => false,
+            Tree::Tuple(v) => v.len() > 8 || v.iter().any(Tree::too_wide),
+        }
+    }
+
+    fn leaves(&self) -> Vec<i64> {
+        match self {
+            Tree::Leaf(s) => vec![s.parse().unwrap_or(0)],
+            Tree::Tuple(v) => v.iter().flat_map(Tree::leaves).collect(),
+        }
+    }
+
+    /// The same profile with the leaves taken from `it`.
+    fn relabel(&self, it: &mut impl Iterator<Item = String>) -> Tree {
+        match self {
+            Tree::Leaf(_) => Tree::Leaf(it.next().unwrap_or_default()),
+            Tree::Tuple(v) => Tree::Tuple(v.iter().map(|t| t.relabel(it)).collect()),
+        }
+    }
+
+    /// The product of each top-level mode.
+    fn extents(&self) -> Vec<i64> {
+        match self {
+            Tree::Leaf(_) => self.leaves(),
+            Tree::Tuple(v) => v.iter().map(|t| t.leaves().iter().product()).collect(),
+        }
+    }
+}
+
+const STRIDES: &[&str] = &[
+    "_", "0", "1", "1", "2", "4", "8", "16", "32", "64", "128", "3", "-1", "-4",
+];
+
+fn shape() -> impl Strategy<Value = Tree> {
+    let size = prop_oneof![
+        20 => prop::sample::select(&["1", "2", "2", "3", "4", "4", "8", "16", "32"][..]),
+        1 => prop::sample::select(&["0", "-2"][..]),
+    ];
+    size.prop_map(|s| Tree::Leaf(s.to_owned()))
+        .prop_recursive(3, 12, 9, |inner| {
+            prop_oneof![
+                12 => prop::collection::vec(inner.clone(), 1..=4),
+                1 => prop::collection::vec(inner, 9..=9),
+            ]
+            .prop_map(Tree::Tuple)
+        })
+}
+
+/// A shape and a stride of the same profile, by `kind`: dense in a random mode order (0–3),
+/// with rows padded by 0 to 2 (4, 5), one stride replaced by a random one (odd kinds), all
+/// strides random (6); or a stride of another random profile (7, half the time).
+fn shape_and_stride() -> impl Strategy<Value = (Tree, Tree)> {
+    (shape(), shape()).prop_flat_map(|(s, other)| {
+        let n = s.leaves().len();
+        (
+            Just(s),
+            Just(other),
+            0u8..8,
+            Just((0..n).collect::<Vec<usize>>()).prop_shuffle(),
+            prop::option::of((0..n, prop::sample::select(STRIDES))),
+            prop::collection::vec(0i64..=2, n),
+            prop::collection::vec(prop::sample::select(STRIDES), n),
+        )
+            .prop_map(|(s, other, kind, order, edit, pads, random)| {
+                let sizes = s.leaves();
+                let mut strides = vec![String::new(); sizes.len()];
+                let mut next = 1i64;
+                for &i in &order {
+                    strides[i] = next.to_string();
+                    let pad = if kind >= 4 { pads[i] } else { 0 };
+                    next = next.saturating_mul(sizes[i].max(1)).saturating_add(pad);
+                }
+                if kind % 2 == 1
+                    && let Some((i, st)) = edit
+                {
+                    strides[i] = st.to_owned();
+                }
+                if kind == 6 {
+                    strides = random.iter().map(|r| (*r).to_owned()).collect();
+                }
+                let stride = if kind == 7 && order.first() == Some(&0) {
+                    other
+                } else {
+                    s.relabel(&mut strides.into_iter())
+                };
+                (s, stride)
+            })
+    })
+}
+
+#[derive(Clone, Debug)]
+struct Decl {
+    cute: bool,
+    shape: Tree,
+    stride: Tree,
+    domain: &'static str,
+    codomain: &'static str,
+    tile: Option<Vec<i64>>,
+    swizzle: Option<(i64, i64, i64, bool)>,
+    index: Option<&'static str>,
+}
+
+impl Decl {
+    fn text(&self) -> String {
+        let mut s = format!(
+            "{}{}:{}, {} -> {}",
+            if self.cute { "cute " } else { "" },
+            self.shape.text(),
+            self.stride.text(),
+            self.domain,
+            self.codomain,
+        );
+        if let Some(t) = &self.tile {
+            let t: Vec<String> = t.iter().map(i64::to_string).collect();
+            s += &format!("({})", t.join(","));
+        }
+        match self.swizzle {
+            Some((b, x, y, true)) => s += &format!(", Swizzle<{b},{x},{y}>"),
+            Some((b, x, y, false)) => s += &format!(", swizzle(b = {b}, src = {x}, dst = {y})"),
+            None => {}
+        }
+        if let Some(i) = self.index {
+            s += &format!(", index = {i}");
+        }
+        s
+    }
+
+    /// Whether `layout-core` accepts the declaration, rule by rule (SPEC §1–3).
+    fn accepted(&self) -> bool {
+        let text = format!("{}:{}", self.shape.text(), self.stride.text());
+        let layout = if self.cute {
+            Layout::from_cute(&text)
+        } else {
+            text.parse::<Layout>()
+        };
+        let (Ok(l), Ok(dom), Ok(cod)) = (
+            layout,
+            self.domain.parse::<Space>(),
+            self.codomain.parse::<Space>(),
+        ) else {
+            return false;
+        };
+        if self.shape.too_wide()
+            || check_annotation(dom, cod).is_err()
+            || check_codomain(&l, cod).is_err()
+        {
+            return false;
+        }
+        if let Some(t) = &self.tile
+            && (t.is_empty() || t.len() > 4 || check_tile(t, cod, l.size()).is_err())
+        {
+            return false;
+        }
+        let (min, mut max) = l.span();
+        if let Some((b, x, y, cute)) = self.swizzle {
+            let sw = if cute {
+                Swizzle::from_cute(b, x, y)
+            } else {
+                match (u32::try_from(b), u32::try_from(x), u32::try_from(y)) {
+                    (Ok(b), Ok(x), Ok(y)) => Swizzle::new(b, x, y),
+                    _ => return false,
+                }
+            };
+            let Ok(sw) = sw else { return false };
+            if cod != Space::Physical {
+                return false;
+            }
+            max = sw.max_offset(max);
+        }
+        let (lo, hi) = match self.index.unwrap_or("i64") {
+            "i32" => (i64::from(i32::MIN), i64::from(i32::MAX)),
+            "u32" => (0, i64::from(u32::MAX)),
+            "usize" => (0, i64::MAX),
+            _ => (i64::MIN, i64::MAX),
+        };
+        lo <= min && max <= hi
+    }
+}
+
+fn decl() -> impl Strategy<Value = Decl> {
+    let domain = prop_oneof![
+        4 => Just("logical"),
+        2 => Just("thread-value"),
+        1 => Just("tv"),
+        1 => Just("physical"),
+    ];
+    let codomain = prop_oneof![3 => Just("logical"), 1 => Just("tv"), 3 => Just("physical")];
+    // A tile: the top-level extents of the shape (the right size), or random extents.
+    let tile = prop::option::weighted(
+        0.25,
+        prop_oneof![
+            Just(None),
+            prop::collection::vec(1i64..=16, 0..=5).prop_map(Some)
+        ],
+    );
+    let swizzle = prop::option::weighted(0.2, (0i64..5, -2i64..9, -3i64..9, any::<bool>()));
+    let index = prop::option::weighted(
+        0.2,
+        prop::sample::select(&["i32", "i64", "u32", "usize"][..]),
+    );
+    (
+        any::<bool>(),
+        shape_and_stride(),
+        domain,
+        codomain,
+        tile,
+        swizzle,
+        index,
+    )
+        .prop_map(
+            |(cute, (shape, stride), domain, codomain, tile, swizzle, index)| Decl {
+                cute,
+                tile: tile.map(|t| t.unwrap_or_else(|| shape.extents())),
+                shape,
+                stride,
+                domain,
+                codomain,
+                swizzle,
+                index,
+            },
+        )
+}
+
+// ---------------------------------------------------------------------------------------------
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// (a) Random streams: no panic, well-formed output, and an error whenever the stream
+    /// cannot be a declaration.
+    #[test]
+    fn random_streams_never_panic(
+        prefix in prop::bool::weighted(0.9),
+        toks in prop_oneof![prop::collection::vec(tok(), 0..24), skeleton()],
+    ) {
+        let mut text = String::new();
+        if prefix {
+            text.push_str(KRATE);
+            text.push(' ');
+        }
+        render(&toks, &mut text);
+        let ts = TokenStream::from_str(&text).map_err(|e| TestCaseError::fail(format!("`{text}`: {e}")))?;
+        let e = expand_tokens(ts).map_err(TestCaseError::fail)?;
+        assert_well_formed(&text, &e);
+        let mut all = Vec::new();
+        if prefix {
+            all.push(Tok::Atom(";"));
+        }
+        all.extend(toks);
+        if surely_invalid(&all) {
+            prop_assert!(e.has_errors(), "`{}` expanded without errors: {}", text, e.text);
+        }
+    }
+
+    /// (b) One to three random mutations (replace or insert a vocabulary token, change an
+    /// integer, delete, duplicate, swap, respace, re-delimit) of a valid input.
+    #[test]
+    fn mutated_inputs_never_panic(i in 0..VALID.len(), ms in prop::collection::vec(mutation(), 1..=3)) {
+        check_mutant(i, &ms)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// (c) Random declarations: the macro accepts exactly what `layout-core` accepts.
+    #[test]
+    fn random_declarations_agree_with_the_core(d in decl()) {
+        let text = d.text();
+        let e = expand_str(&text);
+        assert_well_formed(&text, &e);
+        prop_assert_eq!(!e.has_errors(), d.accepted(), "`{}`: {:?}", text, e.errors);
+    }
+}
