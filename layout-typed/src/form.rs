@@ -220,27 +220,16 @@ impl<const N: usize> Form for Bcast<N> {
     }
 }
 
-impl<const N: usize, const D: isize> Coord<Dim<N, D>> for usize {
+/// An integer is a coordinate of every form: the flat index, unflattened with the last leaf
+/// fastest (constant divisors, so shifts and masks for powers of two).
+impl<F: Form> Coord<F> for usize {
     #[inline(always)]
     fn eval(self) -> isize {
-        debug_assert!(self < N, "coordinate outside its mode");
-        self as isize * D
+        F::eval_index_with(self, &F::LEAVES.strides, 0)
     }
     #[inline(always)]
     fn eval_with(self, strides: &[isize; MAX_LEAVES], first: usize) -> isize {
-        <Dim<N, D> as Form>::eval_index_with(self, strides, first)
-    }
-}
-
-impl<const N: usize> Coord<Bcast<N>> for usize {
-    #[inline(always)]
-    fn eval(self) -> isize {
-        debug_assert!(self < N, "coordinate outside its mode");
-        0
-    }
-    #[inline(always)]
-    fn eval_with(self, strides: &[isize; MAX_LEAVES], first: usize) -> isize {
-        <Bcast<N> as Form>::eval_index_with(self, strides, first)
+        F::eval_index_with(self, strides, first)
     }
 }
 
@@ -314,21 +303,6 @@ macro_rules! tuple_form {
                     k += 1;
                 }
                 $(self.$i.eval_with(strides, at[$i]) +)+ self.$li.eval_with(strides, at[$li])
-            }
-        }
-
-        impl<$($F: Form,)+ $last: Form> Coord<($($F,)+ $last)> for usize {
-            #[inline(always)]
-            fn eval(self) -> isize {
-                <($($F,)+ $last) as Form>::eval_index_with(
-                    self,
-                    &<($($F,)+ $last) as Form>::LEAVES.strides,
-                    0,
-                )
-            }
-            #[inline(always)]
-            fn eval_with(self, strides: &[isize; MAX_LEAVES], first: usize) -> isize {
-                <($($F,)+ $last) as Form>::eval_index_with(self, strides, first)
             }
         }
     };
