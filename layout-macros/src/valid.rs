@@ -130,6 +130,13 @@ pub fn check(d: &Decl) -> (Option<Checked>, Vec<syn::Error>) {
     let mut leaf = Vec::new();
     leaf_errors(&d.layout, &mut leaf);
     typed_limits(&d.layout.shape, &mut leaf);
+    let leaves = d.layout.shape.to_tree().leaves().len();
+    if leaves > MAX_TYPED_LEAVES {
+        leaf.push(syn::Error::new(
+            d.layout.span,
+            format!("{leaves} leaf modes; the typed API takes at most {MAX_TYPED_LEAVES}\nhelp: merge contiguous modes"),
+        ));
+    }
     for side in [&d.domain, &d.codomain] {
         if let Some((t, span)) = &side.tile
             && (t.is_empty() || t.len() > 4)
@@ -215,6 +222,9 @@ pub fn check(d: &Decl) -> (Option<Checked>, Vec<syn::Error>) {
 }
 
 /// The typed API implements forms for tuples of 2 to 8 entries.
+/// `layout_typed::MAX_LEAVES`: the typed API evaluates composites through fixed arrays.
+const MAX_TYPED_LEAVES: usize = 32;
+
 fn typed_limits(shape: &Node<i64>, out: &mut Vec<syn::Error>) {
     if let Node::Tuple(v, span) = shape {
         if v.len() > 8 {

@@ -453,6 +453,16 @@ where
     Composed(left, right)
 }
 
+/// The README's example, compiled and run as a doctest.
+#[doc = include_str!("../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
+
+/// The guide's examples (`docs/guide.md`), compiled and run as doctests.
+#[doc = include_str!("../../docs/guide.md")]
+#[cfg(doctest)]
+pub struct GuideDoctests;
+
 #[doc(hidden)]
 pub mod __private {
     pub use layout_macros::layout_impl;
