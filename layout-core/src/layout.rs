@@ -61,27 +61,32 @@ fn normalise<T: Clone>(t: &Tree<T>) -> Tree<T> {
     }
 }
 
+/// Collects the leaf modes and every leaf-local error (all of them, not only the first).
 struct Walk {
     modes: Vec<Mode>,
+    errors: Vec<Error>,
 }
 
 impl Walk {
-    fn visit(
-        &mut self,
-        path: ModePath,
-        shape: &Tree<i64>,
-        stride: &Tree<Stride>,
-    ) -> Result<(), Error> {
+    fn run(shape: &Tree<i64>, stride: &Tree<Stride>) -> Walk {
+        let mut w = Walk {
+            modes: Vec::new(),
+            errors: Vec::new(),
+        };
+        w.visit(ModePath::ROOT, shape, stride);
+        w
+    }
+
+    fn visit(&mut self, path: ModePath, shape: &Tree<i64>, stride: &Tree<Stride>) {
         match (shape, stride) {
             (Tree::Leaf(n), Tree::Leaf(d)) => {
                 if *n < 1 {
-                    return Err(Error::NonPositiveSize {
+                    self.errors.push(Error::NonPositiveSize {
                         mode: path,
                         size: *n,
                     });
-                }
-                if *n > 1 && *d == Stride::Int(0) {
-                    return Err(Error::ZeroStride {
+                } else if *n > 1 && *d == Stride::Int(0) {
+                    self.errors.push(Error::ZeroStride {
                         mode: path,
                         size: *n,
                     });
@@ -91,21 +96,30 @@ impl Walk {
                     size: *n,
                     stride: *d,
                 });
-                Ok(())
             }
             (Tree::Tuple(a), Tree::Tuple(b)) if a.len() == b.len() => {
                 for (i, (s, d)) in a.iter().zip(b).enumerate() {
-                    self.visit(path.child(i)?, s, d)?;
+                    match path.child(i) {
+                        Ok(p) => self.visit(p, s, d),
+                        Err(e) => self.errors.push(e),
+                    }
                 }
-                Ok(())
             }
-            _ => Err(Error::ProfileMismatch {
+            _ => self.errors.push(Error::ProfileMismatch {
                 mode: path,
                 shape_rank: shape.rank(),
                 stride_rank: stride.rank(),
             }),
         }
     }
+}
+
+/// Every error of a shape and stride that concerns one mode alone, in mode order: profile
+/// mismatches, non-positive sizes, zero strides (SPEC §1), nesting past the path limits. Empty
+/// when [`Layout::new`] can only fail on overflow. The macro reports all of them at once.
+#[must_use]
+pub fn mode_errors(shape: &Tree<i64>, stride: &Tree<Stride>) -> Vec<Error> {
+    Walk::run(shape, stride).errors
 }
 
 impl Layout {
@@ -153,8 +167,10 @@ impl Layout {
         stride: Tree<Stride>,
         names: Vec<Option<String>>,
     ) -> Result<Layout, Error> {
-        let mut w = Walk { modes: Vec::new() };
-        w.visit(ModePath::ROOT, &shape, &stride)?;
+        let w = Walk::run(&shape, &stride);
+        if let Some(e) = w.errors.first() {
+            return Err(*e);
+        }
         let (mut size, mut min, mut max) = (1i64, 0i64, 0i64);
         for m in &w.modes {
             size = size.checked_mul(m.size).ok_or(Error::Overflow {
@@ -247,10 +263,8 @@ impl Layout {
     /// The leaf modes, in order (the last varies fastest), with their paths.
     #[must_use]
     pub fn modes(&self) -> Vec<Mode> {
-        let mut w = Walk { modes: Vec::new() };
-        // Cannot fail: the layout was validated at construction.
-        let _ = w.visit(ModePath::ROOT, &self.shape, &self.stride);
-        w.modes
+        // The layout was validated at construction: the walk finds no error.
+        Walk::run(&self.shape, &self.stride).modes
     }
 
     /// Whether the layout is a broadcast: it has a `_` mode of size > 1 (SPEC §1). Broadcast

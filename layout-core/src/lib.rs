@@ -45,7 +45,7 @@ pub use alias::{
 };
 pub use dense::{check_dense_bijection, is_dense_bijection};
 pub use error::{Error, Expected, HelpText, MAX_DEPTH, ModePath, Quantity};
-pub use layout::{CuteLayout, Layout, Mode};
+pub use layout::{CuteLayout, Layout, Mode, mode_errors};
 pub use map::{Annotated, Map, check_same_tile, check_tile, compose};
 pub use space::{Space, check, check_annotation, check_codomain};
 pub use swizzle::{Swizzle, swizzled_max};

@@ -24,13 +24,6 @@ impl<T: Clone> Node<T> {
         }
     }
 
-    pub fn rank(&self) -> usize {
-        match self {
-            Node::Leaf(..) => 1,
-            Node::Tuple(v, _) => v.len(),
-        }
-    }
-
     pub fn reversed(&self) -> Node<T> {
         match self {
             Node::Leaf(..) => self.clone(),

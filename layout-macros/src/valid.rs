@@ -2,7 +2,8 @@
 //! Independent errors are all reported (layout, annotation, tiles, swizzle, index type).
 
 use layout_core::{
-    Error, Layout, ModePath, Space, Stride, Swizzle, check_annotation, check_codomain, check_tile,
+    Error, Layout, ModePath, Space, Swizzle, check_annotation, check_codomain, check_tile,
+    mode_errors,
 };
 use proc_macro2::Span;
 
@@ -38,49 +39,23 @@ fn paths(l: &LayoutAst) -> impl Fn(&ModePath, bool) -> Span + '_ {
     }
 }
 
-/// Leaf-local errors, all of them: profile mismatches, non-positive sizes, zero strides.
+/// Every mode-local error (profiles, sizes, zero strides), at its token.
 fn leaf_errors(l: &LayoutAst, out: &mut Vec<syn::Error>) {
-    fn walk(shape: &Node<i64>, stride: &Node<Stride>, path: ModePath, out: &mut Vec<syn::Error>) {
-        match (shape, stride) {
-            (Node::Leaf(n, ns), Node::Leaf(d, ds)) => {
-                if *n < 1 {
-                    out.push(error(
-                        *ns,
-                        &Error::NonPositiveSize {
-                            mode: path,
-                            size: *n,
-                        },
-                    ));
-                } else if *n > 1 && *d == Stride::Int(0) {
-                    out.push(error(
-                        *ds,
-                        &Error::ZeroStride {
-                            mode: path,
-                            size: *n,
-                        },
-                    ));
-                }
+    let at = paths(l);
+    for e in mode_errors(&l.shape.to_tree(), &l.stride.to_tree()) {
+        let mode = e.mode().unwrap_or(ModePath::ROOT);
+        match e {
+            Error::ProfileMismatch { .. } => {
+                out.push(error(at(&mode, true), &e));
+                out.push(syn::Error::new(
+                    at(&mode, false),
+                    "the matching shape is here",
+                ));
             }
-            (Node::Tuple(a, _), Node::Tuple(b, _)) if a.len() == b.len() => {
-                for (i, (x, y)) in a.iter().zip(b).enumerate() {
-                    match path.child(i) {
-                        Ok(p) => walk(x, y, p, out),
-                        Err(e) => out.push(error(x.span(), &e)),
-                    }
-                }
-            }
-            _ => {
-                let e = Error::ProfileMismatch {
-                    mode: path,
-                    shape_rank: shape.rank(),
-                    stride_rank: stride.rank(),
-                };
-                out.push(error(stride.span(), &e));
-                out.push(syn::Error::new(shape.span(), "the matching shape is here"));
-            }
+            Error::ZeroStride { .. } => out.push(error(at(&mode, true), &e)),
+            _ => out.push(error(at(&mode, false), &e)),
         }
     }
-    walk(&l.shape, &l.stride, ModePath::ROOT, out);
 }
 
 /// Runs every check of SPEC §1–3 on a declaration: the declaration when the layout could be
