@@ -349,6 +349,27 @@ pub enum Error {
         /// Largest value of the index type.
         type_max: i64,
     },
+    /// `restrict` on a map whose codomain is not physical (seed 000 §5: a slice is not dense).
+    RestrictNotPhysical {
+        /// The map's codomain.
+        codomain: Space,
+    },
+    /// `restrict` names a top-level entry the domain does not have.
+    RestrictEntry {
+        /// The entry (0-based, among the entries still free).
+        entry: usize,
+        /// Number of free entries.
+        rank: usize,
+    },
+    /// `restrict` by a mode name that no top-level entry of the domain carries.
+    UnknownModeName,
+    /// The decision procedure would tabulate more coordinates than its limit.
+    DecideTooLarge {
+        /// Number of coordinates of the domain.
+        size: i64,
+        /// The limit.
+        limit: i64,
+    },
 }
 
 /// Which quantity overflowed in [`Error::Overflow`].
@@ -421,6 +442,10 @@ impl Error {
                 "tile-shape"
             }
             Error::IndexTypeRange { .. } => "index-type-range",
+            Error::RestrictNotPhysical { .. }
+            | Error::RestrictEntry { .. }
+            | Error::UnknownModeName => "restrict",
+            Error::DecideTooLarge { .. } => "decide-too-large",
         }
     }
 
@@ -504,6 +529,10 @@ impl fmt::Display for HelpText {
             Error::TileSize { size, .. } => write!(f, "the tile's extents must multiply to the size of the logical side, {size}"),
             Error::TileNotLogical { .. } => f.write_str("only a `logical` side carries a tile shape: `logical(K, M)`"),
             Error::IndexTypeRange { .. } => f.write_str("pick a wider index type, e.g. `index = i64`"),
+            Error::RestrictNotPhysical { .. } => f.write_str("compose with a `logical -> physical` layout first, then restrict the composite"),
+            Error::RestrictEntry { rank, .. } => write!(f, "the domain has {rank} free top-level entries, numbered from 0"),
+            Error::UnknownModeName => f.write_str("name a top-level mode of the domain, e.g. `thread` in `(thread: 32, value: 4):(4, 1)`, or give its position"),
+            Error::DecideTooLarge { .. } => f.write_str("emit the composite as written, or decide a smaller tile"),
             Error::IntegerTooLarge { .. }
             | Error::TooDeep { .. }
             | Error::TooWide { .. }
@@ -666,6 +695,21 @@ impl fmt::Display for Error {
             } => write!(
                 f,
                 "offsets [{min}, {max}] do not fit the index type's range [{type_min}, {type_max}]"
+            ),
+            Error::RestrictNotPhysical { codomain } => write!(
+                f,
+                "restriction is allowed only for maps into physical, but this map's codomain is {codomain}"
+            ),
+            Error::RestrictEntry { entry, rank } => write!(
+                f,
+                "restriction of entry {entry}, but the domain has {rank} free entries"
+            ),
+            Error::UnknownModeName => {
+                f.write_str("restriction by a name that no top-level mode of the domain carries")
+            }
+            Error::DecideTooLarge { size, limit } => write!(
+                f,
+                "deciding {size} coordinates exceeds the limit of {limit}"
             ),
         }
     }
