@@ -30,6 +30,7 @@ extern crate alloc;
 extern crate std;
 
 mod alias;
+mod decide;
 mod dense;
 mod error;
 mod layout;
@@ -43,6 +44,7 @@ pub use alias::{
     ENUMERATION_RANGE_LIMIT, ENUMERATION_SIZE_LIMIT, check_alias_free, fast_alias_test,
     is_alias_free,
 };
+pub use decide::{Chain, DECIDE_LIMIT, Decision, NotLayout, decide, decide_values, scan};
 pub use dense::{check_dense_bijection, is_dense_bijection};
 pub use error::{Error, Expected, HelpText, MAX_DEPTH, ModePath, Quantity};
 pub use layout::{CuteLayout, Layout, Mode, mode_errors};

@@ -1,12 +1,22 @@
 //! Annotated layouts, swizzles and composition as maps (SPEC §2–4, seed 000 Definitions 4–5).
 
 use alloc::boxed::Box;
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::error::Error;
 use crate::layout::Layout;
 use crate::space::{Space, check};
 use crate::swizzle::Swizzle;
+use crate::tree::Tree;
+
+/// The top-level entries of a shape (a leaf is one entry).
+fn entries(shape: &Tree<i64>) -> Vec<Tree<i64>> {
+    match shape {
+        Tree::Leaf(_) => alloc::vec![shape.clone()],
+        Tree::Tuple(v) => v.clone(),
+    }
+}
 
 /// A layout with its two spaces and, on a logical side, an optional tile shape (SPEC §1,
 /// "logical index order"), checked by [`Annotated::new`].
@@ -124,6 +134,15 @@ pub enum Map {
         /// The inner map, into logical, a dense bijection onto the left domain.
         right: Box<Map>,
     },
+    /// `inner|p` (seed 000 §5, Definition 9): `inner` with some top-level entries of its domain
+    /// fixed. Its domain is the remaining entries, in order.
+    Restricted {
+        /// `(entry, value)` pairs: entry numbers of `inner`'s domain (0-based), each value a flat
+        /// index into that entry (unflattened into it, last leaf fastest). Sorted by entry.
+        fixed: Vec<(usize, i64)>,
+        /// The map being sliced; never itself `Restricted`.
+        inner: Box<Map>,
+    },
 }
 
 impl From<Annotated> for Map {
@@ -140,6 +159,7 @@ impl Map {
             Map::Layout(a) => a.domain,
             Map::Swizzled { inner, .. } => inner.domain(),
             Map::Composite { right, .. } => right.domain(),
+            Map::Restricted { inner, .. } => inner.domain(),
         }
     }
 
@@ -150,6 +170,7 @@ impl Map {
             Map::Layout(a) => a.codomain,
             Map::Swizzled { .. } => Space::Physical,
             Map::Composite { left, .. } => left.codomain(),
+            Map::Restricted { inner, .. } => inner.codomain(),
         }
     }
 
@@ -160,7 +181,131 @@ impl Map {
             Map::Layout(a) => a.layout.size(),
             Map::Swizzled { inner, .. } => inner.size(),
             Map::Composite { right, .. } => right.size(),
+            Map::Restricted { .. } => self.domain_shape().leaves().into_iter().product(),
         }
+    }
+
+    /// The shape of the domain, in seed order: the layout's shape, the right operand's for a
+    /// composite, the free entries for a restriction.
+    #[must_use]
+    pub fn domain_shape(&self) -> Tree<i64> {
+        match self {
+            Map::Layout(a) => a.layout.shape().clone(),
+            Map::Swizzled { inner, .. } => inner.domain_shape(),
+            Map::Composite { right, .. } => right.domain_shape(),
+            Map::Restricted { fixed, inner } => {
+                let entries = entries(&inner.domain_shape());
+                let free: Vec<Tree<i64>> = entries
+                    .into_iter()
+                    .enumerate()
+                    .filter(|(i, _)| !fixed.iter().any(|(e, _)| e == i))
+                    .map(|(_, t)| t)
+                    .collect();
+                match free.len() {
+                    1 => free.into_iter().next().unwrap_or(Tree::Leaf(1)),
+                    0 => Tree::Leaf(1),
+                    _ => Tree::Tuple(free),
+                }
+            }
+        }
+    }
+
+    /// The names of the domain's top-level entries (empty when none is named).
+    #[must_use]
+    pub fn domain_names(&self) -> Vec<Option<String>> {
+        match self {
+            Map::Layout(a) => a.layout.names().to_vec(),
+            Map::Swizzled { inner, .. } => inner.domain_names(),
+            Map::Composite { right, .. } => right.domain_names(),
+            Map::Restricted { fixed, inner } => {
+                let names = inner.domain_names();
+                if names.is_empty() {
+                    return names;
+                }
+                names
+                    .into_iter()
+                    .enumerate()
+                    .filter(|(i, _)| !fixed.iter().any(|(e, _)| e == i))
+                    .map(|(_, n)| n)
+                    .collect()
+            }
+        }
+    }
+
+    /// `self|p`: fixes top-level entries of the domain (seed 000 §5, Definition 9; SPEC §5).
+    /// Entries are numbered from 0 among the entries still free (the seed numbers from 1);
+    /// each value is a flat index into its entry. Restricting a restriction fixes the union.
+    /// Only for maps into physical: a slice is not dense, so it can never feed a composition.
+    ///
+    /// ```
+    /// use layout_core::{Annotated, Map, Space};
+    /// let f: Map = Annotated::new("(4,8,4):(32,1,8)".parse()?, Space::Logical, Space::Physical)?.into();
+    /// let slice = f.restrict(&[(0, 2)])?;            // seed §5: 64 + r + 8·v
+    /// assert_eq!(slice.eval_index(0)?, 64);
+    /// assert_eq!(slice.eval_index(4 + 1)?, 64 + 1 + 8);
+    /// # Ok::<(), layout_core::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::RestrictNotPhysical`], [`Error::RestrictEntry`] for an entry past the free
+    /// ones (or fixed twice), [`Error::CoordOutOfRange`] for a value outside its entry.
+    pub fn restrict(&self, fixed: &[(usize, i64)]) -> Result<Map, Error> {
+        if self.codomain() != Space::Physical {
+            return Err(Error::RestrictNotPhysical {
+                codomain: self.codomain(),
+            });
+        }
+        let (base, mut all) = match self {
+            Map::Restricted { fixed, inner } => (inner.as_ref(), fixed.clone()),
+            other => (other, Vec::new()),
+        };
+        let entries = entries(&base.domain_shape());
+        let mut free: Vec<usize> = (0..entries.len())
+            .filter(|i| !all.iter().any(|(e, _)| e == i))
+            .collect();
+        let rank = free.len();
+        let mut taken = Vec::new();
+        for &(entry, value) in fixed {
+            let Some(&original) = free.get(entry) else {
+                return Err(Error::RestrictEntry { entry, rank });
+            };
+            if taken.contains(&entry) {
+                return Err(Error::RestrictEntry { entry, rank });
+            }
+            taken.push(entry);
+            let size: i64 = entries[original].leaves().into_iter().product();
+            if !(0..size).contains(&value) {
+                return Err(Error::CoordOutOfRange {
+                    mode: crate::ModePath::from_indices(&[original])?,
+                    value,
+                    size,
+                });
+            }
+            all.push((original, value));
+        }
+        free.retain(|i| !all.iter().any(|(e, _)| e == i));
+        all.sort_unstable();
+        Ok(Map::Restricted {
+            fixed: all,
+            inner: Box::new(base.clone()),
+        })
+    }
+
+    /// [`Map::restrict`] by the names of top-level entries (`thread`, or `rest` after `divide`).
+    ///
+    /// # Errors
+    /// [`Error::UnknownModeName`], then as [`Map::restrict`].
+    pub fn restrict_named(&self, fixed: &[(&str, i64)]) -> Result<Map, Error> {
+        let names = self.domain_names();
+        let mut by_index = Vec::new();
+        for (name, value) in fixed {
+            let i = names
+                .iter()
+                .position(|n| n.as_deref() == Some(*name))
+                .ok_or(Error::UnknownModeName)?;
+            by_index.push((i, *value));
+        }
+        self.restrict(&by_index)
     }
 
     /// The tile shape of the domain, if it carries one.
@@ -170,6 +315,7 @@ impl Map {
             Map::Layout(a) => a.domain_tile.as_deref(),
             Map::Swizzled { inner, .. } => inner.domain_tile(),
             Map::Composite { right, .. } => right.domain_tile(),
+            Map::Restricted { .. } => None,
         }
     }
 
@@ -180,6 +326,7 @@ impl Map {
             Map::Layout(a) => a.codomain_tile.as_deref(),
             Map::Swizzled { .. } => None,
             Map::Composite { left, .. } => left.codomain_tile(),
+            Map::Restricted { inner, .. } => inner.codomain_tile(),
         }
     }
 
@@ -190,7 +337,14 @@ impl Map {
             Map::Layout(_) => false,
             Map::Swizzled { .. } => true,
             Map::Composite { left, .. } => left.is_swizzled(),
+            Map::Restricted { inner, .. } => inner.is_swizzled(),
         }
+    }
+
+    /// Whether this is a restriction (never a right operand of a composition).
+    #[must_use]
+    pub fn is_restricted(&self) -> bool {
+        matches!(self, Map::Restricted { .. })
     }
 
     /// `σ ∘ self`.
@@ -218,6 +372,34 @@ impl Map {
             Map::Layout(a) => a.layout.eval_index(index),
             Map::Swizzled { swizzle, inner } => Ok(swizzle.apply(inner.eval_index(index)?)),
             Map::Composite { left, right } => left.eval_index(right.eval_index(index)?),
+            Map::Restricted { fixed, inner } => {
+                let size = self.size();
+                if !(0..size).contains(&index) {
+                    return Err(Error::IndexOutOfRange { index, size });
+                }
+                // Rebuild the inner flat index: free entries take digits of `index` (last
+                // fastest), fixed entries their value.
+                let sizes: Vec<i64> = entries(&inner.domain_shape())
+                    .iter()
+                    .map(|t| t.leaves().into_iter().product())
+                    .collect();
+                let mut rest = index;
+                let mut weight = 1i64;
+                let mut flat = 0i64;
+                for (e, n) in sizes.iter().enumerate().rev() {
+                    let digit = match fixed.iter().find(|(f, _)| *f == e) {
+                        Some((_, v)) => *v,
+                        None => {
+                            let d = rest % n;
+                            rest /= n;
+                            d
+                        }
+                    };
+                    flat += digit * weight;
+                    weight *= n;
+                }
+                inner.eval_index(flat)
+            }
         }
     }
 }
@@ -243,6 +425,11 @@ impl Map {
 /// [`Error::RightSwizzled`], [`Error::RightNotLogical`], [`Error::LeftDomainNotLogical`],
 /// [`Error::SizeMismatch`], [`Error::TileMismatch`], in that order.
 pub fn compose(left: &Map, right: &Map) -> Result<Map, Error> {
+    if right.is_restricted() {
+        return Err(Error::RightNotLogical {
+            codomain: right.codomain(),
+        });
+    }
     if right.is_swizzled() {
         return Err(Error::RightSwizzled);
     }

@@ -1,0 +1,218 @@
+//! Deciding whether a map is a layout (seed 000 §4, Theorem 1; SPEC §6).
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use crate::error::Error;
+use crate::map::Map;
+use crate::tree::Tree;
+
+/// The most coordinates [`decide`] tabulates (2²⁴).
+pub const DECIDE_LIMIT: i64 = 1 << 24;
+
+/// What the scan of Theorem 1 found for one coordinate `g : [0, n) → ℤ`, `g(0) = 0`.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Chain {
+    /// `{1} ∪ R`, increasing: `1 = w₁ | w₂ | … | w_k | n`.
+    pub chain: Vec<i64>,
+    /// The coarsest shape `T`, slowest first: `m_j = w_{j+1}/w_j` with `w_{k+1} = n`.
+    pub shape: Vec<i64>,
+    /// Its strides, slowest first: `s_j = g(w_j)` (a stride may be 0).
+    pub strides: Vec<i64>,
+    /// The recorded `(t, a_t)` of `R`, increasing in `t`.
+    pub recorded: Vec<(i64, i64)>,
+}
+
+/// The scan of Theorem 1 (seed 000 §4): decides whether `g` (with `g[0] = 0`) is a layout of
+/// some flat shape of size `n = g.len()`, and if so returns the coarsest one. O(n): the
+/// subtractions touch fewer than 2n entries.
+///
+/// ```
+/// use layout_core::scan;
+/// let c = scan(&[0, 2, 1, 3]).unwrap();          // (2,2):(1,2)
+/// assert_eq!((c.shape, c.strides), (vec![2, 2], vec![1, 2]));
+/// assert_eq!(scan(&[0, 1, 3, 2]), Err(3));      // rejected at t = 3
+/// ```
+///
+/// # Errors
+/// `Err(t)`: the `t` at which the scan rejects (`ρ(t) ≠ 0` with `t ∤ n` or `w_last ∤ t`);
+/// `Err(0)` when `g` is empty or `g[0] ≠ 0`.
+pub fn scan(g: &[i64]) -> Result<Chain, i64> {
+    let n = g.len();
+    if n == 0 || g[0] != 0 {
+        return Err(0);
+    }
+    if n == 1 {
+        // g = 0 is the layout (1):0.
+        return Ok(Chain {
+            chain: vec![1],
+            shape: vec![1],
+            strides: vec![0],
+            recorded: Vec::new(),
+        });
+    }
+    let mut rho: Vec<i64> = (1..n).map(|t| g[t].wrapping_sub(g[t - 1])).collect();
+    // rho[t - 1] holds ρ(t).
+    let mut w_last = 1usize;
+    let mut recorded = Vec::new();
+    for t in 1..n {
+        let a = rho[t - 1];
+        if a == 0 {
+            continue;
+        }
+        if n % t != 0 || t % w_last != 0 {
+            return Err(t as i64);
+        }
+        recorded.push((t as i64, a));
+        w_last = t;
+        let mut m = t;
+        while m < n {
+            rho[m - 1] = rho[m - 1].wrapping_sub(a);
+            m += t;
+        }
+    }
+    let mut chain = vec![1i64];
+    chain.extend(recorded.iter().map(|&(t, _)| t).filter(|&t| t != 1));
+    let k = chain.len();
+    let mut shape = Vec::with_capacity(k);
+    let mut strides = Vec::with_capacity(k);
+    for j in (0..k).rev() {
+        let next = if j + 1 < k { chain[j + 1] } else { n as i64 };
+        shape.push(next / chain[j]);
+        strides.push(g[chain[j] as usize]);
+    }
+    Ok(Chain {
+        chain,
+        shape,
+        strides,
+        recorded,
+    })
+}
+
+/// Why a map is not a layout.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum NotLayout {
+    /// Step 1 failed: at `witness` (a coordinate, one entry per decided coordinate),
+    /// `f(c) ≠ Σᵢ f(cᵢ·eᵢ)`.
+    Separability {
+        /// The first such coordinate, last entry fastest.
+        witness: Vec<i64>,
+    },
+    /// Step 2 failed: the scan of `coordinate` rejected at `t`.
+    Scan {
+        /// Which coordinate (0-based).
+        coordinate: usize,
+        /// Where the scan rejected.
+        t: i64,
+    },
+}
+
+/// The outcome of [`decide`].
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Decision {
+    /// The sizes of the decided coordinates (the domain leaves, or the top-level modes).
+    pub coordinate_shape: Vec<i64>,
+    /// `f(0)`: 0 except for a restriction, whose constant part it is (seed 000 §5).
+    pub constant: i64,
+    /// Per coordinate, the coarsest refinement when the map is a layout.
+    pub result: Result<Vec<Chain>, NotLayout>,
+}
+
+impl Decision {
+    /// Whether the map (minus its constant) is a layout.
+    #[must_use]
+    pub fn is_layout(&self) -> bool {
+        self.result.is_ok()
+    }
+}
+
+/// The sizes of the coordinates: the leaves of `shape`, or its top-level entries.
+fn coordinate_sizes(shape: &Tree<i64>, by_mode: bool) -> Vec<i64> {
+    match (shape, by_mode) {
+        (Tree::Tuple(v), true) => v.iter().map(|t| t.leaves().into_iter().product()).collect(),
+        (Tree::Leaf(n), true) => vec![*n],
+        _ => shape.leaves().into_iter().copied().collect(),
+    }
+}
+
+/// Decides whether `map − map(0)` is a layout of its domain (seed 000 §4, Theorem 1; SPEC §6):
+/// tabulates the map, checks separability, then runs [`scan`] on each coordinate — the domain
+/// leaves, or with `by_mode` each top-level mode read as one integer. Returns the coarsest
+/// refinement per coordinate, or the reason and a witness.
+///
+/// ```
+/// use layout_core::{compose, decide, Annotated, Map, Space};
+/// // CuTe's documented composition (6,2):(8,2) ∘ (4,3):(3,1), in seed order.
+/// let a = Annotated::new("(2,6):(2,8)".parse()?, Space::Logical, Space::Physical)?;
+/// let b = Annotated::new("(3,4):(1,3)".parse()?, Space::ThreadValue, Space::Logical)?;
+/// let d = decide(&compose(&a.into(), &b.into())?, false)?;
+/// let chains = d.result.unwrap();
+/// assert_eq!((chains[1].shape.clone(), chains[1].strides.clone()), (vec![2, 2], vec![2, 24]));
+/// # Ok::<(), layout_core::Error>(())
+/// ```
+///
+/// # Errors
+/// [`Error::DecideTooLarge`] past [`DECIDE_LIMIT`] coordinates; evaluation errors of the map.
+pub fn decide(map: &Map, by_mode: bool) -> Result<Decision, Error> {
+    let shape = map.domain_shape();
+    let sizes = coordinate_sizes(&shape, by_mode);
+    let total = map.size();
+    if total > DECIDE_LIMIT {
+        return Err(Error::DecideTooLarge {
+            size: total,
+            limit: DECIDE_LIMIT,
+        });
+    }
+    let constant = map.eval_index(0)?;
+    let mut values = Vec::with_capacity(total as usize);
+    for i in 0..total {
+        values.push(map.eval_index(i)?.wrapping_sub(constant));
+    }
+    Ok(Decision {
+        coordinate_shape: sizes.clone(),
+        constant,
+        result: decide_values(&sizes, &values),
+    })
+}
+
+/// [`decide`] on a tabulated map: `values[i]` at flat index `i` of the coordinates `sizes`
+/// (last fastest), with `values[0] = 0`.
+///
+/// # Errors
+/// The reason the map is not a layout.
+pub fn decide_values(sizes: &[i64], values: &[i64]) -> Result<Vec<Chain>, NotLayout> {
+    let k = sizes.len();
+    let mut weights = vec![1i64; k];
+    for i in (0..k.saturating_sub(1)).rev() {
+        weights[i] = weights[i + 1] * sizes[i + 1];
+    }
+    // Step 1: separability, one pass with an odometer.
+    let mut c = vec![0i64; k];
+    for (i, &v) in values.iter().enumerate() {
+        let parts = c.iter().zip(&weights).fold(0i64, |acc, (&ci, &w)| {
+            acc.wrapping_add(values[(ci * w) as usize])
+        });
+        if parts != v {
+            return Err(NotLayout::Separability { witness: c });
+        }
+        if i + 1 < values.len() {
+            for j in (0..k).rev() {
+                c[j] += 1;
+                if c[j] < sizes[j] {
+                    break;
+                }
+                c[j] = 0;
+            }
+        }
+    }
+    // Step 2: the scan per coordinate.
+    let mut chains = Vec::with_capacity(k);
+    for (i, (&n, &w)) in sizes.iter().zip(&weights).enumerate() {
+        let g: Vec<i64> = (0..n).map(|t| values[(t * w) as usize]).collect();
+        match scan(&g) {
+            Ok(chain) => chains.push(chain),
+            Err(t) => return Err(NotLayout::Scan { coordinate: i, t }),
+        }
+    }
+    Ok(chains)
+}
