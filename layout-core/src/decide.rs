@@ -60,7 +60,7 @@ pub fn scan(g: &[i64]) -> Result<Chain, i64> {
         if a == 0 {
             continue;
         }
-        if n % t != 0 || t % w_last != 0 {
+        if !n.is_multiple_of(t) || !t.is_multiple_of(w_last) {
             return Err(t as i64);
         }
         recorded.push((t as i64, a));
