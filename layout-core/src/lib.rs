@@ -32,6 +32,7 @@ extern crate std;
 mod alias;
 mod decide;
 mod dense;
+mod emit;
 mod error;
 mod layout;
 mod map;
@@ -46,6 +47,7 @@ pub use alias::{
 };
 pub use decide::{Chain, DECIDE_LIMIT, Decision, NotLayout, decide, decide_values, scan};
 pub use dense::{check_dense_bijection, is_dense_bijection};
+pub use emit::{Emitted, Form, IntType, Program, Sum, Term, Var, emit, layout_form, written};
 pub use error::{Error, Expected, HelpText, MAX_DEPTH, ModePath, Quantity};
 pub use layout::{CuteLayout, Layout, Mode, mode_errors};
 pub use map::{Annotated, Map, check_same_tile, check_tile, compose};

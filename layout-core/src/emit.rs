@@ -1,0 +1,657 @@
+//! Emitting the offset code of a map (seed 000 §4–5; SPEC §7): the layout form of a decided
+//! map, the composite as written, and the cheaper of the two, rendered as Rust or C/CUDA text.
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec;
+use alloc::vec::Vec;
+use core::fmt::Write as _;
+
+use crate::decide::{Decision, decide};
+use crate::error::Error;
+use crate::map::Map;
+use crate::tree::{Stride, Tree};
+
+/// A variable of a program: a coordinate `c_i` or a temporary `t_i`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Var {
+    /// The i-th coordinate.
+    Coord(usize),
+    /// The i-th `let`.
+    Temp(usize),
+}
+
+/// One term of a sum, before its coefficient.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Term {
+    /// `x`.
+    Var(Var),
+    /// `x / w` (floor; `x ≥ 0`).
+    Div(Var, i64),
+    /// `x mod m` (`x ≥ 0`).
+    Mod(Var, i64),
+    /// `(x / w) mod m`.
+    DivMod(Var, i64, i64),
+    /// The XOR swizzle `x ^ (((x >> src) & mask) << dst)`.
+    Swizzle {
+        /// Its argument.
+        x: Var,
+        /// Lowest source bit.
+        src: u32,
+        /// `2^b − 1`.
+        mask: i64,
+        /// Lowest destination bit.
+        dst: u32,
+    },
+}
+
+impl Term {
+    /// Divisions plus moduli in the term.
+    #[must_use]
+    pub const fn cost(&self) -> usize {
+        match self {
+            Term::Var(_) | Term::Swizzle { .. } => 0,
+            Term::Div(..) | Term::Mod(..) => 1,
+            Term::DivMod(..) => 2,
+        }
+    }
+}
+
+/// `constant + Σ coefficient·term`.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct Sum {
+    /// The constant part (a restriction's `f|p(0)`; else 0).
+    pub constant: i64,
+    /// The terms, in emission order.
+    pub terms: Vec<(i64, Term)>,
+}
+
+impl Sum {
+    /// The sum is a bare variable: no temporary is needed to reuse it.
+    fn as_var(&self) -> Option<Var> {
+        match self.terms.as_slice() {
+            [(1, Term::Var(v))] if self.constant == 0 => Some(*v),
+            _ => None,
+        }
+    }
+
+    fn cost(&self) -> usize {
+        self.terms.iter().map(|(_, t)| t.cost()).sum()
+    }
+}
+
+/// Which expression [`emit`] chose.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Form {
+    /// One weighted sum over the coarsest refinement (plus a constant for a restriction).
+    Layout,
+    /// The composite as written.
+    Written,
+}
+
+/// A straight-line integer program over coordinates `c_0..c_{k-1}` (each in `[0, sizes[i])`):
+/// `let t_0 = …; …; result`.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Program {
+    /// The coordinates' names (default `c0`, `c1`, …).
+    pub names: Vec<String>,
+    /// The coordinates' sizes.
+    pub sizes: Vec<i64>,
+    /// The temporaries, in order; `t_i` may use `t_j` for `j < i`.
+    pub lets: Vec<Sum>,
+    /// The offset.
+    pub result: Sum,
+}
+
+/// An integer type of emitted code.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum IntType {
+    /// `i32` / `int32_t`.
+    I32,
+    /// `i64` / `int64_t`.
+    I64,
+    /// `u32` / `uint32_t`.
+    U32,
+    /// `usize` / `size_t` (64-bit).
+    Usize,
+}
+
+impl IntType {
+    /// The smallest and largest value.
+    #[must_use]
+    pub const fn range(self) -> (i64, i64) {
+        match self {
+            IntType::I32 => (i32::MIN as i64, i32::MAX as i64),
+            IntType::I64 => (i64::MIN, i64::MAX),
+            IntType::U32 => (0, u32::MAX as i64),
+            IntType::Usize => (0, i64::MAX),
+        }
+    }
+
+    /// The Rust spelling.
+    #[must_use]
+    pub const fn rust(self) -> &'static str {
+        match self {
+            IntType::I32 => "i32",
+            IntType::I64 => "i64",
+            IntType::U32 => "u32",
+            IntType::Usize => "usize",
+        }
+    }
+
+    /// The C spelling (`<stdint.h>` / `<stddef.h>`).
+    #[must_use]
+    pub const fn c(self) -> &'static str {
+        match self {
+            IntType::I32 => "int32_t",
+            IntType::I64 => "int64_t",
+            IntType::U32 => "uint32_t",
+            IntType::Usize => "size_t",
+        }
+    }
+}
+
+impl Program {
+    fn new(sizes: Vec<i64>) -> Program {
+        Program {
+            names: (0..sizes.len()).map(|i| format!("c{i}")).collect(),
+            sizes,
+            lets: Vec::new(),
+            result: Sum::default(),
+        }
+    }
+
+    /// Divisions plus moduli (SPEC §7); shifts, masks and XOR count 0.
+    #[must_use]
+    pub fn cost(&self) -> usize {
+        self.lets.iter().map(Sum::cost).sum::<usize>() + self.result.cost()
+    }
+
+    /// Divisions and moduli counted apart: `(div, mod)`, a `(x / w) mod m` counting one each.
+    #[must_use]
+    pub fn div_mod(&self) -> (usize, usize) {
+        let mut d = 0;
+        let mut m = 0;
+        for (_, t) in self
+            .lets
+            .iter()
+            .chain(core::iter::once(&self.result))
+            .flat_map(|s| &s.terms)
+        {
+            match t {
+                Term::Div(..) => d += 1,
+                Term::Mod(..) => m += 1,
+                Term::DivMod(..) => {
+                    d += 1;
+                    m += 1;
+                }
+                _ => {}
+            }
+        }
+        (d, m)
+    }
+
+    /// The offset at a coordinate (wrapping `i64` arithmetic; see [`Program::check_range`]).
+    #[must_use]
+    pub fn eval(&self, coords: &[i64]) -> i64 {
+        let mut temps = Vec::with_capacity(self.lets.len());
+        for s in &self.lets {
+            let v = eval_sum(s, coords, &temps);
+            temps.push(v);
+        }
+        eval_sum(&self.result, coords, &temps)
+    }
+
+    /// Checks that every intermediate value and the result fit `ty` at every coordinate
+    /// (SPEC §7: an offset range that overflows the index type is an error).
+    ///
+    /// # Errors
+    /// [`Error::IndexTypeRange`] with the range found; [`Error::DecideTooLarge`] past
+    /// [`crate::DECIDE_LIMIT`] coordinates.
+    pub fn check_range(&self, ty: IntType) -> Result<(), Error> {
+        let total = self.sizes.iter().try_fold(1i64, |a, &n| a.checked_mul(n));
+        let total = match total {
+            Some(t) if t <= crate::DECIDE_LIMIT => t,
+            _ => {
+                return Err(Error::DecideTooLarge {
+                    size: total.unwrap_or(i64::MAX),
+                    limit: crate::DECIDE_LIMIT,
+                });
+            }
+        };
+        let (mut lo, mut hi) = (i128::MAX, i128::MIN);
+        let mut c = vec![0i64; self.sizes.len()];
+        for _ in 0..total {
+            let mut temps: Vec<i64> = Vec::with_capacity(self.lets.len());
+            for s in self.lets.iter().chain(core::iter::once(&self.result)) {
+                let v = eval_sum_wide(s, &c, &temps);
+                lo = lo.min(v);
+                hi = hi.max(v);
+                temps.push(v.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64);
+            }
+            for j in (0..c.len()).rev() {
+                c[j] += 1;
+                if c[j] < self.sizes[j] {
+                    break;
+                }
+                c[j] = 0;
+            }
+        }
+        let (type_min, type_max) = ty.range();
+        if lo < i128::from(type_min) || hi > i128::from(type_max) {
+            let clamp = |v: i128| v.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64;
+            return Err(Error::IndexTypeRange {
+                min: clamp(lo),
+                max: clamp(hi),
+                type_min,
+                type_max,
+            });
+        }
+        Ok(())
+    }
+
+    /// The program in the Python syntax of the seed's case files: `t0 = …` lines, then
+    /// `result = …` (`//` floor division, `%` modulus, `^` XOR).
+    #[must_use]
+    pub fn to_python(&self) -> String {
+        let mut out = String::new();
+        for (i, s) in self.lets.iter().enumerate() {
+            let _ = writeln!(out, "t{i} = {}", self.render(s, Syntax::Python));
+        }
+        let _ = write!(
+            out,
+            "result = {}",
+            self.render(&self.result, Syntax::Python)
+        );
+        out
+    }
+
+    /// A Rust function `fn name(c0: T, …) -> T`, `#[inline(always)]`, in integer type `ty`.
+    ///
+    /// # Errors
+    /// As [`Program::check_range`]: the text is emitted only when every value fits `ty`.
+    pub fn to_rust(&self, name: &str, ty: IntType) -> Result<String, Error> {
+        self.check_range(ty)?;
+        let t = ty.rust();
+        let params: Vec<String> = self.names.iter().map(|n| format!("{n}: {t}")).collect();
+        let mut out = format!(
+            "#[inline(always)]\n#[allow(unused_parens, clippy::all)]\npub fn {name}({}) -> {t} {{\n",
+            params.join(", ")
+        );
+        for (i, s) in self.lets.iter().enumerate() {
+            let _ = writeln!(out, "    let t{i}: {t} = {};", self.render(s, Syntax::Rust));
+        }
+        let _ = writeln!(out, "    {}\n}}", self.render(&self.result, Syntax::Rust));
+        Ok(out)
+    }
+
+    /// A C (`cuda = false`) or CUDA function in integer type `ty`; needs `<stdint.h>`.
+    ///
+    /// # Errors
+    /// As [`Program::check_range`].
+    pub fn to_c(&self, name: &str, ty: IntType, cuda: bool) -> Result<String, Error> {
+        self.check_range(ty)?;
+        let t = ty.c();
+        let params: Vec<String> = self.names.iter().map(|n| format!("{t} {n}")).collect();
+        let qual = if cuda {
+            "__host__ __device__ __forceinline__"
+        } else {
+            "static inline"
+        };
+        let mut out = format!(
+            "{qual} {t} {name}({}) {{\n",
+            if params.is_empty() {
+                "void".to_string()
+            } else {
+                params.join(", ")
+            }
+        );
+        for (i, s) in self.lets.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "    const {t} t{i} = {};",
+                self.render(s, Syntax::C(t))
+            );
+        }
+        let _ = writeln!(
+            out,
+            "    return {};\n}}",
+            self.render(&self.result, Syntax::C(t))
+        );
+        Ok(out)
+    }
+
+    fn var(&self, v: Var) -> String {
+        match v {
+            Var::Coord(i) => self
+                .names
+                .get(i)
+                .cloned()
+                .unwrap_or_else(|| format!("c{i}")),
+            Var::Temp(i) => format!("t{i}"),
+        }
+    }
+
+    fn term(&self, t: &Term, syn: Syntax) -> String {
+        let div = if matches!(syn, Syntax::Python) {
+            "//"
+        } else {
+            "/"
+        };
+        match *t {
+            Term::Var(v) => self.var(v),
+            Term::Div(v, w) => format!("({} {div} {w})", self.var(v)),
+            Term::Mod(v, m) => format!("({} % {m})", self.var(v)),
+            Term::DivMod(v, w, m) => format!("(({} {div} {w}) % {m})", self.var(v)),
+            Term::Swizzle { x, src, mask, dst } => {
+                let x = self.var(x);
+                format!("({x} ^ ((({x} >> {src}) & {mask}) << {dst}))")
+            }
+        }
+    }
+
+    fn render(&self, s: &Sum, syn: Syntax) -> String {
+        let lit = |v: i64| match syn {
+            Syntax::Python => v.to_string(),
+            Syntax::Rust => v.to_string(),
+            Syntax::C(t) => format!("(({t}){v})"),
+        };
+        let mut out = String::new();
+        if s.constant != 0 || s.terms.is_empty() {
+            out.push_str(&lit(s.constant));
+        }
+        for (k, t) in &s.terms {
+            let body = self.term(t, syn);
+            let (neg, mag) = (*k < 0, k.unsigned_abs());
+            let piece = if mag == 1 {
+                body
+            } else {
+                format!("{}*{body}", lit(mag as i64))
+            };
+            match (out.is_empty(), neg) {
+                (true, false) => out.push_str(&piece),
+                (true, true) => {
+                    out.push('-');
+                    out.push_str(&piece);
+                }
+                (false, false) => {
+                    out.push_str(" + ");
+                    out.push_str(&piece);
+                }
+                (false, true) => {
+                    out.push_str(" - ");
+                    out.push_str(&piece);
+                }
+            }
+        }
+        out
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Syntax {
+    Python,
+    Rust,
+    C(&'static str),
+}
+
+fn var_value(v: Var, coords: &[i64], temps: &[i64]) -> i64 {
+    match v {
+        Var::Coord(i) => coords.get(i).copied().unwrap_or(0),
+        Var::Temp(i) => temps.get(i).copied().unwrap_or(0),
+    }
+}
+
+fn term_value(t: &Term, coords: &[i64], temps: &[i64]) -> i64 {
+    match *t {
+        Term::Var(v) => var_value(v, coords, temps),
+        Term::Div(v, w) => var_value(v, coords, temps).div_euclid(w),
+        Term::Mod(v, m) => var_value(v, coords, temps).rem_euclid(m),
+        Term::DivMod(v, w, m) => var_value(v, coords, temps).div_euclid(w).rem_euclid(m),
+        Term::Swizzle { x, src, mask, dst } => {
+            let x = var_value(x, coords, temps);
+            x ^ (((x >> src) & mask) << dst)
+        }
+    }
+}
+
+fn eval_sum(s: &Sum, coords: &[i64], temps: &[i64]) -> i64 {
+    s.terms.iter().fold(s.constant, |acc, (k, t)| {
+        acc.wrapping_add(k.wrapping_mul(term_value(t, coords, temps)))
+    })
+}
+
+fn eval_sum_wide(s: &Sum, coords: &[i64], temps: &[i64]) -> i128 {
+    s.terms.iter().fold(i128::from(s.constant), |acc, (k, t)| {
+        acc + i128::from(*k) * i128::from(term_value(t, coords, temps))
+    })
+}
+
+/// A leaf coordinate of some map's domain, as an expression of the program's coordinates.
+#[derive(Clone, Copy, Debug)]
+enum Leaf {
+    Const(i64),
+    Term(Term),
+}
+
+struct Builder {
+    program: Program,
+}
+
+impl Builder {
+    /// A variable holding the sum, binding a temporary unless it is one already.
+    fn atomize(&mut self, s: Sum) -> Var {
+        if let Some(v) = s.as_var() {
+            return v;
+        }
+        self.program.lets.push(s);
+        Var::Temp(self.program.lets.len() - 1)
+    }
+
+    /// The leaves of `shape` from one integer `x` (last leaf fastest): `/ 1` dropped, the
+    /// slowest leaf's modulus dropped, size-1 leaves constant 0.
+    fn unflatten(x: Var, shape: &Tree<i64>) -> Vec<Leaf> {
+        let sizes: Vec<i64> = shape.leaves().into_iter().copied().collect();
+        let mut weights = vec![1i64; sizes.len()];
+        for j in (0..sizes.len().saturating_sub(1)).rev() {
+            weights[j] = weights[j + 1].saturating_mul(sizes[j + 1]);
+        }
+        let slowest = sizes.iter().position(|&n| n > 1);
+        sizes
+            .iter()
+            .zip(&weights)
+            .enumerate()
+            .map(|(j, (&n, &w))| {
+                if n == 1 {
+                    return Leaf::Const(0);
+                }
+                let needs_mod = Some(j) != slowest;
+                Leaf::Term(match (w == 1, needs_mod) {
+                    (true, false) => Term::Var(x),
+                    (true, true) => Term::Mod(x, n),
+                    (false, false) => Term::Div(x, w),
+                    (false, true) => Term::DivMod(x, w, n),
+                })
+            })
+            .collect()
+    }
+
+    /// The map as written, at the given domain leaves.
+    fn written(&mut self, map: &Map, leaves: &[Leaf]) -> Sum {
+        match map {
+            Map::Layout(a) => {
+                let mut s = Sum::default();
+                for (m, leaf) in a.layout().modes().iter().zip(leaves) {
+                    let d = match m.stride {
+                        Stride::Int(d) if m.size > 1 && d != 0 => d,
+                        _ => continue, // `_` and size-1 leaves are never computed
+                    };
+                    match leaf {
+                        Leaf::Const(v) => s.constant = s.constant.wrapping_add(d.wrapping_mul(*v)),
+                        Leaf::Term(t) => s.terms.push((d, *t)),
+                    }
+                }
+                s
+            }
+            Map::Swizzled { swizzle, inner } => {
+                let inner = self.written(inner, leaves);
+                let x = self.atomize(inner);
+                Sum {
+                    constant: 0,
+                    terms: vec![(
+                        1,
+                        Term::Swizzle {
+                            x,
+                            src: swizzle.src(),
+                            mask: (1i64 << swizzle.bits()) - 1,
+                            dst: swizzle.dst(),
+                        },
+                    )],
+                }
+            }
+            Map::Composite { left, right } => {
+                let r = self.written(right, leaves);
+                let x = self.atomize(r);
+                let left_leaves = Builder::unflatten(x, &left.domain_shape());
+                self.written(left, &left_leaves)
+            }
+            Map::Restricted { fixed, inner } => {
+                let shape = inner.domain_shape();
+                let entries: Vec<Tree<i64>> = match &shape {
+                    Tree::Leaf(_) => vec![shape.clone()],
+                    Tree::Tuple(v) => v.clone(),
+                };
+                let mut all = Vec::new();
+                let mut free = leaves.iter();
+                for (e, entry) in entries.iter().enumerate() {
+                    let n = entry.leaves().len();
+                    if let Some((_, value)) = fixed.iter().find(|(f, _)| *f == e) {
+                        let sizes: Vec<i64> = entry.leaves().into_iter().copied().collect();
+                        let mut digits = vec![0i64; n];
+                        let mut rest = *value;
+                        for j in (0..n).rev() {
+                            digits[j] = rest % sizes[j];
+                            rest /= sizes[j];
+                        }
+                        all.extend(digits.into_iter().map(Leaf::Const));
+                    } else {
+                        all.extend(free.by_ref().take(n).copied());
+                    }
+                }
+                self.written(inner, &all)
+            }
+        }
+    }
+}
+
+/// The program's coordinates: the domain leaves, or (`by_mode`) its top-level entries, and
+/// the domain leaves as expressions of them.
+fn coordinates(map: &Map, by_mode: bool) -> (Vec<i64>, Vec<Leaf>) {
+    let shape = map.domain_shape();
+    match (&shape, by_mode) {
+        (Tree::Tuple(entries), true) => {
+            let mut leaves = Vec::new();
+            let mut sizes = Vec::new();
+            for (m, e) in entries.iter().enumerate() {
+                sizes.push(e.leaves().into_iter().product());
+                leaves.extend(Builder::unflatten(Var::Coord(m), e));
+            }
+            (sizes, leaves)
+        }
+        _ => {
+            let sizes: Vec<i64> = shape.leaves().into_iter().copied().collect();
+            let leaves = (0..sizes.len())
+                .map(|i| Leaf::Term(Term::Var(Var::Coord(i))))
+                .collect();
+            (sizes, leaves)
+        }
+    }
+}
+
+/// The composite as written (SPEC §7): each right operand's value bound to a temporary and
+/// unflattened into the left operand's leaves, a swizzle as `x ^ (((x >> src) & mask) << dst)`,
+/// a restriction with its fixed coordinates substituted.
+#[must_use]
+pub fn written(map: &Map, by_mode: bool) -> Program {
+    let (sizes, leaves) = coordinates(map, by_mode);
+    let mut b = Builder {
+        program: Program::new(sizes),
+    };
+    let result = b.written(map, &leaves);
+    b.program.result = result;
+    b.program
+}
+
+/// The layout form of a decision (SPEC §7): `constant + Σ s_ij·((c_i / w_ij) mod m_ij)` over the
+/// coarsest refinement, `/ 1`, the slowest piece's modulus and zero-stride terms dropped.
+/// `None` when the map is not a layout.
+#[must_use]
+pub fn layout_form(decision: &Decision) -> Option<Program> {
+    let chains = decision.result.as_ref().ok()?;
+    let mut p = Program::new(decision.coordinate_shape.clone());
+    p.result.constant = decision.constant;
+    for (i, c) in chains.iter().enumerate() {
+        // Pieces slowest first; the chain is increasing, so piece j has weight chain[k-1-j].
+        let k = c.chain.len();
+        for j in 0..k {
+            let (m, s, w) = (c.shape[j], c.strides[j], c.chain[k - 1 - j]);
+            if s == 0 || m == 1 {
+                continue;
+            }
+            let x = Var::Coord(i);
+            let t = match (w == 1, j == 0) {
+                (true, true) => Term::Var(x),
+                (true, false) => Term::Mod(x, m),
+                (false, true) => Term::Div(x, w),
+                (false, false) => Term::DivMod(x, w, m),
+            };
+            p.result.terms.push((s, t));
+        }
+    }
+    Some(p)
+}
+
+/// What [`emit`] produced.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Emitted {
+    /// The program emitted.
+    pub program: Program,
+    /// Which form it is.
+    pub form: Form,
+    /// The cost of the composite as written (the emitted cost never exceeds it).
+    pub written_cost: usize,
+    /// The decision.
+    pub decision: Decision,
+}
+
+/// The offset code of `map` (SPEC §7): decides it, builds the layout form and the form as
+/// written, and takes the cheaper (the layout form on a tie), so the emitted cost never
+/// exceeds the as-written cost.
+///
+/// ```
+/// use layout_core::{compose, emit, Annotated, Space};
+/// let a = Annotated::new("(2,6):(2,8)".parse()?, Space::Logical, Space::Physical)?;
+/// let b = Annotated::new("(3,4):(1,3)".parse()?, Space::ThreadValue, Space::Logical)?;
+/// let e = emit(&compose(&a.into(), &b.into())?, false)?;
+/// assert_eq!(e.program.to_python(), "result = 8*c0 + 2*(c1 // 2) + 24*(c1 % 2)");
+/// assert_eq!((e.program.cost(), e.written_cost), (2, 2));
+/// # Ok::<(), layout_core::Error>(())
+/// ```
+///
+/// # Errors
+/// As [`decide`].
+pub fn emit(map: &Map, by_mode: bool) -> Result<Emitted, Error> {
+    let decision = decide(map, by_mode)?;
+    let as_written = written(map, by_mode);
+    let written_cost = as_written.cost();
+    let (program, form) = match layout_form(&decision) {
+        Some(p) if p.cost() <= written_cost => (p, Form::Layout),
+        _ => (as_written, Form::Written),
+    };
+    Ok(Emitted {
+        program,
+        form,
+        written_cost,
+        decision,
+    })
+}
