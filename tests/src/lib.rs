@@ -4,8 +4,10 @@
 //! * conversions from the seed cases' JSON (`{"shape": [..], "stride": [..]}`, `"BOT"` = `_`)
 //!   to [`Layout`]s,
 //! * oracles written independently of `layout-core`: a tiny CuTe-notation parser with
-//!   colexicographic evaluation ([`CuteText`]), and brute-force enumeration of flat layouts
-//!   ([`Flat`]) for dense bijections and alias-freedom.
+//!   colexicographic evaluation ([`CuteText`]), brute-force enumeration of flat layouts
+//!   ([`Flat`]) for dense bijections and alias-freedom, and a brute-force Theorem 1 oracle
+//!   ([`ChainOracle`]) that tries every chain of divisors,
+//! * [`json_map`]: the seed cases' JSON serialisation of maps as a [`Map`].
 //!
 //! Expected values always come from the case files or from these oracles, never from
 //! `layout-core` itself.
@@ -13,7 +15,7 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use layout_core::{Error, Layout, Stride, Tree};
+use layout_core::{Error, Layout, Map, Space, Stride, Swizzle, Tree, compose};
 use serde_json::Value;
 
 /// The folder that holds the case files.
@@ -475,4 +477,236 @@ pub fn sample_indices(size: i64, limit: i64) -> Vec<i64> {
     let mut v: Vec<i64> = (0..limit).map(|k| k * step + (k * 7919) % step).collect();
     v.push(size - 1);
     v
+}
+
+/// The space named by a case's `dom`/`cod` field (`logical`, `thread-value`, `physical`).
+///
+/// # Panics
+/// When `v` is not a space name.
+#[must_use]
+pub fn json_space(v: &Value) -> Space {
+    v.as_str()
+        .unwrap_or_else(|| panic!("not a space name: {v}"))
+        .parse()
+        .unwrap_or_else(|e| panic!("{v}: {e}"))
+}
+
+/// A map of `seed000_cases.json`, built through `layout-core`'s checked constructors:
+/// `{"type":"layout","shape","stride","dom","cod"}`, `{"type":"composite","left","right"}`,
+/// `{"type":"swizzle","b","src","dst","inner"}` and `{"type":"restrict","fixed":{"0":2},"inner"}`
+/// (`fixed` maps 0-based top-level entries of `inner`'s domain to flat values).
+///
+/// # Errors
+/// Whatever `layout-core` says about the construction.
+///
+/// # Panics
+/// On a malformed serialisation.
+pub fn json_map(v: &Value) -> Result<Map, Error> {
+    let field = |key: &str| -> u32 {
+        u32::try_from(int(&v[key])).unwrap_or_else(|_| panic!("bad {key} in {v}"))
+    };
+    match v["type"].as_str() {
+        Some("layout") => Ok(layout_core::Annotated::new(
+            json_layout(v)?,
+            json_space(&v["dom"]),
+            json_space(&v["cod"]),
+        )?
+        .into()),
+        Some("composite") => compose(&json_map(&v["left"])?, &json_map(&v["right"])?),
+        Some("swizzle") => {
+            json_map(&v["inner"])?.swizzle(Swizzle::new(field("b"), field("src"), field("dst"))?)
+        }
+        Some("restrict") => {
+            let fixed: Vec<(usize, i64)> = v["fixed"]
+                .as_object()
+                .unwrap_or_else(|| panic!("no fixed entries in {v}"))
+                .iter()
+                .map(|(k, x)| (k.parse().unwrap_or_else(|_| panic!("entry {k}")), int(x)))
+                .collect();
+            // One call: every entry is then numbered among the inner map's own entries.
+            json_map(&v["inner"])?.restrict(&fixed)
+        }
+        _ => panic!("unknown map type in {v}"),
+    }
+}
+
+/// The answer of [`ChainOracle::check`] for one `g`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OracleVerdict {
+    /// Every chain of divisors whose forced strides reproduce `g` at every point, each
+    /// increasing (`1 = w_1 | w_2 | … | w_k`).
+    pub accepting: Vec<Vec<i64>>,
+    /// When none accepts: the first `t` at which every chain has failed, that is, the largest
+    /// over the chains of the first point where the chain's forced strides miss `g`. (A chain
+    /// reproduces `g` on `[0, t)` exactly when a prefix of the scan could have built it, so this
+    /// is where the scan of Theorem 1 must reject.)
+    pub reject_at: Option<i64>,
+}
+
+impl OracleVerdict {
+    /// The accepting chain with the fewest elements (the coarsest shape), if any.
+    #[must_use]
+    pub fn minimal(&self) -> Option<&Vec<i64>> {
+        self.accepting.iter().min_by_key(|c| c.len())
+    }
+
+    /// Whether the minimal accepting chain is contained in every accepting chain (Theorem 1's
+    /// "every flat shape of which g is a layout has a chain containing {1} ∪ R"). Vacuously true
+    /// when none accepts.
+    #[must_use]
+    pub fn minimal_in_all(&self) -> bool {
+        self.minimal().is_none_or(|m| {
+            self.accepting
+                .iter()
+                .all(|c| m.iter().all(|w| c.contains(w)))
+        })
+    }
+}
+
+/// A brute-force oracle for Theorem 1 (seed 000 §4) that shares no code with
+/// `layout_core::scan`: for `g : [0, n) → ℤ` with `g(0) = 0` it tries every chain of divisors
+/// `1 = w_1 | w_2 | … | w_k | n` with `w_k < n`, forces the strides `s_j = g(w_j)` and checks
+/// `g(v) = Σ_j s_j·((v / w_j) mod m_j)` (`m_j = w_{j+1} / w_j`, `w_{k+1} = n`) at every point.
+///
+/// The chains and their digit tables are computed once per `n` by [`ChainOracle::new`], so one
+/// [`ChainOracle::check`] is a few multiply-adds per chain and point.
+#[derive(Clone, Debug)]
+pub struct ChainOracle {
+    n: usize,
+    /// Every chain, increasing.
+    chains: Vec<Vec<usize>>,
+    /// Per chain, `digits[v * k + j] = (v / w_j) mod m_j` for its `k` elements.
+    digits: Vec<Vec<i64>>,
+}
+
+impl ChainOracle {
+    /// Every chain of divisors of `n` below `n` that starts at 1, with digit tables.
+    ///
+    /// # Panics
+    /// When `n == 0`.
+    #[must_use]
+    pub fn new(n: usize) -> ChainOracle {
+        assert!(n >= 1, "the oracle needs n >= 1");
+        let divisors: Vec<usize> = (1..n).filter(|&d| n.is_multiple_of(d)).collect();
+        let mut chains = Vec::new();
+        let mut stack = vec![vec![1usize]];
+        while let Some(chain) = stack.pop() {
+            let last = *chain.last().expect("non-empty chain");
+            for &d in &divisors {
+                if d > last && d.is_multiple_of(last) {
+                    let mut longer = chain.clone();
+                    longer.push(d);
+                    stack.push(longer);
+                }
+            }
+            chains.push(chain);
+        }
+        // For n = 1 this leaves the one chain {1}: the layout (1):0.
+        chains.sort();
+        let digits = chains
+            .iter()
+            .map(|chain| {
+                let k = chain.len();
+                let mut table = vec![0i64; n * k];
+                for v in 0..n {
+                    for (j, &w) in chain.iter().enumerate() {
+                        let next = chain.get(j + 1).copied().unwrap_or(n.max(1));
+                        let m = next / w;
+                        table[v * k + j] = i64::try_from((v / w) % m.max(1)).expect("small");
+                    }
+                }
+                table
+            })
+            .collect();
+        ChainOracle { n, chains, digits }
+    }
+
+    /// The `n` of this oracle.
+    #[must_use]
+    pub fn n(&self) -> usize {
+        self.n
+    }
+
+    /// Every chain of divisors tried, increasing.
+    #[must_use]
+    pub fn chains(&self) -> Vec<Vec<i64>> {
+        self.chains.iter().map(|c| to_i64(c)).collect()
+    }
+
+    /// Tries every chain on `g` (`g.len() == n`, `g[0] == 0`).
+    ///
+    /// # Panics
+    /// When `g` has the wrong length or `g[0] != 0`.
+    #[must_use]
+    pub fn check(&self, g: &[i64]) -> OracleVerdict {
+        assert_eq!(g.len(), self.n, "g has the wrong length");
+        assert_eq!(g[0], 0, "g(0) must be 0");
+        let mut accepting = Vec::new();
+        let mut latest_failure = 0usize;
+        for (chain, table) in self.chains.iter().zip(&self.digits) {
+            let k = chain.len();
+            // The strides the chain forces (a point past the domain only for n = 1).
+            let strides: Vec<i64> = chain
+                .iter()
+                .map(|&w| g.get(w).copied().unwrap_or(0))
+                .collect();
+            let first_miss = (0..self.n).find(|&v| {
+                let row = &table[v * k..(v + 1) * k];
+                let sum: i64 = row.iter().zip(&strides).map(|(d, s)| d * s).sum();
+                sum != g[v]
+            });
+            match first_miss {
+                None => accepting.push(to_i64(chain)),
+                Some(v) => latest_failure = latest_failure.max(v),
+            }
+        }
+        let reject_at = accepting
+            .is_empty()
+            .then(|| i64::try_from(latest_failure).expect("small"));
+        OracleVerdict {
+            accepting,
+            reject_at,
+        }
+    }
+
+    /// The shape of an increasing chain, slowest first: `m_j = w_{j+1} / w_j`, `w_{k+1} = n`.
+    #[must_use]
+    pub fn shape(&self, chain: &[i64]) -> Vec<i64> {
+        let n = i64::try_from(self.n).expect("small");
+        (0..chain.len())
+            .rev()
+            .map(|j| chain.get(j + 1).copied().unwrap_or(n) / chain[j])
+            .collect()
+    }
+
+    /// The strides a chain forces, slowest first: `s_j = g(w_j)` (0 for `n = 1`).
+    #[must_use]
+    pub fn strides(&self, chain: &[i64], g: &[i64]) -> Vec<i64> {
+        chain
+            .iter()
+            .rev()
+            .map(|&w| {
+                g.get(usize::try_from(w).expect("positive"))
+                    .copied()
+                    .unwrap_or(0)
+            })
+            .collect()
+    }
+}
+
+fn to_i64(v: &[usize]) -> Vec<i64> {
+    v.iter()
+        .map(|&x| i64::try_from(x).expect("small"))
+        .collect()
+}
+
+/// The value of a layout-form coordinate: `Σ_j s_j·((t / w_j) mod m_j)` for an increasing chain
+/// `w`, its shape `m` and strides `s` given slowest first (as `layout_core::Chain` and the case
+/// files write them). Written here from the definition, for rebuilding values from a decision.
+#[must_use]
+pub fn chain_value(t: i64, chain: &[i64], shape: &[i64], strides: &[i64]) -> i64 {
+    let k = chain.len();
+    (0..k)
+        .map(|j| strides[k - 1 - j] * ((t / chain[j]) % shape[k - 1 - j]))
+        .sum()
 }
