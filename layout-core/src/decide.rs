@@ -23,9 +23,18 @@ pub struct Chain {
     pub recorded: Vec<(i64, i64)>,
 }
 
+/// How many entries of `ρ` [`scan`] keeps at a time: a window that stays in cache.
+const SCAN_WINDOW: usize = 4096;
+
 /// The scan of Theorem 1 (seed 000 §4): decides whether `g` (with `g[0] = 0`) is a layout of
 /// some flat shape of size `n = g.len()`, and if so returns the coarsest one. O(n): the
 /// subtractions touch fewer than 2n entries.
+///
+/// `ρ` is kept in a window of 4096 entries instead of all `n`, so that long inputs
+/// stay in cache: when the window moves on to `[start, end)`, `ρ = h` there minus `a_w` at every
+/// multiple of every `w` recorded so far, which is exactly what the seed's eager subtractions
+/// would have left there; then the scan proceeds as written. The arithmetic is the same, plus
+/// one pass over `R` per window.
 ///
 /// ```
 /// use layout_core::scan;
@@ -51,25 +60,42 @@ pub fn scan(g: &[i64]) -> Result<Chain, i64> {
             recorded: Vec::new(),
         });
     }
-    let mut rho: Vec<i64> = (1..n).map(|t| g[t].wrapping_sub(g[t - 1])).collect();
-    // rho[t - 1] holds ρ(t).
+    // rho[t - start] holds ρ(t) for t in the window [start, end).
+    let mut rho = vec![0i64; SCAN_WINDOW.min(n - 1)];
     let mut w_last = 1usize;
-    let mut recorded = Vec::new();
-    for t in 1..n {
-        let a = rho[t - 1];
-        if a == 0 {
-            continue;
+    let mut recorded: Vec<(i64, i64)> = Vec::new();
+    let mut start = 1usize;
+    while start < n {
+        let end = n.min(start + SCAN_WINDOW);
+        let window = &mut rho[..end - start];
+        for (r, t) in window.iter_mut().zip(start..end) {
+            *r = g[t].wrapping_sub(g[t - 1]);
         }
-        if !n.is_multiple_of(t) || !t.is_multiple_of(w_last) {
-            return Err(t as i64);
+        for &(w, a) in &recorded {
+            let w = w as usize;
+            let mut m = start.div_ceil(w) * w;
+            while m < end {
+                window[m - start] = window[m - start].wrapping_sub(a);
+                m += w;
+            }
         }
-        recorded.push((t as i64, a));
-        w_last = t;
-        let mut m = t;
-        while m < n {
-            rho[m - 1] = rho[m - 1].wrapping_sub(a);
-            m += t;
+        for t in start..end {
+            let a = window[t - start];
+            if a == 0 {
+                continue;
+            }
+            if !n.is_multiple_of(t) || !t.is_multiple_of(w_last) {
+                return Err(t as i64);
+            }
+            recorded.push((t as i64, a));
+            w_last = t;
+            let mut m = t;
+            while m < end {
+                window[m - start] = window[m - start].wrapping_sub(a);
+                m += t;
+            }
         }
+        start = end;
     }
     let mut chain = vec![1i64];
     chain.extend(recorded.iter().map(|&(t, _)| t).filter(|&t| t != 1));
