@@ -370,6 +370,85 @@ pub enum Error {
         /// The limit.
         limit: i64,
     },
+    /// `scale_mode` needs a layout of one mode `n:d`, but this one has `leaves` leaves.
+    NotOneMode {
+        /// Number of leaves of the layout given.
+        leaves: usize,
+    },
+    /// `scale_mode`: the shape's size is not the size of the mode it refines.
+    ScaleSize {
+        /// Size `n` of the mode.
+        size: i64,
+        /// Size of the shape given.
+        shape_size: i64,
+    },
+    /// `divide`: the tile does not have one entry per top-level mode.
+    TileRank {
+        /// Number of top-level modes of the layout.
+        rank: usize,
+        /// Number of tile entries.
+        tile: usize,
+    },
+    /// `divide`: the tile entry is not a positive divisor of its mode's size (`k | n`).
+    NotDivisible {
+        /// The top-level mode.
+        mode: ModePath,
+        /// Its size `n`.
+        size: i64,
+        /// The tile entry `k`.
+        tile: i64,
+    },
+    /// `divide`: a tile entry cannot cut a nested mode along its leaves: walking from the fastest
+    /// leaf, `needed` positions remain when the leaf at `mode` (of size `size`) is reached, and
+    /// neither of the two divides the other.
+    TileSplit {
+        /// The leaf that would be cut unevenly.
+        mode: ModePath,
+        /// The tile entry `k` of its top-level mode.
+        tile: i64,
+        /// What remains of `k` after the faster leaves.
+        needed: i64,
+        /// The leaf's size.
+        size: i64,
+    },
+    /// `repeat_modewise`: the arrangement does not have one top-level mode per mode of the
+    /// layout.
+    ArrangementRank {
+        /// Number of top-level modes of the layout.
+        rank: usize,
+        /// Number of top-level modes of the arrangement.
+        arrangement: usize,
+    },
+    /// A top-level mode index past the layout's rank (`select`, `permute`).
+    ModeIndex {
+        /// The index given (0-based).
+        index: usize,
+        /// Number of top-level modes.
+        rank: usize,
+    },
+    /// A top-level mode listed twice (`select`, `permute`).
+    RepeatedMode {
+        /// The index listed twice.
+        index: usize,
+    },
+    /// `permute`: the permutation does not have one entry per top-level mode.
+    PermutationRank {
+        /// Number of top-level modes.
+        rank: usize,
+        /// Number of entries of the permutation.
+        len: usize,
+    },
+    /// `group`: `[start, end)` is not a non-empty range of top-level modes.
+    GroupRange {
+        /// First mode of the group.
+        start: usize,
+        /// One past the last mode of the group.
+        end: usize,
+        /// Number of top-level modes.
+        rank: usize,
+    },
+    /// `select` of no mode.
+    EmptySelection,
 }
 
 /// Which quantity overflowed in [`Error::Overflow`].
@@ -446,6 +525,16 @@ impl Error {
             | Error::RestrictEntry { .. }
             | Error::UnknownModeName => "restrict",
             Error::DecideTooLarge { .. } => "decide-too-large",
+            Error::ScaleSize { .. } => "size-mismatch",
+            Error::NotOneMode { .. } | Error::TileRank { .. } | Error::ArrangementRank { .. } => {
+                "rank-mismatch"
+            }
+            Error::NotDivisible { .. } | Error::TileSplit { .. } => "not-divisible",
+            Error::ModeIndex { .. }
+            | Error::RepeatedMode { .. }
+            | Error::PermutationRank { .. }
+            | Error::GroupRange { .. }
+            | Error::EmptySelection => "mode-index",
         }
     }
 
@@ -463,7 +552,9 @@ impl Error {
             | Error::BroadcastNotDense { mode, .. }
             | Error::NegativeOffset { mode, .. }
             | Error::CoordOutOfRange { mode, .. }
-            | Error::CoordProfile { mode, .. } => Some(mode),
+            | Error::CoordProfile { mode, .. }
+            | Error::NotDivisible { mode, .. }
+            | Error::TileSplit { mode, .. } => Some(mode),
             Error::Aliasing {
                 modes: Some((a, _)),
                 ..
@@ -533,6 +624,17 @@ impl fmt::Display for HelpText {
             Error::RestrictEntry { rank, .. } => write!(f, "the domain has {rank} free top-level entries, numbered from 0"),
             Error::UnknownModeName => f.write_str("name a top-level mode of the domain, e.g. `thread` in `(thread: 32, value: 4):(4, 1)`, or give its position"),
             Error::DecideTooLarge { .. } => f.write_str("emit the composite as written, or decide a smaller tile"),
+            Error::NotOneMode { .. } => f.write_str("scale one mode at a time: `select` or `flatten` the layout and pass a single mode"),
+            Error::ScaleSize { size, .. } => write!(f, "the shape refines the mode, so its sizes must multiply to {size}"),
+            Error::TileRank { rank, .. } => write!(f, "give one tile entry per top-level mode, {rank} in all (an entry of 1 leaves the whole mode in `rest`)"),
+            Error::NotDivisible { size, .. } => write!(f, "each tile entry must be a positive divisor of its mode's size (k | n), here of {size}"),
+            Error::TileSplit { .. } => f.write_str("in a nested mode a tile entry must be the product of the fastest leaves times a divisor of the next leaf (last leaf fastest); `flatten` the layout and tile its leaves instead"),
+            Error::ArrangementRank { rank, .. } => write!(f, "give the arrangement {rank} top-level modes, one per mode of the layout (size 1 where a mode is not repeated)"),
+            Error::ModeIndex { rank, .. } => write!(f, "top-level modes are numbered from 0 to {}, slowest first", rank.saturating_sub(1)),
+            Error::RepeatedMode { .. } => f.write_str("list each top-level mode at most once"),
+            Error::PermutationRank { rank, .. } => write!(f, "a permutation lists each of the {rank} top-level modes exactly once; use `select` to drop modes"),
+            Error::GroupRange { rank, .. } => write!(f, "group needs start < end <= {rank}"),
+            Error::EmptySelection => f.write_str("select at least one top-level mode"),
             Error::IntegerTooLarge { .. }
             | Error::TooDeep { .. }
             | Error::TooWide { .. }
@@ -711,6 +813,49 @@ impl fmt::Display for Error {
                 f,
                 "deciding {size} coordinates exceeds the limit of {limit}"
             ),
+            Error::NotOneMode { leaves } => write!(
+                f,
+                "scale_mode needs a layout of one mode `n:d`, but this one has {leaves} leaves"
+            ),
+            Error::ScaleSize { size, shape_size } => write!(
+                f,
+                "scale_mode size mismatch: the shape has size {shape_size}, the mode {size}"
+            ),
+            Error::TileRank { rank, tile } => write!(
+                f,
+                "divide: the tile has {tile} entries but the layout has {rank} top-level modes"
+            ),
+            Error::NotDivisible { mode, size, tile } => write!(
+                f,
+                "divide: tile entry {tile} does not divide the size {size} of {mode}"
+            ),
+            Error::TileSplit {
+                mode,
+                tile,
+                needed,
+                size,
+            } => write!(
+                f,
+                "divide: tile entry {tile} cuts {mode} of size {size} unevenly: {needed} positions remain for it after the faster leaves, and neither of {needed} and {size} divides the other"
+            ),
+            Error::ArrangementRank { rank, arrangement } => write!(
+                f,
+                "repeat_modewise: the arrangement has {arrangement} top-level modes but the layout has {rank}"
+            ),
+            Error::ModeIndex { index, rank } => write!(
+                f,
+                "mode index {index} is out of range: the layout has {rank} top-level modes"
+            ),
+            Error::RepeatedMode { index } => write!(f, "mode {index} is listed twice"),
+            Error::PermutationRank { rank, len } => write!(
+                f,
+                "permute: the permutation has {len} entries but the layout has {rank} top-level modes"
+            ),
+            Error::GroupRange { start, end, rank } => write!(
+                f,
+                "group: [{start}, {end}) is not a non-empty range of the layout's {rank} top-level modes"
+            ),
+            Error::EmptySelection => f.write_str("select of no mode: the selection is empty"),
         }
     }
 }

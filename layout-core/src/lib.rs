@@ -36,6 +36,7 @@ mod emit;
 mod error;
 mod layout;
 mod map;
+mod ops;
 mod parse;
 mod space;
 mod swizzle;
@@ -51,6 +52,10 @@ pub use emit::{Emitted, Form, IntType, Program, Sum, Term, Var, emit, layout_for
 pub use error::{Error, Expected, HelpText, MAX_DEPTH, ModePath, Quantity};
 pub use layout::{CuteLayout, Layout, Mode, mode_errors};
 pub use map::{Annotated, Map, check_same_tile, check_tile, compose};
+pub use ops::{
+    broadcast, canonical, divide, divide_modes, flatten, group, interleave, inverse, permute,
+    repeat, repeat_modewise, repeat_modewise_raked, scale_mode, select,
+};
 pub use space::{Space, check, check_annotation, check_codomain};
 pub use swizzle::{Swizzle, swizzled_max};
 pub use tree::{Stride, Tree};
