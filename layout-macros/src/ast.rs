@@ -62,6 +62,8 @@ impl<T: Clone> Node<T> {
 /// `shape : stride`, already in seed order (a `cute` layout is reversed by the parser).
 #[derive(Clone, Debug)]
 pub struct LayoutAst {
+    /// Names of the top-level modes (seed order), empty when none is named.
+    pub names: Vec<Option<String>>,
     pub shape: Node<i64>,
     pub stride: Node<Stride>,
     pub span: Span,
@@ -120,16 +122,21 @@ pub struct Item {
     pub vis: syn::Visibility,
     pub name: syn::Ident,
     pub decl: Decl,
+    /// The declaration's tokens as written, handed to algebra expressions that name the item.
+    pub tokens: TokenStream,
 }
 
 /// The macro input after the crate path.
 pub enum Input {
     Expr(Box<Decl>),
     Items(Vec<Item>),
+    Algebra(Box<crate::algebra::Algebra>),
 }
 
 /// Everything the macro reads: the crate path and the input.
 pub struct Invocation {
     pub krate: TokenStream,
+    /// The tokens after the crate path, as given.
+    pub rest: TokenStream,
     pub input: Input,
 }

@@ -4,6 +4,7 @@
 //! Pipeline: `parse` (tokens → `ast`, with spans) → `valid` (calls `layout-core`, maps each
 //! error's mode path back to its token, collects independent errors) → `expand`.
 
+mod algebra;
 mod ast;
 mod expand;
 mod parse;

@@ -32,8 +32,8 @@ pub fn invocation(tokens: TokenStream) -> syn::Result<Invocation> {
         ));
     }
     rest.extend(iter);
-    let input = input.parse2(rest)?;
-    Ok(Invocation { krate, input })
+    let input = input.parse2(rest.clone())?;
+    Ok(Invocation { krate, rest, input })
 }
 
 fn input(s: ParseStream) -> syn::Result<Input> {
@@ -42,6 +42,9 @@ fn input(s: ParseStream) -> syn::Result<Input> {
             s.span(),
             format!("empty `layout!`\n{FORMAT_HELP}"),
         ));
+    }
+    if crate::algebra::is_algebra(s) {
+        return Ok(Input::Algebra(Box::new(crate::algebra::parse(s)?)));
     }
     if s.peek(Token![#]) || s.peek(Token![pub]) || s.peek(Token![const]) {
         let mut items = Vec::new();
@@ -68,7 +71,19 @@ fn item(s: ParseStream) -> syn::Result<Item> {
     })?;
     let name: Ident = s.parse()?;
     s.parse::<Token![=]>()?;
+    let start = s.cursor();
     let d = decl(s)?;
+    let mut tokens = TokenStream::new();
+    let mut c = start;
+    while c != s.cursor() {
+        match c.token_tree() {
+            Some((tt, next)) => {
+                tokens.extend([tt]);
+                c = next;
+            }
+            None => break,
+        }
+    }
     s.parse::<Token![;]>()
         .map_err(|e| syn::Error::new(e.span(), "expected `;` after the item"))?;
     Ok(Item {
@@ -76,7 +91,28 @@ fn item(s: ParseStream) -> syn::Result<Item> {
         vis,
         name,
         decl: d,
+        tokens,
     })
+}
+
+/// A declaration `LAYOUT, DOMAIN -> CODOMAIN [, OPTIONS]`.
+pub fn decl_stream(s: ParseStream) -> syn::Result<Decl> {
+    decl(s)
+}
+
+/// A layout `[cute] SHAPE:STRIDE` (seed order after conversion).
+pub fn layout_stream(s: ParseStream) -> syn::Result<LayoutAst> {
+    layout(s)
+}
+
+/// A shape: an integer or a tuple of shapes.
+pub fn shape_tree(s: ParseStream) -> syn::Result<layout_core::Tree<i64>> {
+    Ok(tree(s, 0, None, &mut |s| int(s))?.to_tree())
+}
+
+/// The fields `b = .., src = .., dst = ..` of a seed swizzle.
+pub fn seed_swizzle_stream(s: ParseStream, span: Span) -> syn::Result<SwizzleAst> {
+    seed_swizzle(s, span)
 }
 
 fn decl(s: ParseStream) -> syn::Result<Decl> {
@@ -247,7 +283,11 @@ fn layout(s: ParseStream) -> syn::Result<LayoutAst> {
         false
     };
     let start = s.span();
-    let shape = tree(s, 0, &mut |s| {
+    let mut names = Vec::new();
+    let shape = tree(s, 0, Some(&mut names), &mut |s| {
+        if let Some(r) = cute_static(s, cute) {
+            return r;
+        }
         if s.peek(Token![_]) {
             let u: Token![_] = s.parse()?;
             return Err(syn::Error::new(
@@ -263,7 +303,10 @@ fn layout(s: ParseStream) -> syn::Result<LayoutAst> {
             format!("expected `:` between the shape and the stride\n{FORMAT_HELP}"),
         )
     })?;
-    let stride = tree(s, 0, &mut |s| {
+    let stride = tree(s, 0, None, &mut |s| {
+        if let Some(r) = cute_static(s, cute) {
+            return r.map(|(v, sp)| (Stride::Int(v), sp));
+        }
         if s.peek(Token![_]) {
             let u: Token![_] = s.parse()?;
             return Ok((Stride::Broadcast, u.span));
@@ -276,11 +319,16 @@ fn layout(s: ParseStream) -> syn::Result<LayoutAst> {
     })?;
     let span = start.join(stride.span()).unwrap_or(start);
     let (mut shape, mut stride) = (shape, stride);
+    if names.iter().all(Option::is_none) {
+        names.clear();
+    }
     if cute {
         shape = shape.reversed();
         stride = cute_strides(&shape, &stride.reversed());
+        names.reverse();
     }
     Ok(LayoutAst {
+        names,
         shape: shape.normalised(),
         stride: stride.normalised(),
         span,
@@ -304,6 +352,7 @@ fn cute_strides(shape: &Node<i64>, stride: &Node<Stride>) -> Node<Stride> {
 fn tree<T>(
     s: ParseStream,
     depth: usize,
+    names: Option<&mut Vec<Option<String>>>,
     leaf: &mut dyn FnMut(ParseStream) -> syn::Result<(T, Span)>,
 ) -> syn::Result<Node<T>> {
     if depth > layout_core::MAX_DEPTH {
@@ -316,15 +365,28 @@ fn tree<T>(
         let content;
         let paren = syn::parenthesized!(content in s);
         let mut items = Vec::new();
+        let mut names = names;
         while !content.is_empty() {
-            if content.peek(Ident) && content.peek2(Token![:]) && !content.peek2(Token![::]) {
+            let name = if content.peek(Ident)
+                && content.peek2(Token![:])
+                && !content.peek2(Token![::])
+            {
                 let name: Ident = content.parse()?;
-                return Err(syn::Error::new(
-                    name.span(),
-                    "mode names are not supported by this version of `layout!`\nhelp: remove the name",
-                ));
+                content.parse::<Token![:]>()?;
+                if names.is_none() {
+                    return Err(syn::Error::new(
+                        name.span(),
+                        "mode names label top-level modes of the shape only\nhelp: name the top-level mode instead: `(rows: (2,4), cols: 8):(..)`",
+                    ));
+                }
+                Some(name.to_string())
+            } else {
+                None
+            };
+            if let Some(list) = names.as_deref_mut() {
+                list.push(name);
             }
-            items.push(tree(&content, depth + 1, leaf)?);
+            items.push(tree(&content, depth + 1, None, leaf)?);
             if content.is_empty() {
                 break;
             }
@@ -347,9 +409,39 @@ fn tree<T>(
         return Ok(Node::Tuple(items, paren.span.join()));
     }
     let (v, span) = leaf(s).map_err(|e| {
-        syn::Error::new(e.span(), format!("{e}\nhelp: a shape or stride is an integer, `_` (stride only) or a parenthesised tuple"))
+        let msg = e.to_string();
+        if msg.contains("help:") {
+            e
+        } else {
+            syn::Error::new(e.span(), format!("{msg}\nhelp: a shape or stride is an integer, `_` (stride only) or a parenthesised tuple"))
+        }
     })?;
     Ok(Node::Leaf(v, span))
+}
+
+/// CuTe prints static integers as `_8`: read them under `cute`, explain them otherwise.
+fn cute_static(s: ParseStream, cute: bool) -> Option<syn::Result<(i64, Span)>> {
+    let id = s.fork().parse::<Ident>().ok()?;
+    let text = id.to_string();
+    let digits = text.strip_prefix('_')?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let _ = s.parse::<Ident>();
+    if !cute {
+        return Some(Err(syn::Error::new(
+            id.span(),
+            format!(
+                "`{text}` is CuTe's static integer {digits}\nhelp: write `{digits}`, or put `cute` before a layout pasted in CuTe order"
+            ),
+        )));
+    }
+    Some(
+        digits
+            .parse::<i64>()
+            .map(|v| (v, id.span()))
+            .map_err(|_| syn::Error::new(id.span(), "integer does not fit in i64")),
+    )
 }
 
 fn side(s: ParseStream) -> syn::Result<Side> {

@@ -237,8 +237,8 @@ fn error_messages() {
             &["a size must be a positive integer; `_` is a stride (broadcast)"],
         ),
         (
-            "(m: 4, 8):(8,1), logical -> physical",
-            &["mode names are not supported by this version of `layout!`"],
+            "((m: 2, 2), 8):(8,1), logical -> physical",
+            &["mode names label top-level modes of the shape only"],
         ),
         (
             "(4,8):({ld},1), logical -> physical",

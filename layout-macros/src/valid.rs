@@ -123,7 +123,14 @@ pub fn check(d: &Decl) -> (Option<Checked>, Vec<syn::Error>) {
         errs.extend(leaf);
         None
     } else {
-        match Layout::new(d.layout.shape.to_tree(), d.layout.stride.to_tree()) {
+        let named = |l: Layout| {
+            if d.layout.names.is_empty() {
+                Ok(l)
+            } else {
+                l.with_names(d.layout.names.clone())
+            }
+        };
+        match Layout::new(d.layout.shape.to_tree(), d.layout.stride.to_tree()).and_then(named) {
             Ok(l) => Some(l),
             Err(e) => {
                 let span = e.mode().map_or(d.layout.span, |m| at(&m, false));

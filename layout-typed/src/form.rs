@@ -164,6 +164,9 @@ pub trait Form: Copy + 'static {
     /// `strides[first..first + LEAVES.len]`.
     #[doc(hidden)]
     fn eval_index_with(i: usize, strides: &[isize; MAX_LEAVES], first: usize) -> isize;
+    /// Writes the leaf coordinates of flat index `i` into `out[first..]`.
+    #[doc(hidden)]
+    fn leaves_of_index(i: usize, out: &mut [usize; MAX_LEAVES], first: usize);
 }
 
 /// A coordinate of a form `F`: one integer (unflattened, last leaf fastest), or a tuple of
@@ -182,6 +185,9 @@ pub trait Coord<F> {
     /// The offset with the leaves' strides replaced by `strides[first..]`.
     #[doc(hidden)]
     fn eval_with(self, strides: &[isize; MAX_LEAVES], first: usize) -> isize;
+    /// Writes the leaf coordinates into `out[first..]` (for offsets emitted as programs).
+    #[doc(hidden)]
+    fn leaves(self, out: &mut [usize; MAX_LEAVES], first: usize);
 }
 
 impl<const N: usize, const D: isize> Form for Dim<N, D> {
@@ -199,6 +205,10 @@ impl<const N: usize, const D: isize> Form for Dim<N, D> {
     fn eval_index_with(i: usize, strides: &[isize; MAX_LEAVES], first: usize) -> isize {
         debug_assert!(i < N, "coordinate outside its mode");
         i as isize * strides[first]
+    }
+    #[inline(always)]
+    fn leaves_of_index(i: usize, out: &mut [usize; MAX_LEAVES], first: usize) {
+        out[first] = i;
     }
 }
 
@@ -218,6 +228,10 @@ impl<const N: usize> Form for Bcast<N> {
         debug_assert!(i < N, "coordinate outside its mode");
         i as isize * strides[first]
     }
+    #[inline(always)]
+    fn leaves_of_index(i: usize, out: &mut [usize; MAX_LEAVES], first: usize) {
+        out[first] = i;
+    }
 }
 
 /// An integer is a coordinate of every form: the flat index, unflattened with the last leaf
@@ -230,6 +244,10 @@ impl<F: Form> Coord<F> for usize {
     #[inline(always)]
     fn eval_with(self, strides: &[isize; MAX_LEAVES], first: usize) -> isize {
         F::eval_index_with(self, strides, first)
+    }
+    #[inline(always)]
+    fn leaves(self, out: &mut [usize; MAX_LEAVES], first: usize) {
+        F::leaves_of_index(self, out, first);
     }
 }
 
@@ -284,6 +302,28 @@ macro_rules! tuple_form {
                 $($F::eval_index_with(c[$i], strides, at[$i]) +)+
                     $last::eval_index_with(c[$li], strides, at[$li])
             }
+            #[inline(always)]
+            fn leaves_of_index(i: usize, out: &mut [usize; MAX_LEAVES], first: usize) {
+                let sizes = [$($F::SIZE,)+ $last::SIZE];
+                let counts = [$($F::LEAVES.len,)+ $last::LEAVES.len];
+                let mut rest = i;
+                let mut k = $li;
+                let mut at = [first; $li + 1];
+                let mut j = 1;
+                while j <= $li {
+                    at[j] = at[j - 1] + counts[j - 1];
+                    j += 1;
+                }
+                let mut c = [0usize; $li + 1];
+                while k > 0 {
+                    c[k] = rest % sizes[k];
+                    rest /= sizes[k];
+                    k -= 1;
+                }
+                c[0] = rest;
+                $($F::leaves_of_index(c[$i], out, at[$i]);)+
+                $last::leaves_of_index(c[$li], out, at[$li]);
+            }
         }
 
         impl<$($F: Form,)+ $last: Form, $($C: Coord<$F>,)+ $lastc: Coord<$last>>
@@ -303,6 +343,18 @@ macro_rules! tuple_form {
                     k += 1;
                 }
                 $(self.$i.eval_with(strides, at[$i]) +)+ self.$li.eval_with(strides, at[$li])
+            }
+            #[inline(always)]
+            fn leaves(self, out: &mut [usize; MAX_LEAVES], first: usize) {
+                let counts = [$($F::LEAVES.len,)+ $last::LEAVES.len];
+                let mut at = [first; $li + 1];
+                let mut k = 1;
+                while k <= $li {
+                    at[k] = at[k - 1] + counts[k - 1];
+                    k += 1;
+                }
+                $(self.$i.leaves(out, at[$i]);)+
+                self.$li.leaves(out, at[$li]);
             }
         }
     };
