@@ -7,10 +7,10 @@ use crate::error::Error;
 use crate::layout::Layout;
 use crate::tree::Stride;
 
-/// Largest offset range the exact fallback enumerates over a bitset (2²⁸ bits = 32 MiB).
-pub const ENUMERATION_RANGE_LIMIT: i64 = 1 << 28;
+/// Largest offset range the exact fallback enumerates over a bitset (2²⁶ bits = 8 MiB).
+pub const ENUMERATION_RANGE_LIMIT: i64 = 1 << 26;
 /// Largest number of coordinates the exact fallback sorts when the range is wider.
-pub const ENUMERATION_SIZE_LIMIT: i64 = 1 << 24;
+pub const ENUMERATION_SIZE_LIMIT: i64 = 1 << 20;
 
 /// A leaf mode that takes part in addressing: size > 1, integer stride, with its canonical
 /// weight in the flat index of the whole layout.

@@ -363,6 +363,28 @@ pub enum Error {
     },
     /// `restrict` by a mode name that no top-level entry of the domain carries.
     UnknownModeName,
+    /// A tile extent that is not a positive integer.
+    TileExtent {
+        /// Its position in the tile shape (0-based, seed order).
+        position: usize,
+        /// The extent written.
+        extent: i64,
+    },
+    /// A swizzle field that is negative (bit counts and positions are at least 0).
+    SwizzleNegativeField {
+        /// Number of bits written.
+        b: i64,
+        /// Source bit written.
+        src: i64,
+        /// Destination bit written.
+        dst: i64,
+    },
+    /// A swizzle after a map whose offsets go below 0 (a swizzle acts on the bits of
+    /// non-negative offsets).
+    SwizzleNegativeOffset {
+        /// The smallest offset of the map.
+        min: i64,
+    },
     /// The decision procedure would tabulate more coordinates than its limit.
     DecideTooLarge {
         /// Number of coordinates of the domain.
@@ -525,6 +547,10 @@ impl Error {
             | Error::RestrictEntry { .. }
             | Error::UnknownModeName => "restrict",
             Error::DecideTooLarge { .. } => "decide-too-large",
+            Error::TileExtent { .. } => "tile-shape",
+            Error::SwizzleNegativeField { .. } | Error::SwizzleNegativeOffset { .. } => {
+                "swizzle-fields"
+            }
             Error::ScaleSize { .. } => "size-mismatch",
             Error::NotOneMode { .. } | Error::TileRank { .. } | Error::ArrangementRank { .. } => {
                 "rank-mismatch"
@@ -563,6 +589,34 @@ impl Error {
         }
     }
 
+    /// The same error about another mode (e.g. the path in CuTe order for a layout written in
+    /// CuTe notation); errors without a mode are returned unchanged.
+    #[must_use]
+    pub fn with_mode(self, new: ModePath) -> Error {
+        let mut e = self;
+        match &mut e {
+            Error::ProfileMismatch { mode, .. }
+            | Error::NonPositiveSize { mode, .. }
+            | Error::ZeroStride { mode, .. }
+            | Error::Overflow { mode, .. }
+            | Error::TooDeep { mode }
+            | Error::TooWide { mode, .. }
+            | Error::NotDense { mode, .. }
+            | Error::BroadcastNotDense { mode, .. }
+            | Error::NegativeOffset { mode, .. }
+            | Error::CoordOutOfRange { mode, .. }
+            | Error::CoordProfile { mode, .. }
+            | Error::NotDivisible { mode, .. }
+            | Error::TileSplit { mode, .. } => *mode = new,
+            Error::Aliasing {
+                modes: Some((a, _)),
+                ..
+            } => *a = new,
+            _ => {}
+        }
+        e
+    }
+
     /// The suggested fix, where one exists (the `help:` line of a diagnostic).
     #[must_use]
     pub fn help(&self) -> Option<HelpText> {
@@ -581,11 +635,9 @@ impl HelpText {
             Error::IntegerTooLarge { .. }
                 | Error::TooDeep { .. }
                 | Error::TooWide { .. }
-                | Error::AliasUndecided { .. }
                 | Error::IndexOutOfRange { .. }
                 | Error::CoordOutOfRange { .. }
                 | Error::CoordProfile { .. }
-                | Error::SwizzleTooWide { .. }
         )
     }
 }
@@ -600,8 +652,9 @@ impl fmt::Display for HelpText {
             Error::NonPositiveSize { .. } => f.write_str("sizes count positions and are at least 1"),
             Error::ZeroStride { .. } => f.write_str("write `_` for a broadcast mode (it makes the layout read-only), or give a non-zero stride"),
             Error::Overflow { .. } => f.write_str("use smaller sizes or strides: every offset must fit in i64"),
+            Error::NotDense { found, .. } if found < 0 => f.write_str("strides into logical or thread-value space are positive: sorted, they are 1, n1, n1·n2, …; annotate the codomain `physical` for a negative stride"),
             Error::NotDense { expected, .. } => write!(f, "stride {expected} here would make the strides the running products of the sizes; or annotate the codomain `physical` if gaps are intended"),
-            Error::BroadcastNotDense { .. } => f.write_str("a map into logical or thread-value space cannot broadcast; use `broadcast` over a physical map instead"),
+            Error::BroadcastNotDense { .. } => f.write_str("a map into logical or thread-value space cannot broadcast; annotate the codomain `physical` for a read-only broadcast, or build it with `broadcast(L, shape)`"),
             Error::Aliasing { .. } => f.write_str("make each stride exceed the span of the smaller modes, or write `_` for modes that are meant to share addresses (read-only)"),
             Error::NegativeOffset { .. } => f.write_str("cosize needs offsets from 0; use non-negative strides or offset the base pointer"),
             Error::ForbiddenSpaces { domain, codomain } => match (domain, codomain) {
@@ -638,11 +691,14 @@ impl fmt::Display for HelpText {
             Error::IntegerTooLarge { .. }
             | Error::TooDeep { .. }
             | Error::TooWide { .. }
-            | Error::AliasUndecided { .. }
             | Error::IndexOutOfRange { .. }
             | Error::CoordOutOfRange { .. }
-            | Error::CoordProfile { .. }
-            | Error::SwizzleTooWide { .. } => Ok(()),
+            | Error::CoordProfile { .. } => Ok(()),
+            Error::AliasUndecided { .. } => f.write_str("the exact test enumerates at most 2^26 offsets (or 2^20 coordinates); give strides that pass the fast test (each stride above the span of the smaller modes)"),
+            Error::SwizzleTooWide { .. } => f.write_str("swizzle fields are bit positions of the element offset and must end below bit 62"),
+            Error::TileExtent { .. } => f.write_str("tile extents count positions and are at least 1"),
+            Error::SwizzleNegativeField { .. } => f.write_str("give the number of bits and the lowest source and destination bits, each at least 0"),
+            Error::SwizzleNegativeOffset { .. } => f.write_str("swizzle a layout whose offsets start at 0 (non-negative strides), or offset the base pointer first"),
         }
     }
 }
@@ -812,6 +868,18 @@ impl fmt::Display for Error {
             Error::DecideTooLarge { size, limit } => write!(
                 f,
                 "deciding {size} coordinates exceeds the limit of {limit}"
+            ),
+            Error::TileExtent { position, extent } => write!(
+                f,
+                "tile extent {extent} at position {position} is not positive"
+            ),
+            Error::SwizzleNegativeField { b, src, dst } => write!(
+                f,
+                "negative swizzle field (b = {b}, src = {src}, dst = {dst})"
+            ),
+            Error::SwizzleNegativeOffset { min } => write!(
+                f,
+                "a swizzle acts on non-negative offsets, but this map reaches offset {min}"
             ),
             Error::NotOneMode { leaves } => write!(
                 f,

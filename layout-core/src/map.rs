@@ -81,14 +81,16 @@ pub fn check_tile(tile: &[i64], space: Space, size: i64) -> Result<(), Error> {
     if space != Space::Logical {
         return Err(Error::TileNotLogical { space });
     }
-    let product = tile.iter().try_fold(
-        1i64,
-        |acc, &k| if k < 1 { None } else { acc.checked_mul(k) },
-    );
-    match product {
+    if let Some((position, &extent)) = tile.iter().enumerate().find(|(_, k)| **k < 1) {
+        return Err(Error::TileExtent { position, extent });
+    }
+    match tile.iter().try_fold(1i64, |acc, &k| acc.checked_mul(k)) {
         Some(p) if p == size => Ok(()),
         Some(p) => Err(Error::TileSize { tile: p, size }),
-        None => Err(Error::TileSize { tile: -1, size }),
+        None => Err(Error::Overflow {
+            mode: crate::ModePath::ROOT,
+            what: crate::Quantity::Positions,
+        }),
     }
 }
 
@@ -350,17 +352,35 @@ impl Map {
     /// `σ ∘ self`.
     ///
     /// # Errors
-    /// [`Error::SwizzleNotPhysical`] unless this map is into physical.
+    /// [`Error::SwizzleNotPhysical`] unless this map is into physical,
+    /// [`Error::SwizzleNegativeOffset`] when it reaches a negative offset.
     pub fn swizzle(self, swizzle: Swizzle) -> Result<Map, Error> {
         if self.codomain() != Space::Physical {
             return Err(Error::SwizzleNotPhysical {
                 codomain: self.codomain(),
             });
         }
+        if let Some(min) = self.min_offset()
+            && min < 0
+        {
+            return Err(Error::SwizzleNegativeOffset { min });
+        }
         Ok(Map::Swizzled {
             swizzle,
             inner: Box::new(self),
         })
+    }
+
+    /// The smallest offset, when the map is a layout, a swizzled layout or a composite whose
+    /// left operand is one of those (the right operand of a composite is a bijection onto the
+    /// left's domain, so the ranges agree); `None` for a restriction.
+    fn min_offset(&self) -> Option<i64> {
+        match self {
+            Map::Layout(a) => Some(a.layout.span().0),
+            Map::Swizzled { inner, .. } => inner.min_offset(),
+            Map::Composite { left, .. } => left.min_offset(),
+            Map::Restricted { .. } => None,
+        }
     }
 
     /// The value at flat index `index` of the domain.

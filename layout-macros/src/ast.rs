@@ -66,7 +66,10 @@ pub struct LayoutAst {
     pub names: Vec<Option<String>>,
     pub shape: Node<i64>,
     pub stride: Node<Stride>,
+    /// The first token of the layout.
     pub span: Span,
+    /// The last token (the stride's group): with `span`, the range of the whole layout.
+    pub last: Span,
     pub cute: bool,
 }
 

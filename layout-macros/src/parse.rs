@@ -152,6 +152,12 @@ fn decl(s: ParseStream) -> syn::Result<Decl> {
         })?;
         match id.to_string().as_str() {
             "swizzle" => {
+                if !s.peek(syn::token::Paren) {
+                    return Err(syn::Error::new(
+                        id.span(),
+                        "expected `swizzle(b = .., src = .., dst = ..)`\nhelp: write `swizzle(b = 3, src = 7, dst = 4)`, or CuTe's `Swizzle<3,4,3>`",
+                    ));
+                }
                 let content;
                 syn::parenthesized!(content in s);
                 let sw = seed_swizzle(&content, id.span())?;
@@ -160,14 +166,19 @@ fn decl(s: ParseStream) -> syn::Result<Decl> {
                 }
             }
             "Swizzle" => {
-                s.parse::<Token![<]>()?;
-                let b = int(s)?;
-                s.parse::<Token![,]>()?;
-                let m = int(s)?;
-                s.parse::<Token![,]>()?;
-                let sh = int(s)?;
-                let close: Token![>] = s.parse()?;
-                let span = id.span().join(close.span).unwrap_or(id.span());
+                let cute_help = "write CuTe's swizzle as `Swizzle<B,M,S>`, e.g. `Swizzle<3,4,3>`";
+                let fields = (|| -> syn::Result<_> {
+                    s.parse::<Token![<]>()?;
+                    let b = int(s)?;
+                    s.parse::<Token![,]>()?;
+                    let m = int(s)?;
+                    s.parse::<Token![,]>()?;
+                    let sh = int(s)?;
+                    s.parse::<Token![>]>()?;
+                    Ok((b, m, sh))
+                })()
+                .map_err(|e| syn::Error::new(e.span(), format!("{e}\nhelp: {cute_help}")))?;
+                let (b, m, sh) = fields;
                 if swizzle
                     .replace((
                         SwizzleAst::Cute {
@@ -175,15 +186,23 @@ fn decl(s: ParseStream) -> syn::Result<Decl> {
                             m: m.0,
                             s: sh.0,
                         },
-                        span,
+                        id.span(),
                     ))
                     .is_some()
                 {
-                    return Err(syn::Error::new(id.span(), "a second swizzle"));
+                    return Err(syn::Error::new(
+                        id.span(),
+                        "a second swizzle\nhelp: a map has at most one swizzle, its last step",
+                    ));
                 }
             }
             "index" => {
-                s.parse::<Token![=]>()?;
+                s.parse::<Token![=]>().map_err(|e| {
+                    syn::Error::new(
+                        e.span(),
+                        "expected `=`\nhelp: write `index = i32`, `i64`, `u32` or `usize`",
+                    )
+                })?;
                 let ty: Ident = s.parse()?;
                 let t = match ty.to_string().as_str() {
                     "i32" => IndexTy::I32,
@@ -197,7 +216,12 @@ fn decl(s: ParseStream) -> syn::Result<Decl> {
                         ));
                     }
                 };
-                index = Some((t, ty.span()));
+                if index.replace((t, ty.span())).is_some() {
+                    return Err(syn::Error::new(
+                        ty.span(),
+                        "a second index type\nhelp: give `index = ..` once",
+                    ));
+                }
             }
             other => {
                 return Err(syn::Error::new(
@@ -317,7 +341,8 @@ fn layout(s: ParseStream) -> syn::Result<LayoutAst> {
         let (v, span) = int(s)?;
         Ok((Stride::Int(v), span))
     })?;
-    let span = start.join(stride.span()).unwrap_or(start);
+    let span = start;
+    let last = stride.span();
     let (mut shape, mut stride) = (shape, stride);
     if names.iter().all(Option::is_none) {
         names.clear();
@@ -332,6 +357,7 @@ fn layout(s: ParseStream) -> syn::Result<LayoutAst> {
         shape: shape.normalised(),
         stride: stride.normalised(),
         span,
+        last,
         cute,
     })
 }
@@ -457,8 +483,10 @@ fn side(s: ParseStream) -> syn::Result<Side> {
         "physical" => Space::Physical,
         "tv" => Space::ThreadValue,
         "thread" => {
-            s.parse::<Token![-]>()?;
-            let v: Ident = s.parse()?;
+            let v: Ident = s
+                .parse::<Token![-]>()
+                .and_then(|_| s.parse())
+                .map_err(|e| syn::Error::new(e.span(), "expected `thread-value`\nhelp: the spaces are `logical`, `thread-value` (or `tv`) and `physical`"))?;
             if v != "value" {
                 return Err(syn::Error::new(v.span(), "expected `thread-value`"));
             }

@@ -1003,7 +1003,8 @@ impl Decl {
                 }
             };
             let Ok(sw) = sw else { return false };
-            if cod != Space::Physical {
+            // A swizzle runs physical -> physical, on non-negative offsets.
+            if cod != Space::Physical || min < 0 {
                 return false;
             }
             max = sw.max_offset(max);

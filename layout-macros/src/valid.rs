@@ -28,6 +28,111 @@ pub fn error(span: Span, e: &Error) -> syn::Error {
     }
 }
 
+/// An error underlined from `first` to `last` (a range, on stable Rust, comes from two tokens).
+pub fn range_error(first: Span, last: Span, e: &Error, extra: &str) -> syn::Error {
+    let tokens: proc_macro2::TokenStream = [
+        proc_macro2::TokenTree::Ident(proc_macro2::Ident::new("first", first)),
+        proc_macro2::TokenTree::Ident(proc_macro2::Ident::new("last", last)),
+    ]
+    .into_iter()
+    .collect();
+    let msg = match e.help() {
+        Some(h) => format!("{e}{extra}\nhelp: {h}"),
+        None => format!("{e}{extra}"),
+    };
+    syn::Error::new_spanned(tokens, msg)
+}
+
+/// A mode path in CuTe order (each level's index counted from the other end).
+fn cute_path(shape: &Node<i64>, m: &ModePath) -> ModePath {
+    let mut node = shape;
+    let mut out = Vec::new();
+    for &i in m.indices() {
+        match node {
+            Node::Tuple(v, _) => {
+                out.push(v.len().saturating_sub(1 + i as usize));
+                match v.get(i as usize) {
+                    Some(n) => node = n,
+                    None => break,
+                }
+            }
+            Node::Leaf(..) => break,
+        }
+    }
+    ModePath::from_indices(&out).unwrap_or(*m)
+}
+
+/// A flat index as a coordinate of the shape, in the notation the layout was written in.
+fn coordinate(shape: &layout_core::Tree<i64>, mut i: i64, cute: bool) -> String {
+    fn go(t: &layout_core::Tree<i64>, i: &mut i64) -> layout_core::Tree<i64> {
+        match t {
+            layout_core::Tree::Leaf(n) => {
+                let c = *i % n;
+                *i /= n;
+                layout_core::Tree::Leaf(c)
+            }
+            layout_core::Tree::Tuple(v) => {
+                let mut parts: Vec<_> = v.iter().rev().map(|x| go(x, i)).collect();
+                parts.reverse();
+                layout_core::Tree::Tuple(parts)
+            }
+        }
+    }
+    let c = go(shape, &mut i);
+    if cute {
+        c.reversed().to_string()
+    } else {
+        c.to_string()
+    }
+}
+
+/// A layout's error at the token of its mode (or over the whole layout), with the mode path in
+/// the notation the layout was written in.
+fn layout_error(
+    l: &LayoutAst,
+    layout: Option<&Layout>,
+    e: &Error,
+    stride: bool,
+) -> Vec<syn::Error> {
+    let at = paths(l);
+    let conv = |m: &ModePath| if l.cute { cute_path(&l.shape, m) } else { *m };
+    match *e {
+        Error::Aliasing {
+            first,
+            second,
+            offset,
+            modes: Some((a, b)),
+        } => {
+            let shown = Error::Aliasing {
+                first,
+                second,
+                offset,
+                modes: Some((conv(&a), conv(&b))),
+            };
+            vec![
+                error(at(&a, true), &shown),
+                syn::Error::new(at(&b, true), "the colliding mode's stride is here"),
+            ]
+        }
+        Error::Aliasing { first, second, .. } => {
+            let extra = layout.map_or(String::new(), |lay| {
+                format!(
+                    " (coordinates {} and {})",
+                    coordinate(lay.shape(), first, l.cute),
+                    coordinate(lay.shape(), second, l.cute)
+                )
+            });
+            vec![range_error(l.span, l.last, e, &extra)]
+        }
+        _ => match e.mode() {
+            Some(m) if l.shape.at(m.indices()).is_some() => {
+                vec![error(at(&m, stride), &e.with_mode(conv(&m)))]
+            }
+            _ => vec![range_error(l.span, l.last, e, "")],
+        },
+    }
+}
+
 fn paths(l: &LayoutAst) -> impl Fn(&ModePath, bool) -> Span + '_ {
     move |p: &ModePath, stride: bool| {
         let node = if stride {
@@ -44,16 +149,21 @@ fn leaf_errors(l: &LayoutAst, out: &mut Vec<syn::Error>) {
     let at = paths(l);
     for e in mode_errors(&l.shape.to_tree(), &l.stride.to_tree()) {
         let mode = e.mode().unwrap_or(ModePath::ROOT);
+        let shown = if l.cute {
+            e.with_mode(cute_path(&l.shape, &mode))
+        } else {
+            e
+        };
         match e {
             Error::ProfileMismatch { .. } => {
-                out.push(error(at(&mode, true), &e));
+                out.push(error(at(&mode, true), &shown));
                 out.push(syn::Error::new(
                     at(&mode, false),
                     "the matching shape is here",
                 ));
             }
-            Error::ZeroStride { .. } => out.push(error(at(&mode, true), &e)),
-            _ => out.push(error(at(&mode, false), &e)),
+            Error::ZeroStride { .. } => out.push(error(at(&mode, true), &shown)),
+            _ => out.push(error(at(&mode, false), &shown)),
         }
     }
 }
@@ -63,7 +173,6 @@ fn leaf_errors(l: &LayoutAst, out: &mut Vec<syn::Error>) {
 /// errors), and every error found.
 pub fn check(d: &Decl) -> (Option<Checked>, Vec<syn::Error>) {
     let mut errs = Vec::new();
-    let at = paths(&d.layout);
 
     // The annotation is independent of the layout.
     if let Err(e) = check_annotation(d.domain.space, d.codomain.space) {
@@ -90,10 +199,13 @@ pub fn check(d: &Decl) -> (Option<Checked>, Vec<syn::Error>) {
             SwizzleAst::Seed { b, src, dst } => {
                 match (u32::try_from(b), u32::try_from(src), u32::try_from(dst)) {
                     (Ok(b), Ok(src), Ok(dst)) => Swizzle::new(b, src, dst),
+                    _ if b < 0 || src < 0 || dst < 0 => {
+                        Err(Error::SwizzleNegativeField { b, src, dst })
+                    }
                     _ => Err(Error::SwizzleTooWide {
-                        b: b.clamp(0, i64::from(u32::MAX)) as u32,
-                        src: src.clamp(0, i64::from(u32::MAX)) as u32,
-                        dst: dst.clamp(0, i64::from(u32::MAX)) as u32,
+                        b: b.clamp(0, 62) as u32,
+                        src: src.clamp(0, 62) as u32,
+                        dst: dst.clamp(0, 62) as u32,
                     }),
                 }
             }
@@ -107,8 +219,14 @@ pub fn check(d: &Decl) -> (Option<Checked>, Vec<syn::Error>) {
     typed_limits(&d.layout.shape, &mut leaf);
     let leaves = d.layout.shape.to_tree().leaves().len();
     if leaves > MAX_TYPED_LEAVES {
-        leaf.push(syn::Error::new(
-            d.layout.span,
+        let tokens: proc_macro2::TokenStream = [
+            proc_macro2::TokenTree::Ident(proc_macro2::Ident::new("first", d.layout.span)),
+            proc_macro2::TokenTree::Ident(proc_macro2::Ident::new("last", d.layout.last)),
+        ]
+        .into_iter()
+        .collect();
+        leaf.push(syn::Error::new_spanned(
+            tokens,
             format!("{leaves} leaf modes; the typed API takes at most {MAX_TYPED_LEAVES}\nhelp: merge contiguous modes"),
         ));
     }
@@ -133,8 +251,7 @@ pub fn check(d: &Decl) -> (Option<Checked>, Vec<syn::Error>) {
         match Layout::new(d.layout.shape.to_tree(), d.layout.stride.to_tree()).and_then(named) {
             Ok(l) => Some(l),
             Err(e) => {
-                let span = e.mode().map_or(d.layout.span, |m| at(&m, false));
-                errs.push(error(span, &e));
+                errs.extend(layout_error(&d.layout, None, &e, false));
                 None
             }
         }
@@ -142,22 +259,12 @@ pub fn check(d: &Decl) -> (Option<Checked>, Vec<syn::Error>) {
 
     if let Some(l) = &layout {
         if let Err(e) = check_codomain(l, d.codomain.space) {
-            match e {
-                Error::Aliasing {
-                    modes: Some((a, b)),
-                    ..
-                } => {
-                    errs.push(error(at(&a, true), &e));
-                    errs.push(syn::Error::new(
-                        at(&b, true),
-                        "the colliding mode's stride is here",
-                    ));
-                }
-                _ => {
-                    let span = e.mode().map_or(d.layout.span, |m| at(&m, true));
-                    errs.push(error(span, &e));
-                }
-            }
+            errs.extend(layout_error(&d.layout, Some(l), &e, true));
+        }
+        if let (Some((_, span)), (min, _)) = (d.swizzle, l.span())
+            && min < 0
+        {
+            errs.push(error(span, &Error::SwizzleNegativeOffset { min }));
         }
         for side in [&d.domain, &d.codomain] {
             if let Some((t, span)) = &side.tile

@@ -88,6 +88,27 @@ impl Leaves {
         acc
     }
 
+    /// The largest `σ(L(i))` over the domain for the swizzle `(b, src, dst)`, by enumeration
+    /// (up to [`COMPOSE_ENUMERATION_LIMIT`] coordinates); `None` past it.
+    #[must_use]
+    pub const fn swizzled_max(&self, b: u32, src: u32, dst: u32) -> Option<i64> {
+        let n = self.size();
+        if n > COMPOSE_ENUMERATION_LIMIT {
+            return None;
+        }
+        let mut max = i64::MIN;
+        let mut i = 0;
+        while i < n {
+            let x = self.eval(i) as i64;
+            let y = x ^ (((x >> src) & ((1 << b) - 1)) << dst);
+            if y > max {
+                max = y;
+            }
+            i += 1;
+        }
+        Some(max)
+    }
+
     /// `a ∘ b` as a layout over `b`'s leaves when it is one with one stride per leaf
     /// (`a(b(c)) = Σ cⱼ·a(dⱼ)` at every coordinate, checked by enumeration up to
     /// [`COMPOSE_ENUMERATION_LIMIT`] coordinates); `None` otherwise, and the composite is then
@@ -203,7 +224,7 @@ impl<const N: usize, const D: isize> Form for Dim<N, D> {
     }
     #[inline(always)]
     fn eval_index_with(i: usize, strides: &[isize; MAX_LEAVES], first: usize) -> isize {
-        debug_assert!(i < N, "coordinate outside its mode");
+        debug_assert!(i < N, "coordinate {i} outside its mode of size {N}");
         i as isize * strides[first]
     }
     #[inline(always)]
@@ -225,7 +246,7 @@ impl<const N: usize> Form for Bcast<N> {
     }
     #[inline(always)]
     fn eval_index_with(i: usize, strides: &[isize; MAX_LEAVES], first: usize) -> isize {
-        debug_assert!(i < N, "coordinate outside its mode");
+        debug_assert!(i < N, "coordinate {i} outside its mode of size {N}");
         i as isize * strides[first]
     }
     #[inline(always)]

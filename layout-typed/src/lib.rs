@@ -198,6 +198,16 @@ pub trait Layout: Copy {
         compose(self, right)
     }
 
+    /// Number of coordinates: [`Layout::SIZE`].
+    fn size(&self) -> usize {
+        Self::SIZE
+    }
+
+    /// The buffer length the map needs: [`Layout::COSIZE`].
+    fn cosize(&self) -> usize {
+        Self::COSIZE
+    }
+
     /// The map in seed notation, e.g. `(16,32):(32,1)`, `σ(b=3,src=7,dst=4) ∘ …`, `A ∘ B`.
     fn notation(&self) -> Notation<Self> {
         Notation(*self, false)
@@ -239,12 +249,45 @@ impl<F, S> Clone for Static<F, S> {
     }
 }
 impl<F, S> Copy for Static<F, S> {}
+// `Display` and `Debug` of the typed values: their seed notation (`{:#}`: CuTe notation).
 impl<F: Form, S> fmt::Debug for Static<F, S>
 where
     Self: Layout,
 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        <Self as Layout>::write(f, false)
+        <Self as Layout>::write(f, f.alternate())
+    }
+}
+impl<F: Form, S> fmt::Display for Static<F, S>
+where
+    Self: Layout,
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        <Self as Layout>::write(f, f.alternate())
+    }
+}
+impl<L: Layout, const B: u32, const SRC: u32, const DST: u32> fmt::Debug
+    for Swizzled<L, B, SRC, DST>
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        <Self as Layout>::write(f, f.alternate())
+    }
+}
+impl<L: Layout, const B: u32, const SRC: u32, const DST: u32> fmt::Display
+    for Swizzled<L, B, SRC, DST>
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        <Self as Layout>::write(f, f.alternate())
+    }
+}
+impl<A: Layout, B: Layout> fmt::Debug for Composed<A, B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        <Self as Layout>::write(f, f.alternate())
+    }
+}
+impl<A: Layout, B: Layout> fmt::Display for Composed<A, B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        <Self as Layout>::write(f, f.alternate())
     }
 }
 
@@ -278,7 +321,7 @@ where
 
     #[inline(always)]
     fn offset_index(&self, i: usize) -> Idx {
-        debug_assert!(i < N, "flat index outside the layout");
+        debug_assert!(i < N, "flat index {i} outside the layout of size {N}");
         Idx::from_isize(F::eval_index_with(i, &F::LEAVES.strides, 0))
     }
 
@@ -291,6 +334,18 @@ where
     fn to_map(&self) -> Result<layout_core::Map, layout_core::Error> {
         let text = alloc::format!("{}", self.notation());
         let l: layout_core::Layout = text.parse()?;
+        if (Dom::SPACE, Cod::SPACE) == (layout_core::Space::ThreadValue, layout_core::Space::Physical)
+        {
+            // A composite decided to be a layout: thread-value -> physical exists only as a
+            // composite (SPEC §2), so rebuild it as `l ∘ canonical(shape)`.
+            use layout_core::Space::{Logical, Physical, ThreadValue};
+            let id = layout_core::canonical(l.shape())?;
+            let left = layout_core::Annotated::new(l, Logical, Physical)?
+                .with_tiles(None, CTile::extents())?;
+            let right = layout_core::Annotated::new(id, ThreadValue, Logical)?
+                .with_tiles(DTile::extents(), None)?;
+            return layout_core::compose(&left.into(), &right.into());
+        }
         let a = layout_core::Annotated::new(l, Dom::SPACE, Cod::SPACE)?
             .with_tiles(DTile::extents(), CTile::extents())?;
         Ok(a.into())
@@ -327,7 +382,14 @@ impl<L: Layout, const B: u32, const SRC: u32, const DST: u32> Layout for Swizzle
     type Form = L::Form;
     const SIZE: usize = L::SIZE;
     const MIN_OFFSET: i64 = L::MIN_OFFSET;
-    const MAX_OFFSET: i64 = swizzled_max(L::MAX_OFFSET, B, SRC, DST);
+    // Exact when the inner map is a layout of at most 2^16 coordinates, else an upper bound.
+    const MAX_OFFSET: i64 = match L::LINEAR {
+        Some(l) => match l.swizzled_max(B, SRC, DST) {
+            Some(m) => m,
+            None => swizzled_max(L::MAX_OFFSET, B, SRC, DST),
+        },
+        None => swizzled_max(L::MAX_OFFSET, B, SRC, DST),
+    };
     const LINEAR: Option<Leaves> = None;
 
     #[inline(always)]
