@@ -17,7 +17,7 @@ use quote::quote;
 use syn::parse::ParseStream;
 use syn::{Ident, Token};
 
-use crate::ast::{Decl, IndexTy};
+use crate::ast::{Decl, IndexTy, LayoutAst, Node};
 use crate::parse;
 use crate::valid::{self, Checked};
 
@@ -46,12 +46,20 @@ pub enum Entry {
     Name(String, Span),
 }
 
+/// The tile of `divide`: its entries (leaves, in order) with their tokens, and the whole tile.
+pub struct Tile {
+    entries: Vec<(i64, Span)>,
+    span: Span,
+}
+
 /// An expression as written.
 pub enum AExpr {
     Named(syn::Path, Span),
     Literal(Box<Decl>, Span),
+    /// A literal arrangement of `repeat`/`interleave`, `(3):(1)`: a layout without spaces.
+    Arrangement(Box<LayoutAst>, Span),
     Compose(Box<AExpr>, Box<AExpr>, Span),
-    Divide(Box<AExpr>, Vec<i64>, bool, Span),
+    Divide(Box<AExpr>, Tile, bool, Span),
     Restrict(Box<AExpr>, Vec<(Entry, Value)>, Span),
     Repeat(Box<AExpr>, Box<AExpr>, bool, Span),
     Broadcast(Box<AExpr>, Tree<i64>, Span),
@@ -65,16 +73,26 @@ pub struct Algebra {
     pub expr: AExpr,
 }
 
-/// Whether the input is an algebra expression: `[NAME = ..]` groups or `op(`.
+/// Whether the input is an algebra expression: `[NAME = ..]` groups or `op(` (any name but
+/// `cute`, which starts a layout in CuTe order; an unknown operation is reported as one).
 pub fn is_algebra(s: ParseStream) -> bool {
     if s.peek(syn::token::Bracket) {
         return true;
     }
     s.peek(Ident)
         && s.peek2(syn::token::Paren)
-        && s.fork()
-            .parse::<Ident>()
-            .is_ok_and(|i| OPS.contains(&i.to_string().as_str()))
+        && s.fork().parse::<Ident>().is_ok_and(|i| i != "cute")
+}
+
+fn unknown_op(op: &Ident) -> syn::Error {
+    let known: Vec<String> = OPS.iter().map(|o| format!("`{o}`")).collect();
+    syn::Error::new(
+        op.span(),
+        format!(
+            "unknown operation `{op}`\nhelp: the operations are {}",
+            known.join(", ")
+        ),
+    )
 }
 
 pub fn parse(s: ParseStream) -> syn::Result<Algebra> {
@@ -106,6 +124,7 @@ fn expr(s: ParseStream) -> syn::Result<AExpr> {
         if OPS.contains(&op.to_string().as_str()) {
             return call(s);
         }
+        return Err(unknown_op(&op));
     }
     let path: syn::Path = s.parse().map_err(|e| {
         syn::Error::new(
@@ -126,26 +145,31 @@ fn call(s: ParseStream) -> syn::Result<AExpr> {
     let content;
     syn::parenthesized!(content in s);
     let a = Box::new(expr(&content)?);
-    let next = |what: &str| -> syn::Result<()> {
+    let next = |what: &str, help: &str| -> syn::Result<()> {
         content
             .parse::<Token![,]>()
-            .map_err(|e| syn::Error::new(e.span(), format!("`{op}` takes {what}")))?;
+            .map_err(|e| syn::Error::new(e.span(), format!("`{op}` takes {what}\nhelp: {help}")))?;
         Ok(())
     };
     let out = match op.to_string().as_str() {
         "compose" => {
-            next("two layouts: `compose(left, right)` applies `right` first")?;
+            next(
+                "two maps",
+                "write `compose(left, right)`: `right` is applied first, e.g. `compose(SMEM, TV)`",
+            )?;
             AExpr::Compose(a, Box::new(expr(&content)?), span)
         }
         name @ ("divide" | "divide_modes") => {
-            next("a layout and a tile shape: `divide(L, (64, 32))`")?;
-            let tile = parse::shape_tree(&content)?;
-            let tile = tile.leaves().into_iter().copied().collect();
-            AExpr::Divide(a, tile, name == "divide_modes", span)
+            next(
+                "a layout and a tile",
+                &format!("write `{name}(L, (64, 32))`, one tile entry per top-level mode"),
+            )?;
+            AExpr::Divide(a, tile(&content)?, name == "divide_modes", span)
         }
         "restrict" => {
             next(
-                "a map and fixed entries: `restrict(ADDR, thread = t)` or `restrict(ADDR, 0 = 2)`",
+                "a map and the entries to fix",
+                "write `restrict(ADDR, thread = t)` or `restrict(ADDR, 0 = 2)`",
             )?;
             let mut fixed = Vec::new();
             while !content.is_empty() {
@@ -190,54 +214,74 @@ fn call(s: ParseStream) -> syn::Result<AExpr> {
             AExpr::Restrict(a, fixed, span)
         }
         name @ ("repeat" | "interleave") => {
-            next("a layout and an arrangement: `repeat(L, (3):(1))`")?;
+            next(
+                "a layout and an arrangement",
+                &format!("write `{name}(L, (3):(1))`; the arrangement is a dense layout"),
+            )?;
             let b = if content.peek(syn::token::Paren) || content.peek(syn::LitInt) {
                 let l = parse::layout_stream(&content)?;
                 let span = l.span;
-                AExpr::Literal(
-                    Box::new(Decl {
-                        layout: l,
-                        domain: crate::ast::Side {
-                            space: Space::Logical,
-                            span,
-                            tile: None,
-                        },
-                        codomain: crate::ast::Side {
-                            space: Space::Logical,
-                            span,
-                            tile: None,
-                        },
-                        swizzle: None,
-                        index: None,
-                    }),
-                    span,
-                )
+                AExpr::Arrangement(Box::new(l), span)
             } else {
                 expr(&content)?
             };
             AExpr::Repeat(a, Box::new(b), name == "interleave", span)
         }
         "broadcast" => {
-            next("a layout and a shape: `broadcast(L, (4))`")?;
+            next(
+                "a layout and a shape",
+                "write `broadcast(L, (4))`: 4 copies of `L` at the same addresses",
+            )?;
             AExpr::Broadcast(a, parse::shape_tree(&content)?, span)
         }
         "inverse" => AExpr::Inverse(a, span),
         "swizzle" => {
-            next("a map and the fields: `swizzle(L, b = 3, src = 7, dst = 4)`")?;
+            next(
+                "a map and the fields",
+                "write `swizzle(L, b = 3, src = 7, dst = 4)`",
+            )?;
             let sw = parse::seed_swizzle_stream(&content, span)?;
             AExpr::Swizzle(a, sw, span)
         }
-        other => {
-            return Err(syn::Error::new(
-                span,
-                format!("unknown operation `{other}`"),
-            ));
-        }
+        _ => return Err(unknown_op(&op)),
     };
     if !content.is_empty() {
-        return Err(content.error("unexpected arguments"));
+        return Err(content.error(format!("unexpected arguments to `{op}`")));
     }
     Ok(out)
+}
+
+/// A tile: an integer or a tuple of tiles; its leaves are the entries.
+fn tile(s: ParseStream) -> syn::Result<Tile> {
+    fn walk(s: ParseStream, out: &mut Vec<(i64, Span)>) -> syn::Result<()> {
+        if s.peek(syn::token::Paren) {
+            let content;
+            syn::parenthesized!(content in s);
+            while !content.is_empty() {
+                walk(&content, out)?;
+                if !content.is_empty() {
+                    content.parse::<Token![,]>()?;
+                }
+            }
+            return Ok(());
+        }
+        let l: syn::LitInt = s.parse().map_err(|e| {
+            syn::Error::new(
+                e.span(),
+                "expected a tile entry\nhelp: a tile is an integer or a tuple of integers, `(64, 32)`",
+            )
+        })?;
+        out.push((l.base10_parse()?, l.span()));
+        Ok(())
+    }
+    // The whole tuple (a group's span covers both delimiters), or the integer.
+    let span = s
+        .fork()
+        .parse::<proc_macro2::TokenTree>()
+        .map_or_else(|_| s.span(), |t| t.span());
+    let mut entries = Vec::new();
+    walk(s, &mut entries)?;
+    Ok(Tile { entries, span })
 }
 
 fn peek_end(s: ParseStream) -> bool {
@@ -254,7 +298,7 @@ fn names(e: &AExpr, out: &mut Vec<syn::Path>) {
                 out.push(p.clone());
             }
         }
-        AExpr::Literal(..) => {}
+        AExpr::Literal(..) | AExpr::Arrangement(..) => {}
         AExpr::Compose(a, b, _) | AExpr::Repeat(a, b, _, _) => {
             names(a, out);
             names(b, out);
@@ -311,6 +355,14 @@ fn from_checked(c: &Checked) -> Result<Map, Error> {
     }
 }
 
+/// The number of top-level entries of a domain.
+fn top_entries(shape: &Tree<i64>) -> usize {
+    match shape {
+        Tree::Tuple(t) => t.len(),
+        Tree::Leaf(_) => 1,
+    }
+}
+
 /// The layout of a map that is one (a plain layout, or a composite decided to be a layout).
 fn as_layout(m: &Map) -> Option<(Layout, Space, Space)> {
     match m {
@@ -359,11 +411,22 @@ fn eval_expr(
                     },
                 ));
             }
+            if !va.runtime.is_empty() {
+                return Err(runtime_not_last(a, "compose"));
+            }
             let at = |e: &Error| match e {
                 Error::LeftDomainNotLogical { .. } => span_of(a),
                 _ => span_of(b),
             };
-            let map = layout_core::compose(&va.map, &vb.map).map_err(|e| err(at(&e), &e))?;
+            let map = layout_core::compose(&va.map, &vb.map).map_err(|e| match e {
+                Error::SizeMismatch { left, right } => vec![syn::Error::new(
+                    span_of(b),
+                    format!(
+                        "size mismatch in `compose`: the right operand has {right} positions, the left operand reads {left}\nhelp: the right operand must enumerate all {left} positions of the left operand's domain; `divide` or `repeat` one operand so that the sizes agree"
+                    ),
+                )],
+                _ => err(at(&e), &e),
+            })?;
             Ok(Value2 {
                 map,
                 index: va.index,
@@ -372,70 +435,63 @@ fn eval_expr(
         }
         AExpr::Restrict(a, fixed, span) => {
             let v = eval_expr(a, defs)?;
-            let names = v.map.domain_names();
-            let free = match v.map.domain_shape() {
-                Tree::Tuple(t) => t.len(),
-                Tree::Leaf(_) => 1,
-            };
+            if v.map.codomain() != Space::Physical {
+                return Err(err(
+                    span_of(a),
+                    &Error::RestrictNotPhysical {
+                        codomain: v.map.codomain(),
+                    },
+                ));
+            }
+            // An entry fixed by a run-time value stays in `v.map` until emission; the entries
+            // this `restrict` sees are the others (SPEC §5: later indices count the remaining
+            // entries).
+            let all_names = v.map.domain_names();
+            let visible: Vec<usize> = (0..top_entries(&v.map.domain_shape()))
+                .filter(|i| !v.runtime.iter().any(|(r, _)| r == i))
+                .collect();
             let mut statics = Vec::new();
             let mut runtime = v.runtime.clone();
+            let mut seen = Vec::new();
             for (entry, value) in fixed {
                 let (pos, espan) = match entry {
                     Entry::Position(p, s) => (*p, *s),
                     Entry::Name(n, s) => {
-                        match names.iter().position(|m| m.as_deref() == Some(n.as_str())) {
+                        let named = |i: &usize| all_names.get(*i).and_then(Option::as_deref);
+                        match visible.iter().position(|i| named(i) == Some(n.as_str())) {
                             Some(p) => (p, *s),
                             None => return Err(err(*s, &Error::UnknownModeName)),
                         }
                     }
                 };
-                if pos >= free {
+                let Some(&actual) = visible.get(pos).filter(|i| !seen.contains(*i)) else {
                     return Err(err(
                         espan,
                         &Error::RestrictEntry {
                             entry: pos,
-                            rank: free,
+                            rank: visible.len(),
                         },
                     ));
-                }
+                };
+                seen.push(actual);
                 match value {
-                    Value::Static(x) => statics.push((pos, *x)),
-                    Value::Runtime(t) => {
-                        if v.map.codomain() != Space::Physical {
-                            return Err(err(
-                                *span,
-                                &Error::RestrictNotPhysical {
-                                    codomain: v.map.codomain(),
-                                },
-                            ));
-                        }
-                        runtime.push((pos, t.clone()));
-                    }
+                    Value::Static(x) => statics.push((actual, *x)),
+                    Value::Runtime(t) => runtime.push((actual, t.clone())),
                 }
-            }
-            if !runtime.is_empty() && !statics.is_empty() {
-                return Err(vec![syn::Error::new(
-                    *span,
-                    "fix either literal values or run-time values in one `restrict`\nhelp: nest two `restrict` calls",
-                )]);
             }
             if runtime.len() > 1 {
                 return Err(vec![syn::Error::new(
                     *span,
-                    "one run-time value per `restrict`",
+                    "one run-time value per map: the other entries of a run-time `restrict` must be literals\nhelp: fix the other entries with literal values, or restrict a smaller map",
                 )]);
             }
             let map = if statics.is_empty() {
-                if v.map.codomain() != Space::Physical {
-                    return Err(err(
-                        *span,
-                        &Error::RestrictNotPhysical {
-                            codomain: v.map.codomain(),
-                        },
-                    ));
-                }
                 v.map
             } else {
+                // Fixing entries renumbers the later ones, the run-time entry among them.
+                for (r, _) in &mut runtime {
+                    *r -= statics.iter().filter(|(e, _)| e < r).count();
+                }
                 v.map.restrict(&statics).map_err(|e| err(*span, &e))?
             };
             Ok(Value2 {
@@ -447,17 +503,31 @@ fn eval_expr(
         AExpr::Swizzle(a, sw, span) => {
             let v = eval_expr(a, defs)?;
             let s = match *sw {
-                crate::ast::SwizzleAst::Seed { b, src, dst } => layout_core::Swizzle::new(
-                    b.clamp(0, 64) as u32,
-                    src.clamp(0, 64) as u32,
-                    dst.clamp(0, 64) as u32,
-                ),
+                crate::ast::SwizzleAst::Seed { b, src, dst } => {
+                    match (u32::try_from(b), u32::try_from(src), u32::try_from(dst)) {
+                        (Ok(b), Ok(src), Ok(dst)) => layout_core::Swizzle::new(b, src, dst),
+                        _ if b < 0 || src < 0 || dst < 0 => {
+                            Err(Error::SwizzleNegativeField { b, src, dst })
+                        }
+                        _ => Err(Error::SwizzleTooWide {
+                            b: b.clamp(0, 62) as u32,
+                            src: src.clamp(0, 62) as u32,
+                            dst: dst.clamp(0, 62) as u32,
+                        }),
+                    }
+                }
                 crate::ast::SwizzleAst::Cute { b, m, s } => {
                     layout_core::Swizzle::from_cute(b, m, s)
                 }
             }
             .map_err(|e| err(*span, &e))?;
-            let map = v.map.swizzle(s).map_err(|e| err(*span, &e))?;
+            if v.map.is_swizzled() {
+                return Err(vec![syn::Error::new(
+                    *span,
+                    "a second swizzle\nhelp: a map has at most one swizzle, its last step",
+                )]);
+            }
+            let map = v.map.swizzle(s).map_err(|e| err(span_of(a), &e))?;
             Ok(Value2 { map, ..v })
         }
         other => layout_op(other, defs),
@@ -470,11 +540,13 @@ fn layout_op(
     e: &AExpr,
     defs: &BTreeMap<String, (Checked, Span)>,
 ) -> Result<Value2, Vec<syn::Error>> {
-    let (a, span) = match e {
-        AExpr::Divide(a, _, _, s)
-        | AExpr::Repeat(a, _, _, s)
-        | AExpr::Broadcast(a, _, s)
-        | AExpr::Inverse(a, s) => (a, *s),
+    let (a, span, op) = match e {
+        AExpr::Divide(a, _, false, s) => (a, *s, "divide"),
+        AExpr::Divide(a, _, true, s) => (a, *s, "divide_modes"),
+        AExpr::Repeat(a, _, false, s) => (a, *s, "repeat"),
+        AExpr::Repeat(a, _, true, s) => (a, *s, "interleave"),
+        AExpr::Broadcast(a, _, s) => (a, *s, "broadcast"),
+        AExpr::Inverse(a, s) => (a, *s, "inverse"),
         _ => {
             return Err(vec![syn::Error::new(
                 span_of(e),
@@ -483,40 +555,74 @@ fn layout_op(
         }
     };
     let v = eval_expr(a, defs)?;
-    let (l, dom, cod) = materialise(&v.map).ok_or_else(|| {
-        vec![syn::Error::new(span_of(a), "this operation needs a layout, and this map is not one (Theorem 1); apply it to the operands before composing")]
-    })?;
-    let result = match e {
-        AExpr::Divide(_, tile, false, _) => layout_core::divide(&l, tile).map(|r| (r, dom, cod)),
-        AExpr::Divide(_, tile, true, _) => {
-            layout_core::divide_modes(&l, tile).map(|r| (r, dom, cod))
+    if !v.runtime.is_empty() {
+        return Err(runtime_not_last(a, op));
+    }
+    let (l, dom, cod) = materialise(&v.map).ok_or_else(|| not_a_layout(a, &v.map, op))?;
+    let (layout, dom, cod) = match e {
+        AExpr::Divide(_, tile, modes, _) => {
+            let k: Vec<i64> = tile.entries.iter().map(|(k, _)| *k).collect();
+            let r = if *modes {
+                layout_core::divide_modes(&l, &k)
+            } else {
+                layout_core::divide(&l, &k)
+            };
+            // Point at the offending tile entry, or at the whole tile.
+            let at = |e: &Error| match e {
+                Error::NotDivisible { mode, .. } | Error::TileSplit { mode, .. } => mode
+                    .indices()
+                    .first()
+                    .and_then(|i| tile.entries.get(usize::from(*i)))
+                    .map_or(tile.span, |(_, s)| *s),
+                Error::TileRank { .. } => tile.span,
+                _ => span,
+            };
+            (r.map_err(|e| err(at(&e), &e))?, dom, cod)
         }
         AExpr::Repeat(_, b, interleave, _) => {
-            let vb = eval_expr(b, defs)?;
-            let (arr, _, _) = materialise(&vb.map).ok_or_else(|| {
-                vec![syn::Error::new(
-                    span_of(b),
-                    "the arrangement must be a layout",
-                )]
-            })?;
-            if *interleave {
+            let arr = match b.as_ref() {
+                AExpr::Arrangement(l, _) => arrangement(l, op)?,
+                _ => {
+                    let vb = eval_expr(b, defs)?;
+                    if !vb.runtime.is_empty() {
+                        return Err(runtime_not_last(b, op));
+                    }
+                    materialise(&vb.map)
+                        .ok_or_else(|| not_a_layout(b, &vb.map, op))?
+                        .0
+                }
+            };
+            let r = if *interleave {
                 layout_core::interleave(&l, &arr)
             } else {
                 layout_core::repeat(&l, &arr)
-            }
-            .map(|r| (r, dom, cod))
-            .map_err(|e| err(span_of(b), &e))?
-            .pipe_ok()
+            };
+            (
+                r.map_err(|e| not_dense(op, "the arrangement", span_of(b), &e))?,
+                dom,
+                cod,
+            )
         }
-        AExpr::Broadcast(_, shape, _) => layout_core::broadcast(&l, shape).map(|r| (r, dom, cod)),
-        AExpr::Inverse(..) => layout_core::inverse(&l).map(|r| (r, cod, dom)),
-        _ => unreachable_op(),
-    }
-    .map_err(|e| err(span, &e))?;
-    let (layout, dom, cod) = result;
-    let map: Map = Annotated::new(layout, dom, cod)
-        .map_err(|e| err(span, &e))?
-        .into();
+        AExpr::Broadcast(_, shape, _) => {
+            if cod != Space::Physical {
+                return Err(vec![syn::Error::new(
+                    span_of(a),
+                    format!(
+                        "`broadcast` makes copies at the same addresses, a read-only map into physical, and this map's codomain is {}\nhelp: broadcast a map into physical, e.g. `broadcast(SMEM, (4))` or `broadcast(compose(SMEM, TV), (4))`",
+                        cod.as_str()
+                    ),
+                )]);
+            }
+            let r = layout_core::broadcast(&l, shape).map_err(|e| err(span, &e))?;
+            (r, dom, cod)
+        }
+        _ => {
+            let r =
+                layout_core::inverse(&l).map_err(|e| not_dense(op, "this map", span_of(a), &e))?;
+            (r, cod, dom)
+        }
+    };
+    let map = layout_map(layout, dom, cod).map_err(|e| err(span, &e))?;
     Ok(Value2 {
         map,
         index: v.index,
@@ -524,23 +630,134 @@ fn layout_op(
     })
 }
 
-trait PipeOk<T> {
-    fn pipe_ok(self) -> Result<T, Error>;
+/// A dense-bijection failure (Lemma 1) of an operand of `op`, in the operation's words; other
+/// errors as they are.
+fn not_dense(op: &str, what: &str, span: Span, e: &Error) -> Vec<syn::Error> {
+    let help = match (op, e) {
+        ("inverse", Error::NotDense { .. } | Error::BroadcastNotDense { .. }) => {
+            "only a dense bijection onto [0, size) has an inverse; a layout with gaps or broadcasts has none".to_string()
+        }
+        (_, Error::NotDense { mode, expected, .. }) => format!(
+            "the arrangement numbers the copies, so its strides, sorted, are the running products of its sizes: stride {expected} for mode {}",
+            mode_text(mode)
+        ),
+        (_, Error::BroadcastNotDense { .. }) => {
+            "an arrangement cannot broadcast; `broadcast(L, shape)` makes read-only copies at the same addresses".to_string()
+        }
+        _ => return err(span, e),
+    };
+    let e = e.to_string();
+    let why = e.strip_prefix("not a dense bijection ").unwrap_or(&e);
+    vec![syn::Error::new(
+        span,
+        format!("`{op}` needs a dense bijection, and {what} is not one {why}\nhelp: {help}"),
+    )]
 }
-impl<T> PipeOk<T> for T {
-    fn pipe_ok(self) -> Result<T, Error> {
-        Ok(self)
+
+fn mode_text(m: &layout_core::ModePath) -> String {
+    let parts: Vec<String> = m.indices().iter().map(u8::to_string).collect();
+    parts.join(".")
+}
+
+/// A literal arrangement `(3):(1)`: built, then checked dense at the token of the mode that
+/// breaks Lemma 1. Structural errors (profiles, sizes, zero strides) as for any layout.
+fn arrangement(l: &LayoutAst, op: &str) -> Result<Layout, Vec<syn::Error>> {
+    let built = Layout::new(l.shape.to_tree(), l.stride.to_tree())
+        .and_then(|x| x.with_names(l.names.clone()));
+    let Ok(layout) = built else {
+        let side = |space| crate::ast::Side {
+            space,
+            span: l.span,
+            tile: None,
+        };
+        let d = Decl {
+            layout: l.clone(),
+            domain: side(Space::Logical),
+            codomain: side(Space::Logical),
+            swizzle: None,
+            index: None,
+        };
+        let (_, errs) = valid::check(&d);
+        return Err(if errs.is_empty() {
+            vec![syn::Error::new(l.span, "not a layout")]
+        } else {
+            errs
+        });
+    };
+    match layout_core::check_dense_bijection(&layout) {
+        Ok(()) => Ok(layout),
+        Err(e) => {
+            let span = e
+                .mode()
+                .and_then(|m| l.stride.at(m.indices()).map(Node::span))
+                .unwrap_or(l.span);
+            Err(not_dense(op, "the arrangement", span, &e))
+        }
     }
 }
 
-fn unreachable_op() -> Result<(Layout, Space, Space), Error> {
-    Err(Error::UnknownModeName)
+/// A run-time `restrict` under another operation.
+fn runtime_not_last(a: &AExpr, op: &str) -> Vec<syn::Error> {
+    vec![syn::Error::new(
+        span_of(a),
+        format!(
+            "`{op}` after a `restrict` by a run-time value: the run-time restriction is the last step of an expression (only a swizzle may follow it)\nhelp: apply `{op}` first and restrict its result"
+        ),
+    )]
+}
+
+/// An operand of a layout operation that is not a layout.
+fn not_a_layout(a: &AExpr, m: &Map, op: &str) -> Vec<syn::Error> {
+    let (what, help) = if m.is_restricted() {
+        (
+            "a restriction (constant + map)".to_string(),
+            format!("apply `{op}` first and restrict its result"),
+        )
+    } else if m.is_swizzled() {
+        (
+            "swizzled".to_string(),
+            format!("apply `{op}` to the layout and swizzle the result"),
+        )
+    } else {
+        let why = match layout_core::decide(m, false).map(|d| d.result) {
+            Ok(Err(layout_core::NotLayout::Separability { witness })) => {
+                format!(": not separable at the coordinate {witness:?}")
+            }
+            Ok(Err(layout_core::NotLayout::Scan { coordinate, t })) => {
+                format!(": the scan of coordinate {coordinate} rejects at {t}")
+            }
+            Ok(Ok(_)) => String::new(),
+            Err(e) => format!(": {e}"),
+        };
+        (
+            format!("a composite that is not a layout (Theorem 1{why})"),
+            format!("apply `{op}` to the operands before composing them"),
+        )
+    };
+    vec![syn::Error::new(
+        span_of(a),
+        format!("`{op}` needs a layout, and this map is {what}\nhelp: {help}"),
+    )]
+}
+
+/// An operation's result as a map. Thread-value -> physical exists only as a composite
+/// (SPEC §2): such a layout (an operation on a composite decided to be a layout) is itself after
+/// the identity `canonical(shape)`, thread-value -> logical, which keeps its mode names.
+fn layout_map(l: Layout, dom: Space, cod: Space) -> Result<Map, Error> {
+    if (dom, cod) == (Space::ThreadValue, Space::Physical) {
+        let id = layout_core::canonical(l.shape())?.with_names(l.names().to_vec())?;
+        let left = Annotated::new(l, Space::Logical, Space::Physical)?;
+        let right = Annotated::new(id, Space::ThreadValue, Space::Logical)?;
+        return layout_core::compose(&left.into(), &right.into());
+    }
+    Ok(Annotated::new(l, dom, cod)?.into())
 }
 
 fn span_of(e: &AExpr) -> Span {
     match e {
         AExpr::Named(_, s)
         | AExpr::Literal(_, s)
+        | AExpr::Arrangement(_, s)
         | AExpr::Compose(_, _, s)
         | AExpr::Divide(_, _, _, s)
         | AExpr::Restrict(_, _, s)

@@ -519,12 +519,19 @@ fn generated(
                 out
             };
             let restrict = quote!(__m.restrict(&[(#entry, self.t as i64)])?);
+            // The value is a coordinate of the entry: checked like one (debug assertions).
+            let esize = entry_size(&full_shape, entry) as isize;
+            let check = quote!(::core::debug_assert!(
+                (0..#esize).contains(&t),
+                "restrict: the run-time value is outside its entry [0, {})",
+                #esize
+            ););
             if agree {
                 let base = program_tokens(full, &full_coords(&|_| quote!(0isize)));
                 let restricted = program_tokens(program, &coords);
                 (
                     quote!(t: isize, base: isize,),
-                    quote!({ let t: isize = (#value) as isize; let base: isize = #base; __LayoutExpr { t, base } }),
+                    quote!({ let t: isize = (#value) as isize; #check let base: isize = #base; __LayoutExpr { t, base } }),
                     quote!(self.base + #restricted),
                     restrict,
                 )
@@ -532,7 +539,7 @@ fn generated(
                 let full_body = program_tokens(full, &full_coords(&|i| quote!((l[#i] as isize))));
                 (
                     quote!(t: isize,),
-                    quote!(__LayoutExpr { t: (#value) as isize }),
+                    quote!({ let t: isize = (#value) as isize; #check __LayoutExpr { t } }),
                     quote!({ let t: isize = self.t; #full_body }),
                     restrict,
                 )

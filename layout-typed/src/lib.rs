@@ -334,7 +334,11 @@ where
     fn to_map(&self) -> Result<layout_core::Map, layout_core::Error> {
         let text = alloc::format!("{}", self.notation());
         let l: layout_core::Layout = text.parse()?;
-        if (Dom::SPACE, Cod::SPACE) == (layout_core::Space::ThreadValue, layout_core::Space::Physical)
+        if (Dom::SPACE, Cod::SPACE)
+            == (
+                layout_core::Space::ThreadValue,
+                layout_core::Space::Physical,
+            )
         {
             // A composite decided to be a layout: thread-value -> physical exists only as a
             // composite (SPEC §2), so rebuild it as `l ∘ canonical(shape)`.

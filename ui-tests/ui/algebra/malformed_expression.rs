@@ -1,0 +1,9 @@
+use layout_typed::prelude::*;
+
+layout! {
+    const SMEM = (16,32):(32,1), logical -> physical;
+}
+
+fn main() {
+    let _addr = layout!(compose(SMEM));
+}

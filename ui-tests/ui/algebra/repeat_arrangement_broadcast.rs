@@ -1,0 +1,9 @@
+use layout_typed::prelude::*;
+
+layout! {
+    const STAGE = (8,8):(8,1), logical -> physical;
+}
+
+fn main() {
+    let _stages = layout!(repeat(STAGE, (2,3):(_,1)));
+}
