@@ -529,6 +529,11 @@ pub struct ReadmeDoctests;
 #[cfg(doctest)]
 pub struct GuideDoctests;
 
+/// The algebra chapter's examples (`docs/algebra.md`), compiled and run as doctests.
+#[doc = include_str!("../../docs/algebra.md")]
+#[cfg(doctest)]
+pub struct AlgebraDoctests;
+
 #[doc(hidden)]
 pub mod __private {
     pub use layout_macros::layout_impl;
