@@ -388,6 +388,12 @@ fn eval_expr(
             })
         }
         AExpr::Literal(d, span) => {
+            if !d.layout.runtime.is_empty() {
+                return Err(vec![syn::Error::new(
+                    *span,
+                    "an operand of an algebra expression has static leaves only\nhelp: give every size and stride as an integer; run-time leaves live in `layout!(LAYOUT, ..)` values, composed with `try_compose`",
+                )]);
+            }
             let (c, errs) = valid::check(d);
             match c {
                 Some(c) if errs.is_empty() => {
@@ -559,6 +565,14 @@ fn layout_op(
         return Err(runtime_not_last(a, op));
     }
     let (l, dom, cod) = materialise(&v.map).ok_or_else(|| not_a_layout(a, &v.map, op))?;
+    if op == "inverse" && cod == Space::Physical && layout_core::is_dense_bijection(&l) {
+        return Err(vec![syn::Error::new(
+            span_of(a),
+            format!(
+                "`inverse` needs a dense bijection into logical or thread-value space, but this map is {dom} -> physical\nhelp: invert the thread-value or logical layout before composing it with storage"
+            ),
+        )]);
+    }
     let (layout, dom, cod) = match e {
         AExpr::Divide(_, tile, modes, _) => {
             let k: Vec<i64> = tile.entries.iter().map(|(k, _)| *k).collect();
@@ -846,5 +860,25 @@ fn evaluate(k: &TokenStream, a: &Algebra) -> Result<TokenStream, Vec<syn::Error>
         }
     }
     let v = eval_expr(&a.expr, &defs)?;
+    // The result's offsets must fit the index type its left operand declared.
+    let (type_min, type_max) = v.index.range();
+    let (mut min, mut max) = (0i64, 0i64);
+    for i in 0..v.map.size().min(layout_core::DECIDE_LIMIT) {
+        if let Ok(x) = v.map.eval_index(i) {
+            min = min.min(x);
+            max = max.max(x);
+        }
+    }
+    if min < type_min || max > type_max {
+        return Err(err(
+            span_of(&a.expr),
+            &Error::IndexTypeRange {
+                min,
+                max,
+                type_min,
+                type_max,
+            },
+        ));
+    }
     crate::expand::typed_map(k, &v.map, v.index, &v.runtime).map_err(|e| err(span_of(&a.expr), &e))
 }

@@ -64,6 +64,9 @@ impl<T: Clone> Node<T> {
 pub struct LayoutAst {
     /// Names of the top-level modes (seed order), empty when none is named.
     pub names: Vec<Option<String>>,
+    /// Per leaf (seed order), the run-time `{expr}` size and stride, if any; empty when the
+    /// layout is static. In `shape`/`stride` such leaves are placeholders (size 1, stride `_`).
+    pub runtime: Vec<(Option<TokenStream>, Option<TokenStream>)>,
     pub shape: Node<i64>,
     pub stride: Node<Stride>,
     /// The first token of the layout.

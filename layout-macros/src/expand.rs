@@ -35,6 +35,16 @@ pub fn layout(tokens: TokenStream) -> TokenStream {
             for it in items {
                 let (checked, errs) = valid::check(&it.decl);
                 out.extend(errors(errs));
+                if !it.decl.layout.runtime.is_empty() {
+                    out.extend(
+                        syn::Error::new(
+                            it.name.span(),
+                            "a layout with run-time `{expr}` leaves is a value, not a constant\nhelp: use the expression form, `let g = layout!(..)?;`",
+                        )
+                        .to_compile_error(),
+                    );
+                    continue;
+                }
                 if let Some(c) = checked {
                     let (ty, expr) = typed(k, &c);
                     let (attrs, vis, name) = (&it.attrs, &it.vis, &it.name);
@@ -127,8 +137,39 @@ fn tile(k: &TokenStream, t: Option<&Vec<i64>>) -> TokenStream {
     quote!(#k::#name<#(#ext),*>)
 }
 
+/// The value of a declaration with run-time leaves: `Result<Dynamic<..>, layout_core::Error>`,
+/// checked when it is built (SPEC §11).
+fn dynamic(k: &TokenStream, c: &Checked) -> TokenStream {
+    let f = form(k, c.layout.shape(), c.layout.stride());
+    let (dom, cod) = (space(k, c.domain), space(k, c.codomain));
+    let idx = index_type(c.index);
+    let modes = c.layout.modes();
+    let sizes = modes.iter().zip(&c.runtime).map(|(m, (rs, _))| match rs {
+        Some(e) => quote!(((#e) as i64)),
+        None => {
+            let n = Literal::i64_unsuffixed(m.size);
+            quote!(#n)
+        }
+    });
+    let strides = modes
+        .iter()
+        .zip(&c.runtime)
+        .map(|(m, (_, rd))| match (rd, m.stride) {
+            (Some(e), _) => quote!(::core::option::Option::Some((#e) as i64)),
+            (None, Stride::Int(d)) => {
+                let d = Literal::i64_unsuffixed(d);
+                quote!(::core::option::Option::Some(#d))
+            }
+            (None, Stride::Broadcast) => quote!(::core::option::Option::None),
+        });
+    quote!(#k::Dynamic::<#f, #dom, #cod, #idx>::new(&[#(#sizes),*], &[#(#strides),*]))
+}
+
 /// The type and the value expression of a checked declaration.
 fn typed(k: &TokenStream, c: &Checked) -> (TokenStream, TokenStream) {
+    if !c.runtime.is_empty() {
+        return (quote!(()), dynamic(k, c));
+    }
     let f = form(k, c.layout.shape(), c.layout.stride());
     let (dom, cod) = (space(k, c.domain), space(k, c.codomain));
     let n = Literal::usize_unsuffixed(c.layout.size() as usize);
@@ -195,6 +236,7 @@ pub fn typed_map(
         },
         swizzle,
         index,
+        runtime: Vec::new(),
     };
     if runtime.is_empty() {
         match map {
@@ -550,6 +592,7 @@ fn generated(
     quote!({
         #[derive(Clone, Copy, Debug)]
         struct __LayoutExpr { #fields }
+        #[allow(clippy::all, unused_parens)]
         impl #k::Layout for __LayoutExpr {
             type Domain = #dom;
             type Codomain = #cod;
@@ -583,6 +626,7 @@ fn generated(
                 ::core::result::Result::Ok(#restrict)
             }
         }
+        #[allow(clippy::all, unused_parens)]
         impl __LayoutExpr {
             #[inline(always)]
             #[allow(unused_parens, clippy::all)]

@@ -308,7 +308,17 @@ fn layout(s: ParseStream) -> syn::Result<LayoutAst> {
     };
     let start = s.span();
     let mut names = Vec::new();
+    // Run-time `{expr}` leaves, in leaf order (`None` for a static leaf). In the trees they are
+    // placeholders that every static check ignores: size 1, stride `_`.
+    let mut runtime_sizes = Vec::new();
+    let mut runtime_strides = Vec::new();
     let shape = tree(s, 0, Some(&mut names), &mut |s| {
+        if s.peek(syn::token::Brace) {
+            let g: proc_macro2::Group = s.parse()?;
+            runtime_sizes.push(Some(g.stream()));
+            return Ok((1, g.span()));
+        }
+        runtime_sizes.push(None);
         if let Some(r) = cute_static(s, cute) {
             return r;
         }
@@ -328,15 +338,18 @@ fn layout(s: ParseStream) -> syn::Result<LayoutAst> {
         )
     })?;
     let stride = tree(s, 0, None, &mut |s| {
+        if s.peek(syn::token::Brace) {
+            let g: proc_macro2::Group = s.parse()?;
+            runtime_strides.push(Some(g.stream()));
+            return Ok((Stride::Broadcast, g.span()));
+        }
+        runtime_strides.push(None);
         if let Some(r) = cute_static(s, cute) {
             return r.map(|(v, sp)| (Stride::Int(v), sp));
         }
         if s.peek(Token![_]) {
             let u: Token![_] = s.parse()?;
             return Ok((Stride::Broadcast, u.span));
-        }
-        if s.peek(syn::token::Brace) {
-            return Err(s.error("run-time `{expr}` leaves are not supported by this version of `layout!`\nhelp: write an integer"));
         }
         let (v, span) = int(s)?;
         Ok((Stride::Int(v), span))
@@ -351,9 +364,22 @@ fn layout(s: ParseStream) -> syn::Result<LayoutAst> {
         shape = shape.reversed();
         stride = cute_strides(&shape, &stride.reversed());
         names.reverse();
+        // A recursive reversal reverses the order of the leaves.
+        runtime_sizes.reverse();
+        runtime_strides.reverse();
     }
+    let runtime = if runtime_sizes
+        .iter()
+        .chain(&runtime_strides)
+        .any(Option::is_some)
+    {
+        runtime_sizes.into_iter().zip(runtime_strides).collect()
+    } else {
+        Vec::new()
+    };
     Ok(LayoutAst {
         names,
+        runtime,
         shape: shape.normalised(),
         stride: stride.normalised(),
         span,

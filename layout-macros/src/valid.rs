@@ -18,6 +18,11 @@ pub struct Checked {
     pub codomain_tile: Option<Vec<i64>>,
     pub swizzle: Option<Swizzle>,
     pub index: IndexTy,
+    /// Per leaf, the run-time size and stride expressions (empty for a static layout).
+    pub runtime: Vec<(
+        Option<proc_macro2::TokenStream>,
+        Option<proc_macro2::TokenStream>,
+    )>,
 }
 
 /// Formats a core error as a diagnostic: the rule with its numbers, then the fix.
@@ -257,8 +262,25 @@ pub fn check(d: &Decl) -> (Option<Checked>, Vec<syn::Error>) {
         }
     };
 
+    // With run-time leaves, what depends on them is checked when the value is built; the
+    // placeholders (size 1, stride `_`) leave the static modes' own checks here.
+    let dynamic = !d.layout.runtime.is_empty();
+    if dynamic {
+        if let Some((_, span)) = d.swizzle {
+            errs.push(syn::Error::new(span, "a swizzle needs a layout without run-time leaves\nhelp: give every size and stride as an integer"));
+        }
+        for side in [&d.domain, &d.codomain] {
+            if let Some((_, span)) = &side.tile {
+                errs.push(syn::Error::new(*span, "a tile shape needs a layout without run-time leaves\nhelp: remove the tile shape; sizes are checked when the value is built"));
+            }
+        }
+    }
     if let Some(l) = &layout {
-        if let Err(e) = check_codomain(l, d.codomain.space) {
+        // The static modes must already be alias-free among themselves (the run-time ones are
+        // `_` placeholders, which the test ignores); density needs every value.
+        if !(dynamic && d.codomain.space.requires_dense())
+            && let Err(e) = check_codomain(l, d.codomain.space)
+        {
             errs.extend(layout_error(&d.layout, Some(l), &e, true));
         }
         if let (Some((_, span)), (min, _)) = (d.swizzle, l.span())
@@ -268,6 +290,7 @@ pub fn check(d: &Decl) -> (Option<Checked>, Vec<syn::Error>) {
         }
         for side in [&d.domain, &d.codomain] {
             if let Some((t, span)) = &side.tile
+                && !dynamic
                 && let Err(e) = check_tile(t, side.space, l.size())
             {
                 errs.push(error(*span, &e));
@@ -277,7 +300,7 @@ pub fn check(d: &Decl) -> (Option<Checked>, Vec<syn::Error>) {
         let (min, max) = l.span();
         let max = swizzle.map_or(max, |s| s.max_offset(max));
         let (type_min, type_max) = index.range();
-        if min < type_min || max > type_max {
+        if !dynamic && (min < type_min || max > type_max) {
             let span = d.index.map_or(d.layout.span, |i| i.1);
             errs.push(error(
                 span,
@@ -306,6 +329,7 @@ pub fn check(d: &Decl) -> (Option<Checked>, Vec<syn::Error>) {
         codomain: d.codomain.space,
         swizzle,
         index: d.index.map_or(IndexTy::I64, |i| i.0),
+        runtime: d.layout.runtime.clone(),
     });
     (checked, errs)
 }

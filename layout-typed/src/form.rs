@@ -188,6 +188,25 @@ pub trait Form: Copy + 'static {
     /// Writes the leaf coordinates of flat index `i` into `out[first..]`.
     #[doc(hidden)]
     fn leaves_of_index(i: usize, out: &mut [usize; MAX_LEAVES], first: usize);
+    /// The shape and stride trees of this form with the leaves' values taken in order from
+    /// `sizes` and `strides` (`None` = broadcast), starting at `*next` (for run-time leaves).
+    #[doc(hidden)]
+    fn tree_dyn(
+        sizes: &[i64],
+        strides: &[Option<i64>],
+        next: &mut usize,
+    ) -> (
+        layout_core::Tree<i64>,
+        layout_core::Tree<layout_core::Stride>,
+    );
+    /// [`Form::leaves_of_index`] with the leaves' sizes given at run time (`sizes[first..]`).
+    #[doc(hidden)]
+    fn leaves_of_index_dyn(
+        i: usize,
+        sizes: &[usize; MAX_LEAVES],
+        out: &mut [usize; MAX_LEAVES],
+        first: usize,
+    );
 }
 
 /// A coordinate of a form `F`: one integer (unflattened, last leaf fastest), or a tuple of
@@ -209,6 +228,9 @@ pub trait Coord<F> {
     /// Writes the leaf coordinates into `out[first..]` (for offsets emitted as programs).
     #[doc(hidden)]
     fn leaves(self, out: &mut [usize; MAX_LEAVES], first: usize);
+    /// [`Coord::leaves`] with the leaves' sizes given at run time (for run-time leaves).
+    #[doc(hidden)]
+    fn leaves_dyn(self, sizes: &[usize; MAX_LEAVES], out: &mut [usize; MAX_LEAVES], first: usize);
 }
 
 impl<const N: usize, const D: isize> Form for Dim<N, D> {
@@ -229,6 +251,32 @@ impl<const N: usize, const D: isize> Form for Dim<N, D> {
     }
     #[inline(always)]
     fn leaves_of_index(i: usize, out: &mut [usize; MAX_LEAVES], first: usize) {
+        out[first] = i;
+    }
+    fn tree_dyn(
+        sizes: &[i64],
+        strides: &[Option<i64>],
+        next: &mut usize,
+    ) -> (
+        layout_core::Tree<i64>,
+        layout_core::Tree<layout_core::Stride>,
+    ) {
+        let i = *next;
+        *next += 1;
+        let n = sizes.get(i).copied().unwrap_or(1);
+        let d = match strides.get(i).copied().flatten() {
+            Some(d) => layout_core::Stride::Int(d),
+            None => layout_core::Stride::Broadcast,
+        };
+        (layout_core::Tree::Leaf(n), layout_core::Tree::Leaf(d))
+    }
+    #[inline(always)]
+    fn leaves_of_index_dyn(
+        i: usize,
+        _sizes: &[usize; MAX_LEAVES],
+        out: &mut [usize; MAX_LEAVES],
+        first: usize,
+    ) {
         out[first] = i;
     }
 }
@@ -253,6 +301,32 @@ impl<const N: usize> Form for Bcast<N> {
     fn leaves_of_index(i: usize, out: &mut [usize; MAX_LEAVES], first: usize) {
         out[first] = i;
     }
+    fn tree_dyn(
+        sizes: &[i64],
+        strides: &[Option<i64>],
+        next: &mut usize,
+    ) -> (
+        layout_core::Tree<i64>,
+        layout_core::Tree<layout_core::Stride>,
+    ) {
+        let i = *next;
+        *next += 1;
+        let n = sizes.get(i).copied().unwrap_or(1);
+        let d = match strides.get(i).copied().flatten() {
+            Some(d) => layout_core::Stride::Int(d),
+            None => layout_core::Stride::Broadcast,
+        };
+        (layout_core::Tree::Leaf(n), layout_core::Tree::Leaf(d))
+    }
+    #[inline(always)]
+    fn leaves_of_index_dyn(
+        i: usize,
+        _sizes: &[usize; MAX_LEAVES],
+        out: &mut [usize; MAX_LEAVES],
+        first: usize,
+    ) {
+        out[first] = i;
+    }
 }
 
 /// An integer is a coordinate of every form: the flat index, unflattened with the last leaf
@@ -269,6 +343,10 @@ impl<F: Form> Coord<F> for usize {
     #[inline(always)]
     fn leaves(self, out: &mut [usize; MAX_LEAVES], first: usize) {
         F::leaves_of_index(self, out, first);
+    }
+    #[inline(always)]
+    fn leaves_dyn(self, sizes: &[usize; MAX_LEAVES], out: &mut [usize; MAX_LEAVES], first: usize) {
+        F::leaves_of_index_dyn(self, sizes, out, first);
     }
 }
 
@@ -345,6 +423,52 @@ macro_rules! tuple_form {
                 $($F::leaves_of_index(c[$i], out, at[$i]);)+
                 $last::leaves_of_index(c[$li], out, at[$li]);
             }
+            fn tree_dyn(
+                sizes: &[i64],
+                strides: &[Option<i64>],
+                next: &mut usize,
+            ) -> (layout_core::Tree<i64>, layout_core::Tree<layout_core::Stride>) {
+                let parts = [$($F::tree_dyn(sizes, strides, next),)+ $last::tree_dyn(sizes, strides, next)];
+                let (s, d): (alloc::vec::Vec<_>, alloc::vec::Vec<_>) = parts.into_iter().unzip();
+                (layout_core::Tree::Tuple(s), layout_core::Tree::Tuple(d))
+            }
+            #[inline(always)]
+            fn leaves_of_index_dyn(
+                i: usize,
+                sizes: &[usize; MAX_LEAVES],
+                out: &mut [usize; MAX_LEAVES],
+                first: usize,
+            ) {
+                let counts = [$($F::LEAVES.len,)+ $last::LEAVES.len];
+                let mut at = [first; $li + 1];
+                let mut j = 1;
+                while j <= $li {
+                    at[j] = at[j - 1] + counts[j - 1];
+                    j += 1;
+                }
+                // Each entry's size is the product of its leaves' run-time sizes.
+                let mut entry = [1usize; $li + 1];
+                let mut k = 0;
+                while k <= $li {
+                    let mut m = at[k];
+                    while m < at[k] + counts[k] {
+                        entry[k] *= sizes[m];
+                        m += 1;
+                    }
+                    k += 1;
+                }
+                let mut c = [0usize; $li + 1];
+                let mut rest = i;
+                let mut k = $li;
+                while k > 0 {
+                    c[k] = rest % entry[k];
+                    rest /= entry[k];
+                    k -= 1;
+                }
+                c[0] = rest;
+                $($F::leaves_of_index_dyn(c[$i], sizes, out, at[$i]);)+
+                $last::leaves_of_index_dyn(c[$li], sizes, out, at[$li]);
+            }
         }
 
         impl<$($F: Form,)+ $last: Form, $($C: Coord<$F>,)+ $lastc: Coord<$last>>
@@ -376,6 +500,18 @@ macro_rules! tuple_form {
                 }
                 $(self.$i.leaves(out, at[$i]);)+
                 self.$li.leaves(out, at[$li]);
+            }
+            #[inline(always)]
+            fn leaves_dyn(self, sizes: &[usize; MAX_LEAVES], out: &mut [usize; MAX_LEAVES], first: usize) {
+                let counts = [$($F::LEAVES.len,)+ $last::LEAVES.len];
+                let mut at = [first; $li + 1];
+                let mut k = 1;
+                while k <= $li {
+                    at[k] = at[k - 1] + counts[k - 1];
+                    k += 1;
+                }
+                $(self.$i.leaves_dyn(sizes, out, at[$i]);)+
+                self.$li.leaves_dyn(sizes, out, at[$li]);
             }
         }
     };

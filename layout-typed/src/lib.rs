@@ -43,6 +43,7 @@
 
 extern crate alloc;
 
+mod dynamic;
 mod form;
 mod rules;
 mod view;
@@ -50,6 +51,7 @@ mod view;
 use core::fmt;
 use core::marker::PhantomData;
 
+pub use dynamic::{DynComposed, Dynamic, try_compose};
 pub use form::{Bcast, COMPOSE_ENUMERATION_LIMIT, Coord, Dim, Form, Leaves, MAX_LEAVES};
 pub use rules::{
     Addressable, Exclusive, LeftDomain, LogicalSpace, NoTile, PhysicalSpace, ReadOnly,
@@ -63,7 +65,7 @@ pub use layout_core as core_algebra;
 
 /// Everything a user needs: `layout!`, `compose`, the [`Layout`] trait and [`View`].
 pub mod prelude {
-    pub use crate::{Layout, View, compose, layout};
+    pub use crate::{Layout, View, compose, layout, try_compose};
 }
 
 /// Declares a checked layout.
@@ -102,6 +104,8 @@ macro_rules! layout {
 
 /// Integer types an offset can be returned in (`index = ..` in `layout!`).
 pub trait IndexType: Copy + fmt::Debug + fmt::Display + PartialEq + 'static {
+    /// The smallest and largest value, as `i64` (`usize` is capped at `i64::MAX`).
+    const RANGE: (i64, i64);
     /// Converts an offset that `layout!` proved to fit.
     fn from_isize(v: isize) -> Self;
     /// The offset as an `isize` (for composition and swizzles).
@@ -111,6 +115,10 @@ pub trait IndexType: Copy + fmt::Debug + fmt::Display + PartialEq + 'static {
 macro_rules! index_type {
     ($($t:ty),*) => {$(
         impl IndexType for $t {
+            const RANGE: (i64, i64) = (
+                if (<$t>::MIN as i128) < i64::MIN as i128 { i64::MIN } else { <$t>::MIN as i64 },
+                if (<$t>::MAX as i128) > i64::MAX as i128 { i64::MAX } else { <$t>::MAX as i64 },
+            );
             #[inline(always)]
             fn from_isize(v: isize) -> Self {
                 v as $t

@@ -11,13 +11,14 @@ fn ui() {
     t.compile_fail("ui/compose/*.rs");
     t.compile_fail("ui/view/*.rs");
     t.compile_fail("ui/algebra/*.rs");
+    t.compile_fail("ui/runtime/*.rs");
 }
 
 /// Every case file has its snapshot, and there are at least 20 of them.
 #[test]
 fn every_case_has_a_snapshot() {
     let mut cases = 0;
-    for family in ["macro", "compose", "view", "algebra"] {
+    for family in ["macro", "compose", "view", "runtime", "algebra"] {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("ui")
             .join(family);
