@@ -546,7 +546,7 @@ fn generated(
                         for &sz in leaves.iter().rev() {
                             let (wl, szl) =
                                 (Literal::i64_unsuffixed(w), Literal::i64_unsuffixed(sz));
-                            parts.push(quote!(((t / #wl) % #szl)));
+                            parts.push(quote!(((((t as usize) / #wl) % #szl) as isize)));
                             w *= sz;
                         }
                         parts.reverse();
