@@ -150,6 +150,75 @@ impl Decision {
     pub fn is_layout(&self) -> bool {
         self.result.is_ok()
     }
+
+    /// The map as one layout over its domain `shape` (the shape it was decided on): each decided
+    /// coordinate — a leaf, or a top-level mode when decided by mode — replaced by its coarsest
+    /// refinement, slowest piece first; a zero stride of a refinement is written `_`.
+    /// `None` when the map is not a layout or has a constant part (a restriction).
+    ///
+    /// ```
+    /// use layout_core::{compose, decide, Annotated, Space};
+    /// let a = Annotated::new("(4,6):(8,1)".parse()?, Space::Logical, Space::Physical)?;
+    /// let b = Annotated::new("(2,12):(12,1)".parse()?, Space::ThreadValue, Space::Logical)?;
+    /// let m = compose(&a.into(), &b.into())?;
+    /// let l = decide(&m, false)?.coarsest_layout(&m.domain_shape()).unwrap();
+    /// assert_eq!(l.to_string(), "(2,(2,6)):(16,(8,1))");
+    /// # Ok::<(), layout_core::Error>(())
+    /// ```
+    #[must_use]
+    pub fn coarsest_layout(&self, shape: &Tree<i64>) -> Option<crate::Layout> {
+        let chains = self.result.as_ref().ok()?;
+        if self.constant != 0 {
+            return None;
+        }
+        let piece = |c: &Chain| -> (Tree<i64>, Tree<crate::Stride>) {
+            let st = |s: i64| {
+                if s == 0 {
+                    crate::Stride::Broadcast
+                } else {
+                    crate::Stride::Int(s)
+                }
+            };
+            if c.shape.len() == 1 {
+                (Tree::Leaf(c.shape[0]), Tree::Leaf(st(c.strides[0])))
+            } else {
+                (
+                    Tree::Tuple(c.shape.iter().map(|&m| Tree::Leaf(m)).collect()),
+                    Tree::Tuple(c.strides.iter().map(|&d| Tree::Leaf(st(d))).collect()),
+                )
+            }
+        };
+        fn walk<'a>(
+            t: &Tree<i64>,
+            next: &mut impl Iterator<Item = &'a Chain>,
+            piece: &dyn Fn(&Chain) -> (Tree<i64>, Tree<crate::Stride>),
+        ) -> Option<(Tree<i64>, Tree<crate::Stride>)> {
+            match t {
+                Tree::Leaf(_) => next.next().map(piece),
+                Tree::Tuple(v) => {
+                    let (mut s, mut d) = (Vec::new(), Vec::new());
+                    for x in v {
+                        let (a, b) = walk(x, next, piece)?;
+                        s.push(a);
+                        d.push(b);
+                    }
+                    Some((Tree::Tuple(s), Tree::Tuple(d)))
+                }
+            }
+        }
+        let (s, d) = if chains.len() == shape.leaves().len() {
+            walk(shape, &mut chains.iter(), &piece)?
+        } else {
+            match shape {
+                Tree::Tuple(v) if v.len() == chains.len() => {
+                    let (s, d): (Vec<_>, Vec<_>) = chains.iter().map(piece).unzip();
+                    (Tree::Tuple(s), Tree::Tuple(d))
+                }
+                _ => return None,
+            }
+        };
+        crate::Layout::new(s, d).ok()
+    }
 }
 
 /// The sizes of the coordinates: the leaves of `shape`, or its top-level entries.

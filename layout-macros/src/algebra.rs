@@ -11,7 +11,7 @@
 
 use std::collections::BTreeMap;
 
-use layout_core::{Annotated, Decision, Error, Layout, Map, Space, Stride, Tree};
+use layout_core::{Annotated, Error, Layout, Map, Space, Tree};
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use syn::parse::ParseStream;
@@ -790,62 +790,10 @@ fn materialise(m: &Map) -> Option<(Layout, Space, Space)> {
     if m.is_swizzled() || m.is_restricted() {
         return None;
     }
-    let d = layout_core::decide(m, false).ok()?;
-    let (shape, stride) = refined(&m.domain_shape(), &d)?;
-    let l = Layout::new(shape, stride).ok()?;
+    let l = layout_core::decide(m, false)
+        .ok()?
+        .coarsest_layout(&m.domain_shape())?;
     Some((l, m.domain(), m.codomain()))
-}
-
-/// The domain shape with every leaf replaced by its coarsest refinement (slowest first).
-fn refined(shape: &Tree<i64>, d: &Decision) -> Option<(Tree<i64>, Tree<Stride>)> {
-    let chains = d.result.as_ref().ok()?;
-    if d.constant != 0 {
-        return None;
-    }
-    let mut next = chains.iter();
-    fn walk<'a>(
-        t: &Tree<i64>,
-        next: &mut impl Iterator<Item = &'a layout_core::Chain>,
-    ) -> Option<(Tree<i64>, Tree<Stride>)> {
-        match t {
-            Tree::Leaf(_) => {
-                let c = next.next()?;
-                let pieces: Vec<(i64, i64)> = c
-                    .shape
-                    .iter()
-                    .copied()
-                    .zip(c.strides.iter().copied())
-                    .collect();
-                // Zero strides are internal broadcasts of the refinement: `_`.
-                let st = |s: i64| {
-                    if s == 0 {
-                        Stride::Broadcast
-                    } else {
-                        Stride::Int(s)
-                    }
-                };
-                if pieces.len() == 1 {
-                    Some((Tree::Leaf(pieces[0].0), Tree::Leaf(st(pieces[0].1))))
-                } else {
-                    Some((
-                        Tree::Tuple(pieces.iter().map(|p| Tree::Leaf(p.0)).collect()),
-                        Tree::Tuple(pieces.iter().map(|p| Tree::Leaf(st(p.1))).collect()),
-                    ))
-                }
-            }
-            Tree::Tuple(v) => {
-                let mut s = Vec::new();
-                let mut d = Vec::new();
-                for x in v {
-                    let (a, b) = walk(x, next)?;
-                    s.push(a);
-                    d.push(b);
-                }
-                Some((Tree::Tuple(s), Tree::Tuple(d)))
-            }
-        }
-    }
-    walk(shape, &mut next)
 }
 
 fn evaluate(k: &TokenStream, a: &Algebra) -> Result<TokenStream, Vec<syn::Error>> {

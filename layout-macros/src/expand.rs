@@ -294,50 +294,10 @@ fn entry_size(shape: &Tree<i64>, entry: usize) -> i64 {
     }
 }
 
-/// The domain shape with each leaf replaced by its coarsest refinement (zero strides of the
-/// refinement become `_`), when the decision found a layout without a constant.
+/// The decided layout of a composite, within the typed API's limits (8 entries a tuple, 32
+/// leaves).
 fn decided_layout(shape: &Tree<i64>, d: &Decision) -> Option<Layout> {
-    let chains = d.result.as_ref().ok()?;
-    if d.constant != 0 {
-        return None;
-    }
-    fn walk<'a>(
-        t: &Tree<i64>,
-        next: &mut impl Iterator<Item = &'a layout_core::Chain>,
-    ) -> Option<(Tree<i64>, Tree<Stride>)> {
-        match t {
-            Tree::Leaf(_) => {
-                let c = next.next()?;
-                let st = |s: i64| {
-                    if s == 0 {
-                        Stride::Broadcast
-                    } else {
-                        Stride::Int(s)
-                    }
-                };
-                if c.shape.len() == 1 {
-                    Some((Tree::Leaf(c.shape[0]), Tree::Leaf(st(c.strides[0]))))
-                } else {
-                    Some((
-                        Tree::Tuple(c.shape.iter().map(|&m| Tree::Leaf(m)).collect()),
-                        Tree::Tuple(c.strides.iter().map(|&s| Tree::Leaf(st(s))).collect()),
-                    ))
-                }
-            }
-            Tree::Tuple(v) => {
-                let (mut s, mut d) = (Vec::new(), Vec::new());
-                for x in v {
-                    let (a, b) = walk(x, next)?;
-                    s.push(a);
-                    d.push(b);
-                }
-                Some((Tree::Tuple(s), Tree::Tuple(d)))
-            }
-        }
-    }
-    let (s, st) = walk(shape, &mut chains.iter())?;
-    let l = Layout::new(s, st).ok()?;
-    // The typed API's limits (8 entries a tuple, 32 leaves).
+    let l = d.coarsest_layout(shape)?;
     let ok = l.modes().len() <= 32 && max_rank(l.shape()) <= 8;
     ok.then_some(l)
 }
