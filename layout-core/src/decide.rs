@@ -7,6 +7,9 @@ use crate::error::Error;
 use crate::map::Map;
 use crate::tree::Tree;
 
+/// A shape tree with its stride tree.
+type Pieces = (Tree<i64>, Tree<crate::Stride>);
+
 /// The most coordinates [`decide`] tabulates (2²⁴).
 pub const DECIDE_LIMIT: i64 = 1 << 24;
 
@@ -171,7 +174,7 @@ impl Decision {
         if self.constant != 0 {
             return None;
         }
-        let piece = |c: &Chain| -> (Tree<i64>, Tree<crate::Stride>) {
+        let piece = |c: &Chain| -> Pieces {
             let st = |s: i64| {
                 if s == 0 {
                     crate::Stride::Broadcast
@@ -191,8 +194,8 @@ impl Decision {
         fn walk<'a>(
             t: &Tree<i64>,
             next: &mut impl Iterator<Item = &'a Chain>,
-            piece: &dyn Fn(&Chain) -> (Tree<i64>, Tree<crate::Stride>),
-        ) -> Option<(Tree<i64>, Tree<crate::Stride>)> {
+            piece: &dyn Fn(&Chain) -> Pieces,
+        ) -> Option<Pieces> {
             match t {
                 Tree::Leaf(_) => next.next().map(piece),
                 Tree::Tuple(v) => {
