@@ -43,6 +43,7 @@
 
 extern crate alloc;
 
+pub mod atoms;
 mod dynamic;
 mod form;
 mod rules;
