@@ -30,6 +30,7 @@ extern crate alloc;
 extern crate std;
 
 mod alias;
+pub mod banks;
 mod decide;
 mod dense;
 mod emit;

@@ -1,0 +1,210 @@
+//! Diagnostics: one error with its rule, mode, message, help and column, printed as one line
+//! on stderr or as an entry of the `errors` list of `--json` (SPEC §10).
+
+use layout_core::Error;
+use layout_core::banks::BankError;
+use serde::Serialize;
+
+/// A byte range of one command-line argument.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Span {
+    /// First byte.
+    pub start: usize,
+    /// One past the last byte.
+    pub end: usize,
+}
+
+impl Span {
+    /// The range `[start, end)`.
+    pub const fn new(start: usize, end: usize) -> Span {
+        Span { start, end }
+    }
+}
+
+/// Where in the command line an error points: an argument's text and a byte offset in it.
+#[derive(Clone, Debug)]
+pub struct Source<'a> {
+    /// How the argument is named in messages (`""` for the main argument, `"--tv"`).
+    pub name: &'static str,
+    /// The argument's text.
+    pub text: &'a str,
+}
+
+impl Source<'_> {
+    /// The 1-based column (in characters) of byte `at`.
+    pub fn column(&self, at: usize) -> usize {
+        let at = at.min(self.text.len());
+        let mut b = at;
+        while b > 0 && !self.text.is_char_boundary(b) {
+            b -= 1;
+        }
+        self.text[..b].chars().count() + 1
+    }
+
+    /// "column N" or "column N of --tv".
+    pub fn at(&self, at: usize) -> String {
+        if self.name.is_empty() {
+            format!("column {}", self.column(at))
+        } else {
+            format!("column {} of {}", self.column(at), self.name)
+        }
+    }
+}
+
+/// One error as the CLI reports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diag {
+    /// The rule's stable name (`syntax`, `not-dense`, …).
+    pub rule: &'static str,
+    /// The mode path, in the notation the layout was written in.
+    pub mode: Vec<usize>,
+    /// One sentence, with the column when the error points into an argument.
+    pub message: String,
+    /// The suggested fix.
+    pub help: Option<String>,
+    /// Whether the input could not be read at all (exit status 2) rather than breaking a rule
+    /// (exit status 1).
+    pub unreadable: bool,
+}
+
+/// The JSON form of an error (SPEC §10: `rule`, `mode`, `message`, `help`).
+#[derive(Serialize, Debug)]
+pub struct JsonError {
+    /// The rule's stable name.
+    pub rule: &'static str,
+    /// The mode path.
+    pub mode: Vec<usize>,
+    /// One sentence.
+    pub message: String,
+    /// The suggested fix.
+    pub help: Option<String>,
+}
+
+impl Diag {
+    /// A diagnostic from a layout error, located in `src` at `span` when given. Syntax errors
+    /// carry their own column (relative to `offset`).
+    pub fn core(e: &Error, src: &Source<'_>, offset: usize, span: Option<Span>) -> Diag {
+        let located = |msg: String, at: Option<usize>| match at {
+            Some(a) => format!("{msg} ({})", src.at(a)),
+            None => msg,
+        };
+        let message = match *e {
+            Error::Parse { column, expected } => {
+                format!(
+                    "syntax error at {}: expected {expected}",
+                    src.at(offset + column)
+                )
+            }
+            Error::IntegerTooLarge { column } => {
+                format!("integer at {} does not fit in i64", src.at(offset + column))
+            }
+            Error::RuntimeLeaf { column } => format!(
+                "run-time leaf `{{..}}` at {} is not allowed here",
+                src.at(offset + column)
+            ),
+            Error::NestedName { column } => format!(
+                "mode name at {} is below the top level",
+                src.at(offset + column)
+            ),
+            _ => located(e.to_string(), span.map(|s| s.start)),
+        };
+        Diag {
+            rule: e.rule(),
+            mode: e
+                .mode()
+                .map(|m| m.indices().iter().map(|&i| usize::from(i)).collect())
+                .unwrap_or_default(),
+            message,
+            help: e.help().map(|h| h.to_string()),
+            unreadable: e.rule() == "syntax",
+        }
+    }
+
+    /// A diagnostic from a bank-conflict error.
+    pub fn bank(e: &BankError, src: Option<(&Source<'_>, Span)>) -> Diag {
+        let message = match src {
+            Some((s, span)) => format!("{e} ({})", s.at(span.start)),
+            None => e.to_string(),
+        };
+        Diag {
+            rule: e.rule(),
+            mode: Vec::new(),
+            message,
+            help: e.help().map(|h| h.to_string()),
+            unreadable: false,
+        }
+    }
+
+    /// A syntax error of the CLI's own grammar.
+    pub fn syntax(src: &Source<'_>, at: usize, expected: &str, help: Option<&str>) -> Diag {
+        Diag {
+            rule: "syntax",
+            mode: Vec::new(),
+            message: format!("syntax error at {}: expected {expected}", src.at(at)),
+            help: help.map(str::to_string),
+            unreadable: true,
+        }
+    }
+
+    /// Any other rule violation, located when `at` is given.
+    pub fn rule(
+        rule: &'static str,
+        src: &Source<'_>,
+        at: Option<usize>,
+        message: impl Into<String>,
+        help: Option<String>,
+    ) -> Diag {
+        let message = message.into();
+        Diag {
+            rule,
+            mode: Vec::new(),
+            message: match at {
+                Some(a) => format!("{message} ({})", src.at(a)),
+                None => message,
+            },
+            help,
+            unreadable: false,
+        }
+    }
+
+    /// An unreadable option value (not part of a layout argument).
+    pub fn bad_option(message: impl Into<String>, help: Option<String>) -> Diag {
+        Diag {
+            rule: "syntax",
+            mode: Vec::new(),
+            message: message.into(),
+            help,
+            unreadable: true,
+        }
+    }
+
+    /// The one-line form for stderr: `error: MESSAGE; help: HELP`.
+    pub fn line(&self) -> String {
+        match &self.help {
+            Some(h) => format!("error: {}; help: {h}", self.message),
+            None => format!("error: {}", self.message),
+        }
+    }
+
+    /// The JSON form.
+    pub fn json(&self) -> JsonError {
+        JsonError {
+            rule: self.rule,
+            mode: self.mode.clone(),
+            message: self.message.clone(),
+            help: self.help.clone(),
+        }
+    }
+}
+
+/// The exit status for a list of errors (SPEC §10): 0 when there is none, 2 when one of them is
+/// unreadable input, else 1.
+pub fn exit_status(errors: &[Diag]) -> u8 {
+    if errors.is_empty() {
+        0
+    } else if errors.iter().any(|d| d.unreadable) {
+        2
+    } else {
+        1
+    }
+}

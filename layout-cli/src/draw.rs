@@ -1,0 +1,582 @@
+//! `layout draw`: pictures of layouts as SVG or terminal text.
+//!
+//! * a map with a domain of one or two top-level modes: the grid of its values, rows = the
+//!   first mode, columns = the second (CuTe's `print_layout`), cells colored by `value mod 8`;
+//! * a `thread-value -> logical` layout over a 2-D tile: each tile cell shows the thread and
+//!   value that hold it, colored by thread (CuTe's `print_latex` of a TV layout);
+//! * a swizzled map: the grid before and after the swizzle, colored by the swizzle's
+//!   destination bits, so the XOR pattern is visible.
+//!
+//! In CuTe order (`--cute`) rows are CuTe's first mode: the picture CuTe prints.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use layout_core::{Map, Space, Tree};
+use serde::Serialize;
+
+use crate::Output;
+use crate::commands::{eval_expr, failure, main_source, to_json};
+use crate::diag::{Diag, JsonError};
+
+/// Options of `draw`.
+pub struct Options<'a> {
+    /// The expression.
+    pub expr: &'a str,
+    /// Where to write the SVG (`-`: stdout).
+    pub output: Option<&'a Path>,
+    /// Print the grid as text.
+    pub text: bool,
+    /// `ROWS,COLS` of a thread-value layout's tile, in the command's notation.
+    pub tile: Option<&'a str>,
+    /// CuTe order and orientation.
+    pub cute: bool,
+    /// JSON output.
+    pub json: bool,
+}
+
+/// The most cells a picture has.
+pub const MAX_CELLS: usize = 1 << 16;
+
+/// CuTe's `print_latex` colors for thread-value layouts (`TikzColor_TV`), as RGB.
+pub const PALETTE: [&str; 8] = [
+    "#afafff", "#afffaf", "#ffffaf", "#ffafaf", "#d2d2ff", "#d2ffd2", "#ffffd2", "#ffd2d2",
+];
+
+/// A picture's content, in display orientation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Picture {
+    /// The values of a map.
+    Values {
+        /// `grid[row][col]`.
+        grid: Vec<Vec<i64>>,
+    },
+    /// A swizzle: the values before and after, colored by the destination field.
+    Swizzle {
+        /// Before the swizzle.
+        before: Vec<Vec<i64>>,
+        /// After.
+        after: Vec<Vec<i64>>,
+        /// Lowest destination bit.
+        dst: u32,
+        /// `2^b − 1`.
+        mask: i64,
+    },
+    /// A thread-value layout over its tile.
+    ThreadValue {
+        /// The thread holding each tile cell.
+        threads: Vec<Vec<i64>>,
+        /// Its value index.
+        values: Vec<Vec<i64>>,
+    },
+}
+
+#[derive(Serialize)]
+struct DrawJson {
+    kind: &'static str,
+    title: String,
+    rows: usize,
+    cols: usize,
+    grid: Vec<Vec<i64>>,
+    before: Option<Vec<Vec<i64>>>,
+    values: Option<Vec<Vec<i64>>>,
+    output: Option<String>,
+    errors: Vec<JsonError>,
+}
+
+fn transpose(g: Vec<Vec<i64>>) -> Vec<Vec<i64>> {
+    let cols = g.first().map_or(0, Vec::len);
+    (0..cols)
+        .map(|c| g.iter().map(|row| row[c]).collect())
+        .collect()
+}
+
+/// Rows and columns of a domain of one or two top-level modes (seed order).
+fn grid_shape(shape: &Tree<i64>) -> Option<(i64, i64)> {
+    let size = |t: &Tree<i64>| t.leaves().into_iter().product::<i64>();
+    match shape {
+        Tree::Leaf(n) => Some((1, *n)),
+        Tree::Tuple(v) if v.len() == 2 => Some((size(&v[0]), size(&v[1]))),
+        Tree::Tuple(v) if v.len() == 1 => Some((1, size(&v[0]))),
+        _ => None,
+    }
+}
+
+fn values_grid(map: &Map, rows: i64, cols: i64) -> Vec<Vec<i64>> {
+    (0..rows)
+        .map(|r| {
+            (0..cols)
+                .map(|c| map.eval_index(r * cols + c).unwrap_or(0))
+                .collect()
+        })
+        .collect()
+}
+
+fn too_large(cells: i64, src: &crate::diag::Source<'_>) -> Option<Diag> {
+    (cells > MAX_CELLS as i64).then(|| {
+        Diag::rule(
+            "too-large",
+            src,
+            None,
+            format!("the picture would have {cells} cells; `draw` draws at most {MAX_CELLS}"),
+            Some("draw one tile: `restrict(divide(L, (16,16)), rest = 0)`".into()),
+        )
+    })
+}
+
+/// Which top-level mode of a thread-value layout numbers threads: a mode named `thread` or
+/// `lane`, else the first mode as written (seed order: mode 0; CuTe order: the last).
+pub fn thread_mode(names: &[Option<String>], rank: usize, cute: bool) -> usize {
+    if let Some(i) = names
+        .iter()
+        .position(|n| matches!(n.as_deref(), Some("thread" | "lane" | "thr")))
+    {
+        return i;
+    }
+    if cute { rank.saturating_sub(1) } else { 0 }
+}
+
+/// Builds the picture of a map.
+///
+/// # Errors
+/// A map whose domain has more than two top-level modes, a thread-value layout without a 2-D
+/// tile, or more than [`MAX_CELLS`] cells.
+pub fn picture(map: &Map, o: &Options<'_>) -> Result<Picture, Diag> {
+    let src = main_source(o.expr);
+    let shape = map.domain_shape();
+    if (map.domain(), map.codomain()) == (Space::ThreadValue, Space::Logical) {
+        let tile: Vec<i64> = match (o.tile, map.codomain_tile()) {
+            (Some(t), _) => {
+                let mut v = parse_tile(t)?;
+                if o.cute {
+                    v.reverse();
+                }
+                v
+            }
+            (None, Some(t)) => t.to_vec(),
+            (None, None) => {
+                return Err(Diag::rule(
+                    "tile-shape",
+                    &src,
+                    None,
+                    "a thread-value layout is drawn over its 2-D logical tile, and this one has none",
+                    Some("write the tile on the logical side, `[L, thread-value -> logical(16,8)]`, or pass `--tile 16,8` (rows, columns; CuTe's (M, N) under --cute)".into()),
+                ));
+            }
+        };
+        let (rows, cols) = match tile.as_slice() {
+            [r, c] => (*r, *c),
+            [n] => (1, *n),
+            _ => {
+                return Err(Diag::rule(
+                    "tile-shape",
+                    &src,
+                    None,
+                    format!("a tile of {} extents cannot be drawn in 2-D", tile.len()),
+                    Some("give two extents, rows and columns".into()),
+                ));
+            }
+        };
+        if rows.checked_mul(cols) != Some(map.size()) {
+            return Err(Diag::rule(
+                "tile-shape",
+                &src,
+                None,
+                format!(
+                    "the tile {rows}×{cols} does not have the layout's {} positions",
+                    map.size()
+                ),
+                Some("give extents whose product is the layout's size".into()),
+            ));
+        }
+        if let Some(d) = too_large(rows * cols, &src) {
+            return Err(d);
+        }
+        let Map::Layout(a) = map else {
+            return Err(Diag::rule(
+                "not-a-layout",
+                &src,
+                None,
+                "only a thread-value layout can be drawn over its tile",
+                None,
+            ));
+        };
+        let l = a.layout();
+        let rank = l.rank();
+        let tm = thread_mode(l.names(), rank, o.cute);
+        let entry_size = |k: usize| match l.shape() {
+            Tree::Tuple(v) => v[k].leaves().into_iter().product::<i64>(),
+            Tree::Leaf(n) => *n,
+        };
+        let (threads, values) = if rank == 2 {
+            (entry_size(tm), entry_size(1 - tm))
+        } else {
+            (l.size(), 1)
+        };
+        let mut t_grid = vec![vec![-1i64; cols as usize]; rows as usize];
+        let mut v_grid = t_grid.clone();
+        for t in 0..threads {
+            for v in 0..values {
+                let flat = if rank != 2 {
+                    t
+                } else if tm == 0 {
+                    t * values + v
+                } else {
+                    v * threads + t
+                };
+                let i = map.eval_index(flat).unwrap_or(0);
+                let (r, c) = ((i / cols) as usize, (i % cols) as usize);
+                t_grid[r][c] = t;
+                v_grid[r][c] = v;
+            }
+        }
+        return Ok(if o.cute {
+            Picture::ThreadValue {
+                threads: transpose(t_grid),
+                values: transpose(v_grid),
+            }
+        } else {
+            Picture::ThreadValue {
+                threads: t_grid,
+                values: v_grid,
+            }
+        });
+    }
+    let Some((rows, cols)) = grid_shape(&shape) else {
+        return Err(Diag::rule(
+            "rank",
+            &src,
+            None,
+            format!(
+                "`draw` draws a domain of one or two top-level modes, and this one has {}",
+                shape.rank()
+            ),
+            Some("group the modes into two, e.g. `((2,4),8):((8,16),1)` instead of `(2,4,8):(8,16,1)`".into()),
+        ));
+    };
+    if let Some(d) = too_large(rows * cols, &src) {
+        return Err(d);
+    }
+    let orient = |g: Vec<Vec<i64>>| if o.cute { transpose(g) } else { g };
+    if let Map::Swizzled { swizzle, inner } = map {
+        return Ok(Picture::Swizzle {
+            before: orient(values_grid(inner, rows, cols)),
+            after: orient(values_grid(map, rows, cols)),
+            dst: swizzle.dst(),
+            mask: (1i64 << swizzle.bits()) - 1,
+        });
+    }
+    Ok(Picture::Values {
+        grid: orient(values_grid(map, rows, cols)),
+    })
+}
+
+fn parse_tile(t: &str) -> Result<Vec<i64>, Diag> {
+    let bad = || {
+        Diag::bad_option(
+            format!("cannot read the tile `{t}`"),
+            Some("write --tile ROWS,COLS with positive integers, e.g. `--tile 16,8`".into()),
+        )
+    };
+    let s = t.trim().trim_start_matches('(').trim_end_matches(')');
+    s.split([',', 'x'])
+        .map(|p| {
+            p.trim()
+                .parse::<i64>()
+                .ok()
+                .filter(|v| *v > 0)
+                .ok_or_else(bad)
+        })
+        .collect()
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+const CELL_H: usize = 20;
+const FONT: usize = 12;
+const CHAR_W: usize = 7;
+
+struct Panel<'a> {
+    title: String,
+    grid: &'a [Vec<i64>],
+    labels: Option<&'a [Vec<i64>]>,
+    /// The palette index of each cell.
+    colors: Vec<Vec<usize>>,
+}
+
+fn colors(g: &[Vec<i64>], key: impl Fn(i64) -> i64) -> Vec<Vec<usize>> {
+    g.iter()
+        .map(|row| {
+            row.iter()
+                .map(|&v| key(v).rem_euclid(PALETTE.len() as i64) as usize)
+                .collect()
+        })
+        .collect()
+}
+
+fn text_width(g: &[Vec<i64>]) -> usize {
+    g.iter()
+        .flatten()
+        .map(|v| v.to_string().len())
+        .max()
+        .unwrap_or(1)
+}
+
+/// The SVG text of a picture (deterministic: the snapshot tests compare it byte for byte).
+pub fn svg(p: &Picture, title: &str) -> String {
+    let panels: Vec<Panel<'_>> = match p {
+        Picture::Values { grid } => vec![Panel {
+            title: String::new(),
+            grid,
+            labels: None,
+            colors: colors(grid, |v| v),
+        }],
+        Picture::Swizzle {
+            before,
+            after,
+            dst,
+            mask,
+        } => {
+            let field = |v: i64| (v >> dst) & mask;
+            vec![
+                Panel {
+                    title: "before the swizzle".into(),
+                    grid: before,
+                    labels: None,
+                    colors: colors(before, field),
+                },
+                Panel {
+                    title: "after the swizzle".into(),
+                    grid: after,
+                    labels: None,
+                    colors: colors(after, field),
+                },
+            ]
+        }
+        Picture::ThreadValue { threads, values } => vec![Panel {
+            title: String::new(),
+            grid: threads,
+            labels: Some(values),
+            colors: colors(threads, |t| t),
+        }],
+    };
+    render(title, &panels)
+}
+
+fn render(title: &str, panels: &[Panel<'_>]) -> String {
+    let mut body = String::new();
+    let _ = writeln!(
+        body,
+        "<text x=\"4\" y=\"{}\" font-weight=\"bold\">{}</text>",
+        CELL_H - 4,
+        esc(title)
+    );
+    // Panel titles (a swizzle's "before" and "after") take a second line.
+    let subtitles = panels.len() > 1;
+    let head = if subtitles { 2 * CELL_H } else { CELL_H };
+    let mut x0 = 0usize;
+    let mut height = 0usize;
+    let mut width = (title.chars().count() + 1) * CHAR_W;
+    for p in panels {
+        let rows = p.grid.len();
+        let cols = p.grid.first().map_or(0, Vec::len);
+        let (chars, cell_h) = match p.labels {
+            Some(v) => (1 + text_width(p.grid).max(text_width(v)), 2 * CELL_H),
+            None => (text_width(p.grid), CELL_H),
+        };
+        let cell_w = ((chars + 1) * CHAR_W + 6).max(24);
+        let label_w = (rows.saturating_sub(1).to_string().len() + 1) * CHAR_W + 4;
+        let top = head + CELL_H + 4;
+        let gx = x0 + label_w;
+        if subtitles {
+            let _ = writeln!(
+                body,
+                "<text x=\"{gx}\" y=\"{}\">{}</text>",
+                head - 4,
+                esc(&p.title)
+            );
+        }
+        for c in 0..cols {
+            let _ = writeln!(
+                body,
+                "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" fill=\"#555\">{c}</text>",
+                gx + c * cell_w + cell_w / 2,
+                top - 6
+            );
+        }
+        for r in 0..rows {
+            let y = top + r * cell_h;
+            let _ = writeln!(
+                body,
+                "<text x=\"{}\" y=\"{}\" text-anchor=\"end\" fill=\"#555\">{r}</text>",
+                gx - 4,
+                y + cell_h / 2 + FONT / 3
+            );
+            for c in 0..cols {
+                let x = gx + c * cell_w;
+                let fill = PALETTE[p.colors[r][c]];
+                let _ = write!(
+                    body,
+                    "<rect x=\"{x}\" y=\"{y}\" width=\"{cell_w}\" height=\"{cell_h}\" fill=\"{fill}\" stroke=\"#333\" stroke-width=\"0.5\"/>"
+                );
+                let cx = x + cell_w / 2;
+                match p.labels {
+                    Some(v) => {
+                        let _ = writeln!(
+                            body,
+                            "<text x=\"{cx}\" y=\"{}\" text-anchor=\"middle\">T{}</text><text x=\"{cx}\" y=\"{}\" text-anchor=\"middle\">V{}</text>",
+                            y + CELL_H - 5,
+                            p.grid[r][c],
+                            y + 2 * CELL_H - 6,
+                            v[r][c]
+                        );
+                    }
+                    None => {
+                        let _ = writeln!(
+                            body,
+                            "<text x=\"{cx}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
+                            y + cell_h / 2 + FONT / 3,
+                            p.grid[r][c]
+                        );
+                    }
+                }
+            }
+        }
+        let w = label_w + cols * cell_w;
+        height = height.max(top + rows * cell_h);
+        width = width.max(x0 + w);
+        x0 += w + 3 * CHAR_W;
+    }
+    let width = width + 8;
+    let height = height + 8;
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" font-family=\"DejaVu Sans Mono, monospace\" font-size=\"{FONT}\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n{body}</svg>\n"
+    )
+}
+
+/// The text grid of one panel, in CuTe's `print_layout` style.
+fn text_panel(out: &mut String, title: &str, grid: &[Vec<i64>], labels: Option<&[Vec<i64>]>) {
+    let cell = |r: usize, c: usize| match labels {
+        Some(v) => format!("T{}V{}", grid[r][c], v[r][c]),
+        None => grid[r][c].to_string(),
+    };
+    let rows = grid.len();
+    let cols = grid.first().map_or(0, Vec::len);
+    let w = (0..rows)
+        .flat_map(|r| (0..cols).map(move |c| (r, c)))
+        .map(|(r, c)| cell(r, c).len())
+        .chain((0..cols).map(|c| c.to_string().len()))
+        .max()
+        .unwrap_or(1);
+    let lw = rows.saturating_sub(1).to_string().len();
+    let _ = writeln!(out, "{title}");
+    let _ = write!(out, "{:lw$}  ", "");
+    for c in 0..cols {
+        let _ = write!(out, " {c:>w$} ");
+    }
+    out.push('\n');
+    let sep = format!(
+        "{:lw$}  +{}\n",
+        "",
+        format!("{}+", "-".repeat(w + 2)).repeat(cols)
+    );
+    out.push_str(&sep);
+    for r in 0..rows {
+        let _ = write!(out, "{r:>lw$}  |");
+        for c in 0..cols {
+            let _ = write!(out, " {:>w$} |", cell(r, c));
+        }
+        out.push('\n');
+        out.push_str(&sep);
+    }
+}
+
+/// The text form of a picture.
+pub fn text(p: &Picture, title: &str) -> String {
+    let mut out = String::new();
+    match p {
+        Picture::Values { grid } => text_panel(&mut out, title, grid, None),
+        Picture::Swizzle { before, after, .. } => {
+            text_panel(
+                &mut out,
+                &format!("before the swizzle: {title}"),
+                before,
+                None,
+            );
+            out.push('\n');
+            text_panel(&mut out, "after the swizzle", after, None);
+        }
+        Picture::ThreadValue { threads, values } => {
+            text_panel(&mut out, title, threads, Some(values));
+        }
+    }
+    out
+}
+
+/// `layout draw EXPR [-o FILE] [--text] [--tile R,C] [--cute] [--json]`.
+pub fn command(o: &Options<'_>) -> Output {
+    let map = match eval_expr(o.expr, o.cute) {
+        Ok(m) => m,
+        Err(d) => return failure(&[d], o.json, false),
+    };
+    let pic = match picture(&map, o) {
+        Ok(p) => p,
+        Err(d) => return failure(&[d], o.json, false),
+    };
+    let title = format!(
+        "{}  ({} -> {})",
+        o.expr.trim(),
+        map.domain(),
+        map.codomain()
+    );
+    let mut stdout = String::new();
+    let to_stdout =
+        o.output.is_some_and(|p| p == Path::new("-")) || (o.output.is_none() && !o.text && !o.json);
+    if let Some(path) = o.output.filter(|p| *p != Path::new("-"))
+        && let Err(e) = std::fs::write(path, svg(&pic, &title))
+    {
+        let d = Diag::bad_option(format!("cannot write {}: {e}", path.display()), None);
+        return failure(&[d], o.json, false);
+    }
+    if to_stdout {
+        stdout.push_str(&svg(&pic, &title));
+    }
+    if o.json {
+        let (kind, grid, before, values) = match &pic {
+            Picture::Values { grid } => ("values", grid.clone(), None, None),
+            Picture::Swizzle { before, after, .. } => {
+                ("swizzle", after.clone(), Some(before.clone()), None)
+            }
+            Picture::ThreadValue { threads, values } => {
+                ("thread-value", threads.clone(), None, Some(values.clone()))
+            }
+        };
+        let j = DrawJson {
+            kind,
+            title,
+            rows: grid.len(),
+            cols: grid.first().map_or(0, Vec::len),
+            grid,
+            before,
+            values,
+            output: o
+                .output
+                .filter(|p| *p != Path::new("-"))
+                .map(|p| p.display().to_string()),
+            errors: Vec::new(),
+        };
+        stdout.push_str(&to_json(&j));
+    } else if o.text {
+        stdout.push_str(&text(&pic, &title));
+    }
+    Output {
+        stdout,
+        stderr: Vec::new(),
+        status: 0,
+    }
+}

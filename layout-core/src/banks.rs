@@ -1,0 +1,639 @@
+//! Shared-memory bank conflicts of one warp's access through a physical map.
+//!
+//! The model is the one NVIDIA documents for shared memory since Maxwell: 32 banks of 4 bytes,
+//! a byte address `a` lies in word `a / 4` and bank `(a / 4) mod 32`. One warp-wide access
+//! instruction in which every lane moves `B` bytes (`B = vector · element bytes`, at most 16) is
+//! served in **phases** of 128 bytes: all 32 lanes for `B ≤ 4`, half-warps for `B = 8`,
+//! quarter-warps for `B = 16`. Within a phase, lanes that touch the same word share it (a
+//! broadcast), and each bank serves one word per cycle, so the phase takes as many
+//! **wavefronts** as the most distinct words any one bank holds. A phase is conflict-free when
+//! that number is the minimum, `ceil(distinct words / 32)`; an `n`-way conflict is a bank that
+//! holds `n` distinct words of one phase.
+//!
+//! The warp's lanes are the threads `32·warp .. 32·warp + 31` of the thread-value layout's
+//! thread mode; the value mode is walked in groups of `vector` consecutive values, one
+//! instruction per group (a lane's group must be contiguous and aligned in memory, as a vector
+//! load needs). A lane whose thread coordinate is non-zero at a broadcast `_` leaf of the thread
+//! mode repeats another lane's access and issues nothing (the `ldmatrix` sources of CuTe's copy
+//! atoms, `((16,2),128):((128,0),1)`, give 16 row addresses for 32 lanes).
+//!
+//! ```
+//! use layout_core::banks::{conflicts, WarpAccess};
+//! use layout_core::{Annotated, Layout, Map, Space, Swizzle};
+//! // A warp reading one column of a 32×32 fp32 row-major tile per instruction.
+//! let tile: Layout = "(32,32):(32,1)".parse()?;
+//! let smem: Map = Annotated::new(tile.clone(), Space::Logical, Space::Physical)?.into();
+//! let tv = tile; // (thread t, value v) -> logical (t, v): lane t reads row t
+//! let r = conflicts(&smem, &tv, &WarpAccess::new(32))?;
+//! assert_eq!((r.ways, r.wavefronts, r.ideal), (32, 32 * 32, 32));
+//! // CuTe's Swizzle<5,0,5> spreads every column over the 32 banks.
+//! let swizzled = smem.swizzle(Swizzle::from_cute(5, 0, 5)?)?;
+//! let r = conflicts(&swizzled, &tv, &WarpAccess::new(32))?;
+//! assert_eq!((r.ways, r.wavefronts, r.ideal), (1, 32, 32));
+//! # Ok::<(), layout_core::banks::BankError>(())
+//! ```
+
+use alloc::collections::BTreeMap;
+use alloc::vec;
+use alloc::vec::Vec;
+use core::fmt;
+
+use crate::error::Error;
+use crate::layout::Layout;
+use crate::map::Map;
+use crate::space::Space;
+use crate::tree::{Stride, Tree};
+
+/// Number of shared-memory banks.
+pub const BANKS: usize = 32;
+/// Width of one bank word, in bytes.
+pub const BANK_BYTES: i64 = 4;
+/// Bytes one phase serves: 32 banks of 4 bytes.
+pub const PHASE_BYTES: i64 = 128;
+/// Lanes in a warp.
+pub const WARP_SIZE: i64 = 32;
+
+/// How one warp accesses shared memory: the element width, how many consecutive values a lane
+/// moves per instruction, which warp, and which top-level mode of the thread-value layout
+/// numbers the threads.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct WarpAccess {
+    /// Element width in bits: 8, 16, 32, 64 or 128.
+    pub element_bits: u32,
+    /// Consecutive values of the value mode moved by one instruction (a vector access);
+    /// `vector · element_bits / 8` is at most 16 bytes.
+    pub vector: i64,
+    /// Which warp of the thread mode: threads `32·warp ..= 32·warp + 31`.
+    pub warp: i64,
+    /// The top-level mode of the thread-value layout that numbers threads (seed order, from 0);
+    /// the other top-level mode, if any, numbers values.
+    pub thread_mode: usize,
+}
+
+impl WarpAccess {
+    /// Warp 0, one element per lane and instruction, threads in top-level mode 0.
+    #[must_use]
+    pub const fn new(element_bits: u32) -> WarpAccess {
+        WarpAccess {
+            element_bits,
+            vector: 1,
+            warp: 0,
+            thread_mode: 0,
+        }
+    }
+}
+
+/// One phase of one instruction: a group of lanes served together.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Phase {
+    /// The first lane of the phase and the number of lanes in it.
+    pub lanes: (i64, i64),
+    /// The lanes of the phase that issue an address (not repeats through a broadcast).
+    pub active: i64,
+    /// Cycles the phase takes: the most distinct words in one bank (0 when no lane issues).
+    pub wavefronts: u64,
+    /// The fewest cycles its bytes could take: `ceil(distinct words / 32)`.
+    pub ideal: u64,
+    /// Distinct words requested from each bank.
+    pub banks: [u32; BANKS],
+}
+
+/// One instruction: the values `first_value .. first_value + vector` of every lane.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Instruction {
+    /// The first value index (flat, in the value mode) this instruction moves.
+    pub first_value: i64,
+    /// Its phases, in lane order.
+    pub phases: Vec<Phase>,
+}
+
+impl Instruction {
+    /// Cycles of the instruction: the sum over its phases.
+    #[must_use]
+    pub fn wavefronts(&self) -> u64 {
+        self.phases.iter().map(|p| p.wavefronts).sum()
+    }
+
+    /// The fewest cycles its bytes could take.
+    #[must_use]
+    pub fn ideal(&self) -> u64 {
+        self.phases.iter().map(|p| p.ideal).sum()
+    }
+
+    /// The worst conflict of the instruction: the most distinct words one bank holds in one
+    /// phase (1 = conflict-free, 0 = nothing issued).
+    #[must_use]
+    pub fn ways(&self) -> u64 {
+        self.phases.iter().map(|p| p.wavefronts).max().unwrap_or(0)
+    }
+}
+
+/// The bank conflicts of one warp's access, instruction by instruction.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Conflicts {
+    /// Bytes each lane moves per instruction.
+    pub access_bytes: i64,
+    /// Lanes per phase: 32, 16 or 8.
+    pub lanes_per_phase: i64,
+    /// The instructions, in value order.
+    pub instructions: Vec<Instruction>,
+    /// The worst conflict over all instructions: `n` for an `n`-way conflict, 1 when
+    /// conflict-free.
+    pub ways: u64,
+    /// Total cycles (wavefronts) of all instructions.
+    pub wavefronts: u64,
+    /// The fewest cycles the same bytes could take.
+    pub ideal: u64,
+}
+
+impl Conflicts {
+    /// Whether every phase takes its minimum number of cycles.
+    #[must_use]
+    pub fn is_conflict_free(&self) -> bool {
+        self.wavefronts == self.ideal
+    }
+}
+
+/// Why the conflicts of an access could not be computed.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[non_exhaustive]
+pub enum BankError {
+    /// An error of the layouts themselves (evaluation, spaces).
+    Layout(Error),
+    /// The storage map does not map logical positions to physical offsets.
+    NotStorage {
+        /// Its domain.
+        domain: Space,
+        /// Its codomain.
+        codomain: Space,
+    },
+    /// An element width other than 8, 16, 32, 64 or 128 bits.
+    ElementBits {
+        /// The width given.
+        bits: u32,
+    },
+    /// A vector of `vector` elements of `bits` bits is not a shared-memory access (1, 2, 4, 8
+    /// or 16 bytes per lane), or does not divide the value mode.
+    Vector {
+        /// Elements per access.
+        vector: i64,
+        /// Element width in bits.
+        bits: u32,
+        /// Number of values per thread.
+        values: i64,
+    },
+    /// The thread-value layout has no top-level mode `thread_mode`, or more than two.
+    ThreadMode {
+        /// The mode asked for.
+        thread_mode: usize,
+        /// The layout's number of top-level modes.
+        rank: usize,
+    },
+    /// The thread mode has no thread `32·warp`.
+    NoSuchWarp {
+        /// The warp asked for.
+        warp: i64,
+        /// Threads in the thread mode.
+        threads: i64,
+    },
+    /// A lane reads a logical position outside the storage map's domain.
+    OutOfTile {
+        /// The thread.
+        thread: i64,
+        /// The value.
+        value: i64,
+        /// The logical index it reads.
+        index: i64,
+        /// The size of the storage map's domain.
+        size: i64,
+    },
+    /// A lane's vector is not contiguous and aligned in memory, so it is not one access.
+    NotVector {
+        /// The thread.
+        thread: i64,
+        /// The first value of the vector.
+        value: i64,
+        /// The offset (elements) of that value.
+        offset: i64,
+    },
+}
+
+impl From<Error> for BankError {
+    fn from(e: Error) -> BankError {
+        BankError::Layout(e)
+    }
+}
+
+impl BankError {
+    /// A short stable name of the rule that failed (the `rule` of the CLI's `--json` errors).
+    #[must_use]
+    pub fn rule(&self) -> &'static str {
+        match self {
+            BankError::Layout(e) => e.rule(),
+            BankError::NotStorage { .. } => "forbidden-spaces",
+            BankError::ElementBits { .. } | BankError::Vector { .. } => "access-width",
+            BankError::ThreadMode { .. } | BankError::NoSuchWarp { .. } => "thread-mode",
+            BankError::OutOfTile { .. } => "coordinate",
+            BankError::NotVector { .. } => "not-vector",
+        }
+    }
+
+    /// The suggested fix.
+    #[must_use]
+    pub fn help(&self) -> Option<HelpText> {
+        match self {
+            BankError::Layout(e) => e.help().map(HelpText::Layout),
+            other => Some(HelpText::Bank(*other)),
+        }
+    }
+}
+
+/// The fix suggested for a [`BankError`]; `Display` writes it as one sentence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HelpText {
+    /// The help of a layout error.
+    Layout(crate::HelpText),
+    /// The help of a bank error.
+    Bank(BankError),
+}
+
+impl fmt::Display for HelpText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HelpText::Layout(h) => write!(f, "{h}"),
+            HelpText::Bank(e) => match e {
+                BankError::Layout(_) => Ok(()),
+                BankError::NotStorage { .. } => f.write_str("give the shared-memory layout as `logical -> physical` (a swizzle may follow)"),
+                BankError::ElementBits { .. } => f.write_str("give the element width in bits: 8, 16, 32, 64 or 128 (a copy atom that counts bits is converted to elements first)"),
+                BankError::Vector { values, .. } => write!(f, "a lane moves 1, 2, 4, 8 or 16 bytes per instruction, and the vector must divide the {values} values per thread"),
+                BankError::ThreadMode { .. } => f.write_str("the thread-value layout has a thread mode and at most one value mode: `(thread, value)`"),
+                BankError::NoSuchWarp { threads, .. } => write!(f, "the thread mode has {threads} threads: warps 0 to {}", (threads - 1).max(0) / WARP_SIZE),
+                BankError::OutOfTile { size, .. } => write!(f, "the thread-value layout must map into the storage map's {size} logical positions"),
+                BankError::NotVector { .. } => f.write_str("use a smaller vector, or a layout (and swizzle) that keeps each lane's values contiguous and aligned"),
+            },
+        }
+    }
+}
+
+impl fmt::Display for BankError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            BankError::Layout(e) => write!(f, "{e}"),
+            BankError::NotStorage { domain, codomain } => write!(
+                f,
+                "bank conflicts need a `logical -> physical` storage map, not `{domain} -> {codomain}`"
+            ),
+            BankError::ElementBits { bits } => {
+                write!(f, "element width {bits} bits is not 8, 16, 32, 64 or 128")
+            }
+            BankError::Vector {
+                vector,
+                bits,
+                values,
+            } => write!(
+                f,
+                "a vector of {vector} elements of {bits} bits is not an access of 1, 2, 4, 8 or 16 bytes dividing {values} values"
+            ),
+            BankError::ThreadMode { thread_mode, rank } => write!(
+                f,
+                "thread mode {thread_mode} of a thread-value layout with {rank} top-level modes (expected `(thread, value)`)"
+            ),
+            BankError::NoSuchWarp { warp, threads } => {
+                write!(
+                    f,
+                    "warp {warp} does not exist: the thread mode has {threads} threads"
+                )
+            }
+            BankError::OutOfTile {
+                thread,
+                value,
+                index,
+                size,
+            } => write!(
+                f,
+                "thread {thread}, value {value} reads logical position {index}, outside [0, {size})"
+            ),
+            BankError::NotVector {
+                thread,
+                value,
+                offset,
+            } => write!(
+                f,
+                "thread {thread}: the vector from value {value} (offset {offset}) is not contiguous and aligned in memory"
+            ),
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for BankError {}
+
+/// The leaves of top-level mode `k` (all leaves when the layout has one mode).
+fn mode_leaves(l: &Layout, k: usize) -> Vec<(i64, Stride)> {
+    l.modes()
+        .into_iter()
+        .filter(|m| l.rank() == 1 || m.path.indices().first() == Some(&(k as u8)))
+        .map(|m| (m.size, m.stride))
+        .collect()
+}
+
+fn size_of(leaves: &[(i64, Stride)]) -> i64 {
+    leaves.iter().map(|l| l.0).product()
+}
+
+/// Whether thread `t` of a mode with these leaves is a repeat through a broadcast leaf.
+fn repeats(leaves: &[(i64, Stride)], mut t: i64) -> bool {
+    for &(n, d) in leaves.iter().rev() {
+        if n > 1 && d == Stride::Broadcast && t % n != 0 {
+            return true;
+        }
+        t /= n;
+    }
+    false
+}
+
+/// The bank conflicts of one warp reading or writing shared memory through `smem` (a
+/// `logical -> physical` map, possibly swizzled) at the logical positions that the
+/// thread-value layout `tv` gives each lane (SPEC §2 spaces; offsets in elements).
+///
+/// `tv` is a plain [`Layout`] so that broadcast thread modes (`ldmatrix` sources, GMMA
+/// operands), which are not dense bijections, are accepted; its values must lie in
+/// `[0, size(smem))`. See the module documentation for the hardware model.
+///
+/// # Errors
+/// [`BankError::NotStorage`], [`BankError::ElementBits`], [`BankError::Vector`],
+/// [`BankError::ThreadMode`], [`BankError::NoSuchWarp`], [`BankError::OutOfTile`],
+/// [`BankError::NotVector`], and evaluation errors of the maps.
+pub fn conflicts(smem: &Map, tv: &Layout, access: &WarpAccess) -> Result<Conflicts, BankError> {
+    if (smem.domain(), smem.codomain()) != (Space::Logical, Space::Physical) {
+        return Err(BankError::NotStorage {
+            domain: smem.domain(),
+            codomain: smem.codomain(),
+        });
+    }
+    let bits = access.element_bits;
+    if !matches!(bits, 8 | 16 | 32 | 64 | 128) {
+        return Err(BankError::ElementBits { bits });
+    }
+    let elem_bytes = i64::from(bits / 8);
+    let rank = tv.rank();
+    if rank > 2 || access.thread_mode >= rank {
+        return Err(BankError::ThreadMode {
+            thread_mode: access.thread_mode,
+            rank,
+        });
+    }
+    let thread_leaves = mode_leaves(tv, access.thread_mode);
+    let threads = size_of(&thread_leaves);
+    let values = if rank == 2 {
+        size_of(&mode_leaves(tv, 1 - access.thread_mode))
+    } else {
+        1
+    };
+    let vector = access.vector;
+    let access_bytes = vector.saturating_mul(elem_bytes);
+    if vector < 1 || values % vector != 0 || !matches!(access_bytes, 1 | 2 | 4 | 8 | 16) {
+        return Err(BankError::Vector {
+            vector,
+            bits,
+            values,
+        });
+    }
+    let first_thread = access.warp.checked_mul(WARP_SIZE).unwrap_or(i64::MAX);
+    if access.warp < 0 || first_thread >= threads {
+        return Err(BankError::NoSuchWarp {
+            warp: access.warp,
+            threads,
+        });
+    }
+    let lanes = WARP_SIZE.min(threads - first_thread);
+    let lanes_per_phase = (PHASE_BYTES / access_bytes.max(BANK_BYTES)).min(WARP_SIZE);
+    let size = smem.size();
+    let at = |thread: i64, value: i64| -> Result<i64, BankError> {
+        let coord = if rank == 1 {
+            Tree::Leaf(thread)
+        } else if access.thread_mode == 0 {
+            Tree::Tuple(vec![Tree::Leaf(thread), Tree::Leaf(value)])
+        } else {
+            Tree::Tuple(vec![Tree::Leaf(value), Tree::Leaf(thread)])
+        };
+        let index = tv.eval(&coord)?;
+        if !(0..size).contains(&index) {
+            return Err(BankError::OutOfTile {
+                thread,
+                value,
+                index,
+                size,
+            });
+        }
+        Ok(smem.eval_index(index)?)
+    };
+    let mut instructions = Vec::new();
+    for first_value in (0..values).step_by(vector as usize) {
+        let mut phases = Vec::new();
+        for phase_start in (0..lanes).step_by(lanes_per_phase as usize) {
+            let phase_lanes = lanes_per_phase.min(lanes - phase_start);
+            // word -> present; BTreeMap keeps the crate no_std and the result deterministic.
+            let mut words: BTreeMap<i64, ()> = BTreeMap::new();
+            let mut active = 0;
+            for lane in phase_start..phase_start + phase_lanes {
+                let thread = first_thread + lane;
+                if repeats(&thread_leaves, thread) {
+                    continue;
+                }
+                active += 1;
+                let offset = at(thread, first_value)?;
+                for k in 1..vector {
+                    if at(thread, first_value + k)? != offset + k {
+                        return Err(BankError::NotVector {
+                            thread,
+                            value: first_value,
+                            offset,
+                        });
+                    }
+                }
+                let start = offset * elem_bytes;
+                if start.rem_euclid(access_bytes) != 0 {
+                    return Err(BankError::NotVector {
+                        thread,
+                        value: first_value,
+                        offset,
+                    });
+                }
+                let first_word = start.div_euclid(BANK_BYTES);
+                let last_word = (start + access_bytes - 1).div_euclid(BANK_BYTES);
+                for w in first_word..=last_word {
+                    words.insert(w, ());
+                }
+            }
+            let mut banks = [0u32; BANKS];
+            for w in words.keys() {
+                banks[w.rem_euclid(BANKS as i64) as usize] += 1;
+            }
+            let distinct = words.len() as u64;
+            phases.push(Phase {
+                lanes: (phase_start, phase_lanes),
+                active,
+                wavefronts: banks.iter().copied().max().map_or(0, u64::from),
+                ideal: distinct.div_ceil(BANKS as u64),
+                banks,
+            });
+        }
+        instructions.push(Instruction {
+            first_value,
+            phases,
+        });
+    }
+    let ways = instructions
+        .iter()
+        .map(Instruction::ways)
+        .max()
+        .unwrap_or(0);
+    let wavefronts = instructions.iter().map(Instruction::wavefronts).sum();
+    let ideal = instructions.iter().map(Instruction::ideal).sum();
+    Ok(Conflicts {
+        access_bytes,
+        lanes_per_phase,
+        instructions,
+        ways,
+        wavefronts,
+        ideal,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Annotated, Swizzle};
+    use alloc::string::ToString;
+
+    fn smem(text: &str) -> Map {
+        Annotated::new(text.parse().unwrap(), Space::Logical, Space::Physical)
+            .unwrap()
+            .into()
+    }
+
+    #[test]
+    fn column_of_a_row_major_tile_is_32_way() {
+        let tv: Layout = "(32,32):(32,1)".parse().unwrap();
+        let r = conflicts(&smem("(32,32):(32,1)"), &tv, &WarpAccess::new(32)).unwrap();
+        assert_eq!(r.instructions.len(), 32);
+        for i in &r.instructions {
+            assert_eq!((i.ways(), i.wavefronts(), i.ideal()), (32, 32, 1));
+            // Column v lives in bank v: 32 distinct words there, none elsewhere.
+            let bank = i.first_value as usize;
+            assert_eq!(i.phases[0].banks[bank], 32);
+            assert_eq!(i.phases[0].banks.iter().sum::<u32>(), 32);
+        }
+        assert_eq!((r.ways, r.wavefronts, r.ideal), (32, 1024, 32));
+        assert!(!r.is_conflict_free());
+    }
+
+    #[test]
+    fn swizzle_5_0_5_removes_them() {
+        let tv: Layout = "(32,32):(32,1)".parse().unwrap();
+        let m = smem("(32,32):(32,1)")
+            .swizzle(Swizzle::from_cute(5, 0, 5).unwrap())
+            .unwrap();
+        let r = conflicts(&m, &tv, &WarpAccess::new(32)).unwrap();
+        assert_eq!((r.ways, r.wavefronts, r.ideal), (1, 32, 32));
+        assert!(r.is_conflict_free());
+        assert!(r.instructions.iter().all(|i| i.phases[0].banks == [1; 32]));
+    }
+
+    #[test]
+    fn rows_are_conflict_free_and_padding_fixes_columns() {
+        // Thread mode second: lane t reads column t of row v.
+        let tv: Layout = "(32,32):(32,1)".parse().unwrap();
+        let by_rows = WarpAccess {
+            thread_mode: 1,
+            ..WarpAccess::new(32)
+        };
+        let r = conflicts(&smem("(32,32):(32,1)"), &tv, &by_rows).unwrap();
+        assert_eq!(r.ways, 1);
+        let padded = conflicts(&smem("(32,32):(33,1)"), &tv, &WarpAccess::new(32)).unwrap();
+        assert_eq!(padded.ways, 1);
+    }
+
+    #[test]
+    fn narrow_elements_share_words_and_wide_ones_use_phases() {
+        // 16-bit elements, lane t reads element t: 16 words, one each in banks 0..16.
+        let tv: Layout = "(32,1):(1,1)".parse().unwrap();
+        let r = conflicts(&smem("32:1"), &tv, &WarpAccess::new(16)).unwrap();
+        assert_eq!((r.ways, r.wavefronts, r.ideal), (1, 1, 1));
+        // 128-bit vectors of four floats: 4 phases of 8 lanes, each 128 contiguous bytes.
+        let tv: Layout = "(32,4):(4,1)".parse().unwrap();
+        let v4 = WarpAccess {
+            vector: 4,
+            ..WarpAccess::new(32)
+        };
+        let r = conflicts(&smem("128:1"), &tv, &v4).unwrap();
+        assert_eq!((r.lanes_per_phase, r.instructions[0].phases.len()), (8, 4));
+        assert_eq!((r.ways, r.wavefronts, r.ideal), (1, 4, 4));
+    }
+
+    #[test]
+    fn broadcast_thread_modes_issue_once() {
+        // Threads 16..32 repeat threads 0..16 (`_`): only 16 lanes issue.
+        let tv: Layout = "((2,16),1):((_,1),1)".parse().unwrap();
+        let r = conflicts(&smem("16:1"), &tv, &WarpAccess::new(32)).unwrap();
+        assert_eq!(r.instructions[0].phases[0].active, 16);
+        assert_eq!(r.ways, 1);
+    }
+
+    #[test]
+    fn errors() {
+        let tv: Layout = "(32,4):(4,1)".parse().unwrap();
+        let m = smem("128:1");
+        let bad = |a: WarpAccess| conflicts(&m, &tv, &a).unwrap_err();
+        assert_eq!(
+            bad(WarpAccess::new(12)),
+            BankError::ElementBits { bits: 12 }
+        );
+        assert_eq!(
+            bad(WarpAccess {
+                vector: 3,
+                ..WarpAccess::new(32)
+            })
+            .rule(),
+            "access-width"
+        );
+        assert_eq!(
+            bad(WarpAccess {
+                warp: 1,
+                ..WarpAccess::new(32)
+            }),
+            BankError::NoSuchWarp {
+                warp: 1,
+                threads: 32
+            }
+        );
+        let strided: Layout = "(32,4):(1,32)".parse().unwrap();
+        let v2 = WarpAccess {
+            vector: 2,
+            ..WarpAccess::new(32)
+        };
+        assert_eq!(
+            conflicts(&m, &strided, &v2).unwrap_err(),
+            BankError::NotVector {
+                thread: 0,
+                value: 0,
+                offset: 0
+            }
+        );
+        let wide: Layout = "(32,8):(8,1)".parse().unwrap();
+        assert!(matches!(
+            conflicts(&m, &wide, &WarpAccess::new(32)).unwrap_err(),
+            BankError::OutOfTile { index: 128, .. }
+        ));
+        let tvmap: Map = Annotated::new(tv.clone(), Space::ThreadValue, Space::Logical)
+            .unwrap()
+            .into();
+        assert_eq!(
+            conflicts(&tvmap, &tv, &WarpAccess::new(32))
+                .unwrap_err()
+                .to_string(),
+            "bank conflicts need a `logical -> physical` storage map, not `thread-value -> logical`"
+        );
+    }
+}
