@@ -288,9 +288,10 @@ pub fn eval(text: &str, cute: bool, json: bool) -> Output {
         );
         return failure(&[d], json, false);
     }
-    let offsets: Vec<i64> = (0..layout.size())
-        .map(|i| layout.eval_index(i).unwrap_or(0))
-        .collect();
+    let offsets: Vec<i64> = match (0..layout.size()).map(|i| layout.eval_index(i)).collect() {
+        Ok(o) => o,
+        Err(e) => return failure(&[Diag::core(&e, &main_source(text), 0, None)], json, false),
+    };
     if json {
         return Output {
             stdout: to_json(&EvalJson {
@@ -408,9 +409,11 @@ pub fn explain(text: &str, cute: bool, by_mode: bool, json: bool) -> Output {
     };
     let d = &emitted.decision;
     let size = map.size();
-    let values: Vec<i64> = (0..size.min(LIST_LIMIT))
-        .map(|i| map.eval_index(i).unwrap_or(0))
-        .collect();
+    // `emit` decided the map, so its size is within `DECIDE_LIMIT`: list every value.
+    let values: Vec<i64> = match (0..size).map(|i| map.eval_index(i)).collect() {
+        Ok(v) => v,
+        Err(e) => return failure(&[Diag::core(&e, &main_source(text), 0, None)], json, false),
+    };
     let result = result_layout(&map, d);
     let coarse = coarsest(d);
     let is_layout = d.is_layout();

@@ -17,7 +17,7 @@ use serde::Serialize;
 
 use crate::Output;
 use crate::commands::{eval_expr, failure, main_source, to_json};
-use crate::diag::{Diag, JsonError};
+use crate::diag::{Diag, JsonError, Source};
 
 /// Options of `draw`.
 pub struct Options<'a> {
@@ -102,14 +102,15 @@ fn grid_shape(shape: &Tree<i64>) -> Option<(i64, i64)> {
     }
 }
 
-fn values_grid(map: &Map, rows: i64, cols: i64) -> Vec<Vec<i64>> {
+fn values_grid(map: &Map, rows: i64, cols: i64, src: &Source<'_>) -> Result<Vec<Vec<i64>>, Diag> {
     (0..rows)
         .map(|r| {
             (0..cols)
-                .map(|c| map.eval_index(r * cols + c).unwrap_or(0))
-                .collect()
+                .map(|c| map.eval_index(r * cols + c))
+                .collect::<Result<Vec<i64>, _>>()
         })
-        .collect()
+        .collect::<Result<_, _>>()
+        .map_err(|e| Diag::core(&e, src, 0, None))
 }
 
 fn too_large(cells: i64, src: &crate::diag::Source<'_>) -> Option<Diag> {
@@ -224,7 +225,9 @@ pub fn picture(map: &Map, o: &Options<'_>) -> Result<Picture, Diag> {
                 } else {
                     v * threads + t
                 };
-                let i = map.eval_index(flat).unwrap_or(0);
+                let i = map
+                    .eval_index(flat)
+                    .map_err(|e| Diag::core(&e, &src, 0, None))?;
                 let (r, c) = ((i / cols) as usize, (i % cols) as usize);
                 t_grid[r][c] = t;
                 v_grid[r][c] = v;
@@ -260,14 +263,14 @@ pub fn picture(map: &Map, o: &Options<'_>) -> Result<Picture, Diag> {
     let orient = |g: Vec<Vec<i64>>| if o.cute { transpose(g) } else { g };
     if let Map::Swizzled { swizzle, inner } = map {
         return Ok(Picture::Swizzle {
-            before: orient(values_grid(inner, rows, cols)),
-            after: orient(values_grid(map, rows, cols)),
+            before: orient(values_grid(inner, rows, cols, &src)?),
+            after: orient(values_grid(map, rows, cols, &src)?),
             dst: swizzle.dst(),
             mask: (1i64 << swizzle.bits()) - 1,
         });
     }
     Ok(Picture::Values {
-        grid: orient(values_grid(map, rows, cols)),
+        grid: orient(values_grid(map, rows, cols, &src)?),
     })
 }
 

@@ -62,8 +62,9 @@ impl Evaluator<'_> {
                 for (entry, value, espan) in fixed {
                     let pos = match entry {
                         Entry::Position(p) if self.cute => {
-                            // CuTe order: entry 0 is the fastest free entry.
-                            let free = rank - by_position.len();
+                            // CuTe order: entry 0 is the fastest free entry (all the positions of
+                            // one `restrict` count the same free entries, SPEC §5).
+                            let free = rank;
                             match free.checked_sub(1 + *p) {
                                 Some(q) => q,
                                 None => {

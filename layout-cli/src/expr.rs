@@ -304,7 +304,12 @@ pub struct Parser<'a> {
     pos: usize,
     /// Every layout, tile, shape and entry position is in CuTe order (`--cute`).
     cute: bool,
+    /// Current nesting of operations, tiles and shapes.
+    depth: usize,
 }
+
+/// The deepest nesting of operations (and of tuples in tiles and shapes) an argument may have.
+pub const MAX_NESTING: usize = 64;
 
 type R<T> = Result<T, Diag>;
 
@@ -320,6 +325,7 @@ impl<'a> Parser<'a> {
             s,
             pos: 0,
             cute,
+            depth: 0,
         }
     }
 
@@ -430,7 +436,31 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
+    /// Enters one level of nesting; an error past [`MAX_NESTING`].
+    fn enter(&mut self) -> R<()> {
+        self.depth += 1;
+        if self.depth > MAX_NESTING {
+            let mut d = Diag::rule(
+                "too-large",
+                &self.src,
+                Some(self.pos),
+                format!("nesting deeper than {MAX_NESTING} levels"),
+                Some("split the expression; no layout needs this depth".into()),
+            );
+            d.unreadable = true;
+            return Err(d);
+        }
+        Ok(())
+    }
+
     fn expr(&mut self, defaults: (Space, Space)) -> R<Expr> {
+        self.enter()?;
+        let e = self.expr_inner(defaults);
+        self.depth -= 1;
+        e
+    }
+
+    fn expr_inner(&mut self, defaults: (Space, Space)) -> R<Expr> {
         match self.peek() {
             Some(b'[') => {
                 let start = self.pos;
@@ -605,6 +635,13 @@ impl<'a> Parser<'a> {
     }
 
     fn tile(&mut self, out: &mut Vec<(i64, Span)>) -> R<()> {
+        self.enter()?;
+        let r = self.tile_inner(out);
+        self.depth -= 1;
+        r
+    }
+
+    fn tile_inner(&mut self, out: &mut Vec<(i64, Span)>) -> R<()> {
         if self.peek() == Some(b'(') {
             self.pos += 1;
             loop {
@@ -624,6 +661,13 @@ impl<'a> Parser<'a> {
     }
 
     fn shape(&mut self) -> R<Tree<i64>> {
+        self.enter()?;
+        let r = self.shape_inner();
+        self.depth -= 1;
+        r
+    }
+
+    fn shape_inner(&mut self) -> R<Tree<i64>> {
         if self.peek() == Some(b'(') {
             self.pos += 1;
             let mut items = Vec::new();

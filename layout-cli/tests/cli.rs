@@ -444,6 +444,29 @@ fn explain_operations() {
         );
         assert_eq!(v["is_layout"], true, "{expr}");
     }
+    // Under --cute, tiles and restrict positions count in CuTe order too: entry 0 is CuTe's
+    // first (fastest) mode.
+    let (_, v) = json(&[
+        "explain",
+        "--cute",
+        "restrict((8,4,4):(1,32,8), 0 = 2)",
+        "--json",
+    ]);
+    assert_eq!(ints(&v["values"])[..5], [2, 34, 66, 98, 10]);
+    let (_, v) = json(&["explain", "--cute", "divide((6,8):(1,6), (3,2))", "--json"]);
+    // This crate's divide, printed in CuTe order (CuTe's zipped_divide has the groups swapped).
+    assert_eq!(v["result"], "((2,4),(3,2)):((3,12),(1,6))");
+    let line = error_line(
+        &[
+            "explain",
+            &format!("{}8:1{}", "inverse(".repeat(80), ")".repeat(80)),
+        ],
+        2,
+    );
+    assert!(
+        line.starts_with("error: nesting deeper than 64 levels (column 513)"),
+        "{line}"
+    );
     let (_, v) = json(&["explain", "divide((8,6):(6,1), (2,3))", "--json"]);
     // divide(L, S)(t, r) = L(r·k + t): flat index 1 is tile 0, rest (0,1) = offset 3.
     assert_eq!(ints(&v["values"])[..4], [0, 3, 12, 15]);

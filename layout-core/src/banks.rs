@@ -52,6 +52,8 @@ pub const BANK_BYTES: i64 = 4;
 pub const PHASE_BYTES: i64 = 128;
 /// Lanes in a warp.
 pub const WARP_SIZE: i64 = 32;
+/// The most instructions (value groups) [`conflicts`] walks.
+pub const MAX_INSTRUCTIONS: i64 = 1 << 16;
 
 /// How one warp accesses shared memory: the element width, how many consecutive values a lane
 /// moves per instruction, which warp, and which top-level mode of the thread-value layout
@@ -207,6 +209,11 @@ pub enum BankError {
         /// The size of the storage map's domain.
         size: i64,
     },
+    /// More than [`MAX_INSTRUCTIONS`] instructions: the value mode is too long to walk.
+    TooManyInstructions {
+        /// Values per thread divided by the vector.
+        instructions: i64,
+    },
     /// A lane's vector is not contiguous and aligned in memory, so it is not one access.
     NotVector {
         /// The thread.
@@ -233,6 +240,7 @@ impl BankError {
             BankError::NotStorage { .. } => "forbidden-spaces",
             BankError::ElementBits { .. } | BankError::Vector { .. } => "access-width",
             BankError::ThreadMode { .. } | BankError::NoSuchWarp { .. } => "thread-mode",
+            BankError::TooManyInstructions { .. } => "too-large",
             BankError::OutOfTile { .. } => "coordinate",
             BankError::NotVector { .. } => "not-vector",
         }
@@ -269,6 +277,7 @@ impl fmt::Display for HelpText {
                 BankError::ThreadMode { .. } => f.write_str("the thread-value layout has a thread mode and at most one value mode: `(thread, value)`"),
                 BankError::NoSuchWarp { threads, .. } => write!(f, "the thread mode has {threads} threads: warps 0 to {}", (threads - 1).max(0) / WARP_SIZE),
                 BankError::OutOfTile { size, .. } => write!(f, "the thread-value layout must map into the storage map's {size} logical positions"),
+                BankError::TooManyInstructions { .. } => f.write_str("count the conflicts of one tile or one k-block: `restrict` or `divide` the layouts first"),
                 BankError::NotVector { .. } => f.write_str("use a smaller vector, or a layout (and swizzle) that keeps each lane's values contiguous and aligned"),
             },
         }
@@ -312,6 +321,10 @@ impl fmt::Display for BankError {
             } => write!(
                 f,
                 "thread {thread}, value {value} reads logical position {index}, outside [0, {size})"
+            ),
+            BankError::TooManyInstructions { instructions } => write!(
+                f,
+                "{instructions} instructions per warp exceed the limit of {MAX_INSTRUCTIONS}"
             ),
             BankError::NotVector {
                 thread,
@@ -399,6 +412,11 @@ pub fn conflicts(smem: &Map, tv: &Layout, access: &WarpAccess) -> Result<Conflic
             values,
         });
     }
+    if values / vector > MAX_INSTRUCTIONS {
+        return Err(BankError::TooManyInstructions {
+            instructions: values / vector,
+        });
+    }
     let first_thread = access.warp.checked_mul(WARP_SIZE).unwrap_or(i64::MAX);
     if access.warp < 0 || first_thread >= threads {
         return Err(BankError::NoSuchWarp {
@@ -452,7 +470,12 @@ pub fn conflicts(smem: &Map, tv: &Layout, access: &WarpAccess) -> Result<Conflic
                         });
                     }
                 }
-                let start = offset * elem_bytes;
+                let overflow = BankError::Layout(Error::Overflow {
+                    mode: crate::ModePath::ROOT,
+                    what: crate::Quantity::Offset,
+                });
+                let start = offset.checked_mul(elem_bytes).ok_or(overflow)?;
+                let end = start.checked_add(access_bytes - 1).ok_or(overflow)?;
                 if start.rem_euclid(access_bytes) != 0 {
                     return Err(BankError::NotVector {
                         thread,
@@ -461,7 +484,7 @@ pub fn conflicts(smem: &Map, tv: &Layout, access: &WarpAccess) -> Result<Conflic
                     });
                 }
                 let first_word = start.div_euclid(BANK_BYTES);
-                let last_word = (start + access_bytes - 1).div_euclid(BANK_BYTES);
+                let last_word = end.div_euclid(BANK_BYTES);
                 for w in first_word..=last_word {
                     words.insert(w, ());
                 }
