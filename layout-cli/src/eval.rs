@@ -119,19 +119,7 @@ impl Evaluator<'_> {
 
     fn swizzle(&self, sw: &SwizzleSrc, span: Span) -> R<Swizzle> {
         match *sw {
-            SwizzleSrc::Seed { b, src, dst } => {
-                match (u32::try_from(b), u32::try_from(src), u32::try_from(dst)) {
-                    (Ok(b), Ok(src), Ok(dst)) => Swizzle::new(b, src, dst),
-                    _ if b < 0 || src < 0 || dst < 0 => {
-                        Err(Error::SwizzleNegativeField { b, src, dst })
-                    }
-                    _ => Err(Error::SwizzleTooWide {
-                        b: b.clamp(0, 62) as u32,
-                        src: src.clamp(0, 62) as u32,
-                        dst: dst.clamp(0, 62) as u32,
-                    }),
-                }
-            }
+            SwizzleSrc::Seed { b, src, dst } => Swizzle::from_fields(b, src, dst),
             SwizzleSrc::Cute { b, m, s } => Swizzle::from_cute(b, m, s),
         }
         .map_err(|e| self.at(&e, span))

@@ -40,6 +40,28 @@ impl Swizzle {
         Ok(Swizzle { b, src, dst })
     }
 
+    /// [`Swizzle::new`] from fields as written (e.g. parsed integers, possibly negative).
+    ///
+    /// # Errors
+    /// [`Error::SwizzleNegativeField`] for a negative field, [`Error::SwizzleTooWide`] for one
+    /// past bit 62, otherwise as [`Swizzle::new`].
+    pub const fn from_fields(b: i64, src: i64, dst: i64) -> Result<Swizzle, Error> {
+        if b < 0 || src < 0 || dst < 0 {
+            return Err(Error::SwizzleNegativeField { b, src, dst });
+        }
+        if b > 62 || src > 62 || dst > 62 {
+            const fn clamp(v: i64) -> u32 {
+                if v > 62 { 62 } else { v as u32 }
+            }
+            return Err(Error::SwizzleTooWide {
+                b: clamp(b),
+                src: clamp(src),
+                dst: clamp(dst),
+            });
+        }
+        Swizzle::new(b as u32, src as u32, dst as u32)
+    }
+
     /// CuTe's `Swizzle<B,M,S>`.
     ///
     /// # Errors

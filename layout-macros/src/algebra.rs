@@ -510,17 +510,7 @@ fn eval_expr(
             let v = eval_expr(a, defs)?;
             let s = match *sw {
                 crate::ast::SwizzleAst::Seed { b, src, dst } => {
-                    match (u32::try_from(b), u32::try_from(src), u32::try_from(dst)) {
-                        (Ok(b), Ok(src), Ok(dst)) => layout_core::Swizzle::new(b, src, dst),
-                        _ if b < 0 || src < 0 || dst < 0 => {
-                            Err(Error::SwizzleNegativeField { b, src, dst })
-                        }
-                        _ => Err(Error::SwizzleTooWide {
-                            b: b.clamp(0, 62) as u32,
-                            src: src.clamp(0, 62) as u32,
-                            dst: dst.clamp(0, 62) as u32,
-                        }),
-                    }
+                    layout_core::Swizzle::from_fields(b, src, dst)
                 }
                 crate::ast::SwizzleAst::Cute { b, m, s } => {
                     layout_core::Swizzle::from_cute(b, m, s)
