@@ -2,6 +2,7 @@
 
 use core::fmt;
 
+use crate::cute::{Admissibility, CuteOp, Postcondition, Refusal};
 use crate::space::Space;
 
 /// The most nesting levels a mode path records (and the deepest nesting a layout may have).
@@ -109,6 +110,14 @@ pub enum Expected {
     End,
     /// A size: a positive integer (a `_` broadcast is a stride, never a size).
     PositiveSize,
+    /// A CuTe operation name (`composition`, `logical_divide`, …).
+    CuteOp,
+    /// A CuTe tiler: `_`, `<t0,t1,…>`, an integer or a layout.
+    Tiler,
+    /// `,` or `>` inside a by-mode tiler `<…>`.
+    CommaOrAngle,
+    /// A CuTe swizzle `Swizzle<B,M,S>` (or `Sw<B,M,S>`, `SW_B_M_S`, `B,M,S`).
+    Swizzle,
 }
 
 /// Every failure of the crate: which rule, which mode, which numbers.
@@ -471,6 +480,60 @@ pub enum Error {
     },
     /// `select` of no mode.
     EmptySelection,
+    /// A result of CuTe's own formula for `op` violates one of CuTe's unit-test postconditions
+    /// (seed 000 §1, SPEC §8): CuTe would return it silently; we return this instead. `mode` is
+    /// the tiler mode (CuTe order) where it happened, `within` the operation that was called.
+    CutePostcondition {
+        /// The CuTe operation whose result failed (e.g. the complement inside a divide).
+        op: CuteOp,
+        /// The operation called.
+        within: CuteOp,
+        /// The mode of the by-mode tiler, CuTe order (`[]` for a whole-layout tiler).
+        mode: ModePath,
+        /// Which postcondition, with its numbers.
+        failed: Postcondition,
+    },
+    /// CuTe refuses these operands (pycute raises or C++ CuTe `static_assert`s).
+    CuteRefused {
+        /// The CuTe operation that refuses.
+        op: CuteOp,
+        /// The operation called.
+        within: CuteOp,
+        /// The mode (CuTe order) of the tiler or of the layout it concerns.
+        mode: ModePath,
+        /// Why, with the numbers.
+        reason: Refusal,
+    },
+    /// Strict mode: a seed 000 §1 admissibility condition fails (checked before computing).
+    CuteStrict {
+        /// The CuTe operation whose condition fails.
+        op: CuteOp,
+        /// The operation called.
+        within: CuteOp,
+        /// The mode (CuTe order) the condition is about.
+        mode: ModePath,
+        /// Which condition, with its numbers.
+        failed: Admissibility,
+    },
+    /// Checking a CuTe result would evaluate more coordinates than the limit, so no result is
+    /// returned unchecked.
+    CuteCheckLimit {
+        /// The operation.
+        op: CuteOp,
+        /// Coordinates the check needs.
+        size: i64,
+        /// The limit.
+        limit: i64,
+    },
+    /// The text interface got the wrong number of arguments for `op`.
+    CuteArguments {
+        /// The operation.
+        op: CuteOp,
+        /// The fewest arguments it takes.
+        expected: usize,
+        /// The number given.
+        found: usize,
+    },
 }
 
 /// Which quantity overflowed in [`Error::Overflow`].
@@ -505,6 +568,10 @@ impl fmt::Display for Expected {
             Expected::Colon => "`:` between shape and stride",
             Expected::End => "the end of the layout",
             Expected::PositiveSize => "a positive size",
+            Expected::CuteOp => "a CuTe operation name",
+            Expected::Tiler => "a tiler: `_`, `<`, an integer or a layout",
+            Expected::CommaOrAngle => "`,` or `>`",
+            Expected::Swizzle => "a swizzle `Swizzle<B,M,S>`",
         })
     }
 }
@@ -561,6 +628,11 @@ impl Error {
             | Error::PermutationRank { .. }
             | Error::GroupRange { .. }
             | Error::EmptySelection => "mode-index",
+            Error::CutePostcondition { failed, .. } => failed.rule(),
+            Error::CuteRefused { reason, .. } => reason.rule(),
+            Error::CuteStrict { failed, .. } => failed.rule(),
+            Error::CuteCheckLimit { .. } => "cute-check-limit",
+            Error::CuteArguments { .. } => "cute-arguments",
         }
     }
 
@@ -580,7 +652,10 @@ impl Error {
             | Error::CoordOutOfRange { mode, .. }
             | Error::CoordProfile { mode, .. }
             | Error::NotDivisible { mode, .. }
-            | Error::TileSplit { mode, .. } => Some(mode),
+            | Error::TileSplit { mode, .. }
+            | Error::CutePostcondition { mode, .. }
+            | Error::CuteRefused { mode, .. }
+            | Error::CuteStrict { mode, .. } => Some(mode),
             Error::Aliasing {
                 modes: Some((a, _)),
                 ..
@@ -607,7 +682,10 @@ impl Error {
             | Error::CoordOutOfRange { mode, .. }
             | Error::CoordProfile { mode, .. }
             | Error::NotDivisible { mode, .. }
-            | Error::TileSplit { mode, .. } => *mode = new,
+            | Error::TileSplit { mode, .. }
+            | Error::CutePostcondition { mode, .. }
+            | Error::CuteRefused { mode, .. }
+            | Error::CuteStrict { mode, .. } => *mode = new,
             Error::Aliasing {
                 modes: Some((a, _)),
                 ..
@@ -699,6 +777,31 @@ impl fmt::Display for HelpText {
             Error::TileExtent { .. } => f.write_str("tile extents count positions and are at least 1"),
             Error::SwizzleNegativeField { .. } => f.write_str("give the number of bits and the lowest source and destination bits, each at least 0"),
             Error::SwizzleNegativeOffset { .. } => f.write_str("swizzle a layout whose offsets start at 0 (non-negative strides), or offset the base pointer first"),
+            Error::CutePostcondition { failed, .. } => f.write_str(match failed {
+                Postcondition::ComplementCoverage { .. }
+                | Postcondition::ComplementBound { .. }
+                | Postcondition::ComplementOrdered { .. }
+                | Postcondition::ComplementDisjoint { .. } => "CuTe's complement is exact only under the seed §1 divisibility (sorted by stride, N_(i-1)·d_(i-1) | d_i and N_α·d_α | M): pick such a cotarget, or take the rest of a `divide` of a canonical layout in this algebra",
+                Postcondition::CompositionCompatible { .. } | Postcondition::CompositionValue { .. } => "the composite is still a function: `compose` it in this algebra, where Theorem 1 decides whether it is a layout (see the suggestion, if any)",
+                Postcondition::RightInverseDomain { .. }
+                | Postcondition::RightInverseValue { .. }
+                | Postcondition::LeftInverseDomain { .. }
+                | Postcondition::LeftInverseValue { .. } => "CuTe's inverse is only reliable for layouts without stride-0 modes whose strides follow each other (a dense bijection up to gaps); `inverse` a dense bijection in this algebra",
+                Postcondition::CoalesceValue { .. }
+                | Postcondition::CoalesceSize { .. }
+                | Postcondition::CoalesceDepth { .. }
+                | Postcondition::Regroup { .. } => "this is a bug in the CuTe module: please report the operands",
+            }),
+            Error::CuteRefused { reason, .. } => f.write_str(match reason {
+                Refusal::StrideDivisibility { .. } => "each stride of B must divide, or be a multiple of, the sizes of A's coalesced modes it crosses; the suggestion, if any, is the layout the composite really is",
+                Refusal::ComplementOverlap { .. } => "the layout's modes overlap when sorted by stride, so no complement exists; give strides with N_(i-1)·d_(i-1) <= d_i",
+                Refusal::ComplementNegativeStride { .. } => "complement a layout with non-negative strides (reverse the negative mode first)",
+                Refusal::Cotarget { .. } => "give a cotarget of at least 1 (for a product: a tiler with cosize >= 1)",
+                Refusal::TilerRank { rank, .. } => return write!(f, "give at most {rank} tiler entries, one per top-level mode of the layout (`_` keeps a mode)"),
+            }),
+            Error::CuteStrict { .. } => f.write_str("strict mode requires the seed 000 §1 admissibility conditions before computing; without strict mode CuTe's result is returned when it passes CuTe's own postconditions"),
+            Error::CuteCheckLimit { limit, .. } => write!(f, "results are returned only when checked at every coordinate, at most {limit} of them: use smaller layouts"),
+            Error::CuteArguments { op, .. } => write!(f, "write {}", crate::cute::usage(op)),
         }
     }
 }
@@ -924,6 +1027,67 @@ impl fmt::Display for Error {
                 "group: [{start}, {end}) is not a non-empty range of the layout's {rank} top-level modes"
             ),
             Error::EmptySelection => f.write_str("select of no mode: the selection is empty"),
+            Error::CutePostcondition {
+                op,
+                within,
+                mode,
+                failed,
+            } => {
+                write!(f, "{within}: ")?;
+                if op != within {
+                    write!(f, "the {op} inside it: ")?;
+                }
+                f.write_str("CuTe's result violates CuTe's own postcondition")?;
+                if !mode.is_root() {
+                    write!(f, " at tiler {mode}")?;
+                }
+                write!(f, ": {failed}")
+            }
+            Error::CuteRefused {
+                op,
+                within,
+                mode,
+                reason,
+            } => {
+                write!(f, "{within}: ")?;
+                if op != within {
+                    write!(f, "the {op} inside it: ")?;
+                }
+                f.write_str("CuTe refuses these operands")?;
+                if !mode.is_root() {
+                    write!(f, " at {mode}")?;
+                }
+                write!(f, ": {reason}")
+            }
+            Error::CuteStrict {
+                op,
+                within,
+                mode,
+                failed,
+            } => {
+                write!(f, "{within}: ")?;
+                if op != within {
+                    write!(f, "the {op} inside it: ")?;
+                }
+                f.write_str("strict mode: a seed §1 admissibility condition fails")?;
+                if !mode.is_root() {
+                    write!(f, " at {mode}")?;
+                }
+                write!(f, ": {failed}")
+            }
+            Error::CuteCheckLimit { op, size, limit } => write!(
+                f,
+                "{op}: checking the result needs {size} evaluations, more than the limit of {limit}"
+            ),
+            Error::CuteArguments {
+                op,
+                expected,
+                found,
+            } => write!(
+                f,
+                "{op} takes {expected} argument{}, but {found} were given",
+                if expected == 1 { "" } else { "s" }
+            ),
         }
     }
 }

@@ -31,6 +31,7 @@ extern crate std;
 
 mod alias;
 pub mod banks;
+pub mod cute;
 mod decide;
 mod dense;
 mod emit;

@@ -710,3 +710,201 @@ pub fn chain_value(t: i64, chain: &[i64], shape: &[i64], strides: &[i64]) -> i64
         .map(|j| strides[k - 1 - j] * ((t / chain[j]) % shape[k - 1 - j]))
         .sum()
 }
+
+/// The corpus operations that `layout_core::cute` runs (atoms are loaded elsewhere).
+pub const CUTE_OPS: &[&str] = &[
+    "layout_eval",
+    "coalesce",
+    "composition",
+    "complement",
+    "logical_divide",
+    "zipped_divide",
+    "tiled_divide",
+    "flat_divide",
+    "logical_product",
+    "zipped_product",
+    "tiled_product",
+    "flat_product",
+    "blocked_product",
+    "raked_product",
+    "right_inverse",
+    "left_inverse",
+    "swizzle",
+];
+
+/// The verdict a corpus case's own fields imply, before review: `"result"` or
+/// `"diagnostic:<rule>"` (rule names of `layout_core::Error::rule`). Derived only from the
+/// case's pycute answer (`expected`), C++ answer (`cpp`) and `postconditions_failed`:
+///
+/// * `layout_eval` and `swizzle` involve no CuTe formula: `result`;
+/// * pycute raised: in `composition` its one assertion is stride divisibility
+///   (`composition-stride-divisibility`); elsewhere the assertion is the complement's bound
+///   check, on a negative stride (`complement-negative-stride`) or on overlapping modes
+///   (`complement-overlap`);
+/// * C++ refused with "Non-injective Layout detected in complement": `complement-overlap`;
+/// * pycute's result fails a postcondition: the rule of the first one listed;
+/// * otherwise `result`.
+///
+/// # Panics
+/// On a postcondition name it does not know.
+#[must_use]
+pub fn derive_cute_verdict(case: &Value) -> String {
+    let op = case["op"].as_str().unwrap_or("");
+    if matches!(op, "layout_eval" | "swizzle") {
+        return "result".into();
+    }
+    let expected = &case["expected"];
+    let cpp_error = case["cpp"]["error"].as_str().unwrap_or("");
+    if expected.get("error").is_some() {
+        if op == "composition" {
+            return "diagnostic:composition-stride-divisibility".into();
+        }
+        let layout = case["inputs"]["layout"].as_str().unwrap_or("");
+        let negative =
+            CuteText::parse(layout).is_some_and(|l| l.leaves().iter().any(|&(_, d)| d < 0));
+        return if negative {
+            "diagnostic:complement-negative-stride".into()
+        } else {
+            "diagnostic:complement-overlap".into()
+        };
+    }
+    if cpp_error.contains("Non-injective") {
+        return "diagnostic:complement-overlap".into();
+    }
+    let failed: Vec<&str> = expected["postconditions_failed"]
+        .as_array()
+        .map(|v| v.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    match failed.first() {
+        None => "result".into(),
+        Some(&name) => {
+            let rule = match name {
+                "R(i)==A(B(i))" => "composition-value",
+                "L(R(L(i)))==L(i)" => "left-inverse-value",
+                "L(R(i))==i" => "right-inverse-value",
+                n if n.starts_with("(1)") => "complement-coverage",
+                n if n.starts_with("(2)") => "complement-bound",
+                n if n.starts_with("(3)") => "complement-ordered",
+                n if n.starts_with("(4)") => "complement-disjoint",
+                other => panic!("unknown postcondition name {other:?}"),
+            };
+            format!("diagnostic:{rule}")
+        }
+    }
+}
+
+/// The operation that runs a CuTe corpus case: its `op`, except that a `swizzle` case with an
+/// `outer` layout is CuTe's `composition(outer, Swizzle o layout)`.
+#[must_use]
+pub fn cute_case_op(case: &Value) -> &str {
+    match case["op"].as_str().unwrap_or("") {
+        "swizzle" if case["inputs"].get("outer").is_some() => "composition",
+        op => op,
+    }
+}
+
+/// The arguments of a CuTe corpus case for `layout_core::cute::Cute::apply`, in order.
+///
+/// # Panics
+/// On a case without the inputs its op needs.
+#[must_use]
+pub fn cute_case_args(case: &Value) -> Vec<String> {
+    let inputs = &case["inputs"];
+    let text = |k: &str| -> String {
+        match &inputs[k] {
+            Value::String(s) => s.clone(),
+            Value::Number(n) => n.to_string(),
+            other => panic!("input {k} of {} is {other}", case["id"]),
+        }
+    };
+    let swizzle = |k: &str| -> String {
+        let v: Vec<String> = inputs[k]
+            .as_array()
+            .unwrap_or_else(|| panic!("swizzle {k} of {}", case["id"]))
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        format!("Swizzle<{}>", v.join(","))
+    };
+    match case["op"].as_str().unwrap_or("") {
+        "layout_eval" | "right_inverse" | "left_inverse" => vec![text("layout")],
+        "coalesce" if inputs.get("profile").is_some() => vec![text("layout"), text("profile")],
+        "coalesce" => vec![text("layout")],
+        "complement" => vec![text("layout"), text("cotarget")],
+        "composition" | "blocked_product" | "raked_product" | "logical_product"
+        | "zipped_product" | "tiled_product" | "flat_product"
+            if inputs.get("B").is_some() =>
+        {
+            vec![text("A"), text("B")]
+        }
+        "swizzle" => {
+            let inner = format!("{} o {}", swizzle("swizzle"), text("layout"));
+            match (inputs.get("outer"), inputs.get("outer_swizzle")) {
+                (None, _) => vec![swizzle("swizzle"), text("layout")],
+                (Some(_), None) => vec![text("outer"), inner],
+                (Some(_), Some(_)) => {
+                    vec![
+                        format!("{} o {}", swizzle("outer_swizzle"), text("outer")),
+                        inner,
+                    ]
+                }
+            }
+        }
+        _ => vec![text("A"), text("tiler")],
+    }
+}
+
+/// CuTe's complement of a flat layout, `(N_i):(d_i)` in CuTe order, computed as pycute's
+/// formula from its definition (independently of `layout-core`): modes of size > 1 and stride
+/// ≠ 0 sorted by stride, quotients `d / current`, then `ceil(M / current)`. `None` where C++
+/// CuTe refuses (a quotient of 0). The result is returned uncoalesced, as `(size, stride)` per
+/// mode (coalescing does not change the function).
+#[must_use]
+pub fn cute_complement_oracle(modes: &[(i64, i64)], m: i64) -> Option<Vec<(i64, i64)>> {
+    let mut sorted: Vec<(i64, i64)> = modes
+        .iter()
+        .filter(|&&(n, d)| n > 1 && d != 0)
+        .map(|&(n, d)| (d, n))
+        .collect();
+    sorted.sort_unstable();
+    let mut out = Vec::new();
+    let mut current = 1;
+    for (d, n) in sorted {
+        if d / current == 0 {
+            return None;
+        }
+        out.push((d / current, current));
+        current = n * d;
+    }
+    out.push(((m + current - 1) / current, current));
+    Some(out)
+}
+
+/// The value of a flat CuTe-order layout `(size, stride)` at integral coordinate `i`
+/// (colexicographic, first mode fastest).
+#[must_use]
+pub fn cute_flat_eval(modes: &[(i64, i64)], mut i: i64) -> i64 {
+    let mut acc = 0;
+    for &(n, d) in modes {
+        acc += (i % n) * d;
+        i /= n;
+    }
+    acc
+}
+
+/// Which of CuTe's `test_complement` checks (1)–(4) a complement `r` of `l` in `m` violates,
+/// by brute force on flat CuTe-order layouts: `[(1), (2), (3), (4)]`.
+#[must_use]
+pub fn cute_complement_checks(l: &[(i64, i64)], r: &[(i64, i64)], m: i64) -> [bool; 4] {
+    let size = |x: &[(i64, i64)]| x.iter().map(|&(n, _)| n).product::<i64>();
+    let cosize = |x: &[(i64, i64)]| cute_flat_eval(x, size(x) - 1) + 1;
+    let completed: Vec<(i64, i64)> = l.iter().chain(r).copied().collect();
+    let check1 = cosize(&completed) < m;
+    let lc = cosize(l);
+    let check2 = cosize(r) > (m + lc - 1) / lc * lc;
+    let rv: Vec<i64> = (0..size(r)).map(|i| cute_flat_eval(r, i)).collect();
+    let lv: Vec<i64> = (0..size(l)).map(|j| cute_flat_eval(l, j)).collect();
+    let check3 = rv.windows(2).any(|w| w[0] >= w[1]);
+    let check4 = rv.iter().skip(1).any(|v| lv.contains(v));
+    [check1, check2, check3, check4]
+}

@@ -1,0 +1,125 @@
+//! `logical_divide` and its zipped, tiled and flat forms, with CuTe's semantics.
+//!
+//! `logical_divide(A, B) = composition(A, make_layout(B, complement(B, size(A))))` for a layout
+//! tile `B` (checked as the complement and the composition it is made of); by mode for a
+//! by-mode tiler; `A` itself for `_`. The other forms regroup its modes (pycute's `hier_unzip`,
+//! CuTe's `tile_unzip`): `zipped_divide` gives `((tiles…), (rests…))`, `tiled_divide`
+//! `((tiles…), rests…)`, `flat_divide` `(tiles…, rests…)`; each is checked to equal the logical
+//! divide it regroups at every coordinate.
+
+use alloc::vec::Vec;
+
+use super::condition::CuteOp;
+use super::diag::{Ctx, Diagnostic};
+use super::layout::Layout;
+use super::ops::{by_mode, complement, composition_layout};
+use super::tiler::Tiler;
+use super::{post, strict};
+use crate::error::Error;
+
+fn mode(l: &Layout, i: usize) -> Result<Layout, Error> {
+    l.mode(i).ok_or(Error::ModeIndex {
+        index: i,
+        rank: l.rank(),
+    })
+}
+
+/// CuTe's logical divide (see the module docs).
+pub(crate) fn logical_divide(ctx: Ctx, a: &Layout, t: &Tiler) -> Result<Layout, Diagnostic> {
+    match t {
+        Tiler::Underscore => Ok(a.clone()),
+        Tiler::Modes(ts) => by_mode(ctx, ctx.within, a, ts, &mut |c, m, t| {
+            logical_divide(c, m, t)
+        }),
+        Tiler::Layout(b) => {
+            if ctx.strict {
+                strict::divide(ctx, a, b)?;
+            }
+            let rest = complement(ctx, b, a.size())?;
+            let tile = Layout::make(&[b.clone(), rest])?;
+            composition_layout(ctx, a, &tile)
+        }
+    }
+}
+
+/// pycute's `hier_unzip` applied to a finished logical divide or product `l` of the tiler `t`:
+/// `((tiles…), (rests…, untouched modes…))`; `(1:0, l)` for `_`.
+pub(crate) fn unzip(l: &Layout, t: &Tiler) -> Result<Layout, Error> {
+    match t {
+        Tiler::Underscore => Layout::make(&[Layout::leaf(1, 0)?, l.clone()]),
+        Tiler::Layout(_) => Ok(l.clone()),
+        Tiler::Modes(ts) => {
+            let mut tiles = Vec::with_capacity(ts.len());
+            let mut rests = Vec::with_capacity(l.rank());
+            for (i, ti) in ts.iter().enumerate() {
+                let split = unzip(&mode(l, i)?, ti)?;
+                tiles.push(mode(&split, 0)?);
+                rests.push(mode(&split, 1)?);
+            }
+            for j in ts.len()..l.rank() {
+                rests.push(mode(l, j)?);
+            }
+            Layout::make(&[Layout::make(&tiles)?, Layout::make(&rests)?])
+        }
+    }
+}
+
+/// `((tiles…), rests…)` from a zipped layout.
+pub(crate) fn tiled_form(z: &Layout) -> Result<Layout, Error> {
+    let mut modes = alloc::vec![mode(z, 0)?];
+    modes.extend(mode(z, 1)?.modes());
+    Layout::make(&modes)
+}
+
+/// `(tiles…, rests…)` from a zipped layout.
+pub(crate) fn flat_form(z: &Layout) -> Result<Layout, Error> {
+    let mut modes = mode(z, 0)?.modes();
+    modes.extend(mode(z, 1)?.modes());
+    Layout::make(&modes)
+}
+
+/// `source` regrouped by `f`, checked to be the same function up to the regrouping; a
+/// diagnostic's suggestion is regrouped the same way.
+pub(crate) fn regrouped(
+    ctx: Ctx,
+    op: CuteOp,
+    source: Result<Layout, Diagnostic>,
+    f: &dyn Fn(&Layout) -> Result<Layout, Error>,
+) -> Result<Layout, Diagnostic> {
+    let src = source.map_err(|d| d.map_suggestion(|s| f(s).ok()))?;
+    let result = f(&src)?;
+    let mut k = 0i64;
+    let numbers = src.shape().map(&mut |_| {
+        k += 1;
+        k - 1
+    });
+    let labels = f(&Layout::new(src.shape().clone(), numbers)?)?;
+    let perm: Vec<usize> = labels
+        .leaves()
+        .into_iter()
+        .map(|(_, d)| usize::try_from(d).unwrap_or(usize::MAX))
+        .collect();
+    post::regroup(ctx, op, &src, &result, &perm)?;
+    Ok(result)
+}
+
+/// CuTe's zipped divide.
+pub(crate) fn zipped_divide(ctx: Ctx, a: &Layout, t: &Tiler) -> Result<Layout, Diagnostic> {
+    regrouped(ctx, CuteOp::ZippedDivide, logical_divide(ctx, a, t), &|l| {
+        unzip(l, t)
+    })
+}
+
+/// CuTe's tiled divide.
+pub(crate) fn tiled_divide(ctx: Ctx, a: &Layout, t: &Tiler) -> Result<Layout, Diagnostic> {
+    regrouped(ctx, CuteOp::TiledDivide, logical_divide(ctx, a, t), &|l| {
+        tiled_form(&unzip(l, t)?)
+    })
+}
+
+/// CuTe's flat divide.
+pub(crate) fn flat_divide(ctx: Ctx, a: &Layout, t: &Tiler) -> Result<Layout, Diagnostic> {
+    regrouped(ctx, CuteOp::FlatDivide, logical_divide(ctx, a, t), &|l| {
+        flat_form(&unzip(l, t)?)
+    })
+}

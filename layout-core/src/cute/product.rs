@@ -1,0 +1,134 @@
+//! `logical_product` and its zipped, tiled, flat, blocked and raked forms, with CuTe's
+//! semantics.
+//!
+//! `logical_product(A, B) = make_layout(A, composition(complement(A, size(A)·cosize(B)), B))`
+//! for a layout `B` (checked as the complement and the composition it is made of); by mode for
+//! a by-mode tiler; `A` itself for `_`. An integer tiler `n` is the layout `n:1`, as in C++
+//! CuTe (pycute's `logical_product` sends an integer to `logical_divide` instead).
+//! `zipped_product`, `tiled_product` and `flat_product` regroup it like the divides;
+//! `blocked_product(A, B)` and `raked_product(A, B)` pad both to the larger rank with `1:0`
+//! modes, take the logical product, and zip the two halves mode by mode — `(A_i, B'_i)` for
+//! blocked, `(B'_i, A_i)` for raked — without coalescing (as CuTe 4.2 and the corpus). Every
+//! regrouping is checked to equal its source at every coordinate.
+
+use alloc::vec::Vec;
+
+use super::condition::CuteOp;
+use super::diag::{Ctx, Diagnostic};
+use super::divide::{flat_form, regrouped, tiled_form, unzip};
+use super::layout::Layout;
+use super::ops::{by_mode, complement, composition_layout};
+use super::tiler::Tiler;
+use crate::error::{Error, ModePath, Quantity};
+
+fn product_layout(ctx: Ctx, a: &Layout, b: &Layout) -> Result<Layout, Diagnostic> {
+    let cotarget = a.size().checked_mul(b.cosize()?).ok_or(Error::Overflow {
+        mode: ModePath::ROOT,
+        what: Quantity::Positions,
+    })?;
+    let rest = complement(ctx, a, cotarget)?;
+    match composition_layout(ctx, &rest, b) {
+        Ok(copies) => Ok(Layout::make(&[a.clone(), copies])?),
+        Err(d) => Err(d.map_suggestion(|s| Layout::make(&[a.clone(), s.clone()]).ok())),
+    }
+}
+
+/// CuTe's logical product (see the module docs).
+pub(crate) fn logical_product(ctx: Ctx, a: &Layout, t: &Tiler) -> Result<Layout, Diagnostic> {
+    match t {
+        Tiler::Underscore => Ok(a.clone()),
+        Tiler::Modes(ts) => by_mode(ctx, ctx.within, a, ts, &mut |c, m, t| {
+            logical_product(c, m, t)
+        }),
+        Tiler::Layout(b) => product_layout(ctx, a, b),
+    }
+}
+
+/// CuTe's zipped product.
+pub(crate) fn zipped_product(ctx: Ctx, a: &Layout, t: &Tiler) -> Result<Layout, Diagnostic> {
+    regrouped(
+        ctx,
+        CuteOp::ZippedProduct,
+        logical_product(ctx, a, t),
+        &|l| unzip(l, t),
+    )
+}
+
+/// CuTe's tiled product.
+pub(crate) fn tiled_product(ctx: Ctx, a: &Layout, t: &Tiler) -> Result<Layout, Diagnostic> {
+    regrouped(
+        ctx,
+        CuteOp::TiledProduct,
+        logical_product(ctx, a, t),
+        &|l| tiled_form(&unzip(l, t)?),
+    )
+}
+
+/// CuTe's flat product.
+pub(crate) fn flat_product(ctx: Ctx, a: &Layout, t: &Tiler) -> Result<Layout, Diagnostic> {
+    regrouped(ctx, CuteOp::FlatProduct, logical_product(ctx, a, t), &|l| {
+        flat_form(&unzip(l, t)?)
+    })
+}
+
+/// CuTe's `append<R>(l)`: `l`'s modes followed by `1:0` up to rank `r` (unchanged at rank `r`).
+fn pad(l: &Layout, r: usize) -> Result<Layout, Error> {
+    if l.rank() >= r {
+        return Ok(l.clone());
+    }
+    let mut modes = l.modes();
+    while modes.len() < r {
+        modes.push(Layout::leaf(1, 0)?);
+    }
+    Layout::make(&modes)
+}
+
+/// `(p_0[i], p_1[i])` per mode `i < r` (`swap`: `(p_1[i], p_0[i])`).
+fn zip_halves(p: &Layout, r: usize, swap: bool) -> Result<Layout, Error> {
+    let half = |k: usize| {
+        p.mode(k).ok_or(Error::ModeIndex {
+            index: k,
+            rank: p.rank(),
+        })
+    };
+    let (first, second) = if swap {
+        (half(1)?, half(0)?)
+    } else {
+        (half(0)?, half(1)?)
+    };
+    let mut modes = Vec::with_capacity(r);
+    for i in 0..r {
+        let pick = |l: &Layout| {
+            l.mode(i).ok_or(Error::ModeIndex {
+                index: i,
+                rank: l.rank(),
+            })
+        };
+        modes.push(Layout::make(&[pick(&first)?, pick(&second)?])?);
+    }
+    Layout::make(&modes)
+}
+
+fn rank_sensitive(
+    ctx: Ctx,
+    op: CuteOp,
+    a: &Layout,
+    b: &Layout,
+    swap: bool,
+) -> Result<Layout, Diagnostic> {
+    let r = a.rank().max(b.rank());
+    let (pa, pb) = (pad(a, r)?, pad(b, r)?);
+    regrouped(ctx, op, product_layout(ctx, &pa, &pb), &|p| {
+        zip_halves(p, r, swap)
+    })
+}
+
+/// CuTe's blocked product.
+pub(crate) fn blocked_product(ctx: Ctx, a: &Layout, b: &Layout) -> Result<Layout, Diagnostic> {
+    rank_sensitive(ctx, CuteOp::BlockedProduct, a, b, false)
+}
+
+/// CuTe's raked product.
+pub(crate) fn raked_product(ctx: Ctx, a: &Layout, b: &Layout) -> Result<Layout, Diagnostic> {
+    rank_sensitive(ctx, CuteOp::RakedProduct, a, b, true)
+}
