@@ -4,6 +4,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::error::Error;
+use crate::layout::Layout;
 use crate::map::Map;
 use crate::tree::Tree;
 
@@ -262,15 +263,71 @@ pub fn decide(map: &Map, by_mode: bool) -> Result<Decision, Error> {
         });
     }
     let constant = map.eval_index(0)?;
-    let mut values = Vec::with_capacity(total as usize);
-    for i in 0..total {
-        values.push(map.eval_index(i)?.wrapping_sub(constant));
+    let mut values = tabulate(map)?;
+    debug_assert_eq!(values.len() as i64, total);
+    for v in &mut values {
+        *v = v.wrapping_sub(constant);
     }
     Ok(Decision {
         coordinate_shape: sizes.clone(),
         constant,
         result: decide_values(&sizes, &values),
     })
+}
+
+/// Every value of `map` at the flat indices `0..size`, in order: `map.eval_index(i)` for every
+/// `i`, without a division per leaf. A layout is walked with an odometer (one addition per
+/// index, one subtraction per carry); a composite gathers the left operand's table at the right
+/// operand's values (the right operand is a bijection onto the left's domain); a swizzle
+/// applies to every value; a restriction is evaluated index by index.
+fn tabulate(map: &Map) -> Result<Vec<i64>, Error> {
+    match map {
+        Map::Layout(a) => Ok(layout_values(a.layout())),
+        Map::Swizzled { swizzle, inner } => {
+            let mut values = tabulate(inner)?;
+            for v in &mut values {
+                *v = swizzle.apply(*v);
+            }
+            Ok(values)
+        }
+        Map::Composite { left, right } => {
+            let table = tabulate(left)?;
+            tabulate(right)?
+                .into_iter()
+                .map(
+                    |x| match usize::try_from(x).ok().and_then(|x| table.get(x)) {
+                        Some(&v) => Ok(v),
+                        None => left.eval_index(x),
+                    },
+                )
+                .collect()
+        }
+        Map::Restricted { .. } => (0..map.size()).map(|i| map.eval_index(i)).collect(),
+    }
+}
+
+/// `L(i)` for every flat index `i` of `l`, in order (last leaf fastest).
+fn layout_values(l: &Layout) -> Vec<i64> {
+    let leaves = l.leaves();
+    let size = usize::try_from(l.size()).unwrap_or(0);
+    let mut out = Vec::with_capacity(size);
+    let mut coord = vec![0i64; leaves.len()];
+    let mut acc = 0i64;
+    for _ in 0..size {
+        out.push(acc);
+        // Every intermediate value is an offset of `l` (checked to fit at construction).
+        for (c, m) in coord.iter_mut().zip(leaves).rev() {
+            let d = m.stride.value();
+            *c += 1;
+            if *c < m.size {
+                acc = acc.wrapping_add(d);
+                break;
+            }
+            acc = acc.wrapping_sub((m.size - 1).wrapping_mul(d));
+            *c = 0;
+        }
+    }
+    out
 }
 
 /// [`decide`] on a tabulated map: `values[i]` at flat index `i` of the coordinates `sizes`
@@ -284,22 +341,25 @@ pub fn decide_values(sizes: &[i64], values: &[i64]) -> Result<Vec<Chain>, NotLay
     for i in (0..k.saturating_sub(1)).rev() {
         weights[i] = weights[i + 1] * sizes[i + 1];
     }
-    // Step 1: separability, one pass with an odometer.
+    // Step 1: separability, one pass with an odometer. `parts` = Σᵢ f(cᵢ·eᵢ) is kept up to
+    // date as the odometer moves: a step of coordinate j swaps its term, a carry resets it.
     let mut c = vec![0i64; k];
+    let mut parts = (0..k).fold(0i64, |acc, _| acc.wrapping_add(values[0]));
     for (i, &v) in values.iter().enumerate() {
-        let parts = c.iter().zip(&weights).fold(0i64, |acc, (&ci, &w)| {
-            acc.wrapping_add(values[(ci * w) as usize])
-        });
         if parts != v {
             return Err(NotLayout::Separability { witness: c });
         }
         if i + 1 < values.len() {
             for j in (0..k).rev() {
+                let old = values[(c[j] * weights[j]) as usize];
                 c[j] += 1;
                 if c[j] < sizes[j] {
+                    let new = values[(c[j] * weights[j]) as usize];
+                    parts = parts.wrapping_sub(old).wrapping_add(new);
                     break;
                 }
                 c[j] = 0;
+                parts = parts.wrapping_sub(old).wrapping_add(values[0]);
             }
         }
     }
@@ -313,4 +373,54 @@ pub fn decide_values(sizes: &[i64], values: &[i64]) -> Result<Vec<Chain>, NotLay
         }
     }
     Ok(chains)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::{Annotated, compose};
+    use crate::space::Space;
+    use crate::swizzle::Swizzle;
+
+    fn annotated(text: &str, domain: Space, codomain: Space) -> Map {
+        Annotated::new(text.parse().expect("layout"), domain, codomain)
+            .expect("annotation")
+            .into()
+    }
+
+    /// The tables `decide` reads are `eval_index` at every flat index, for every kind of map:
+    /// nested, broadcast, negative and size-1 strides, swizzles, composites, restrictions.
+    #[test]
+    fn tabulate_is_eval_index_everywhere() {
+        let mut maps = Vec::new();
+        for text in [
+            "8:1",
+            "(4,8):(8,1)",
+            "((2,3),(4,5)):((1,2),(60,6))",
+            "(3,4):(_,1)",
+            "(4,1,3):(-3,7,1)",
+            "(2,(1,4),3):(100,(0,-10),1)",
+        ] {
+            maps.push(annotated(text, Space::Logical, Space::Physical));
+        }
+        let swizzled = annotated("(8,16):(16,1)", Space::Logical, Space::Physical)
+            .swizzle(Swizzle::new(2, 5, 1).expect("disjoint"))
+            .expect("physical");
+        let tv = annotated(
+            "((2,4),(4,4)):((1,32),(2,8))",
+            Space::ThreadValue,
+            Space::Logical,
+        );
+        let padded = annotated("(8,16):(17,1)", Space::Logical, Space::Physical);
+        let composite = compose(&padded, &tv).expect("sizes");
+        let swizzled_composite = compose(&swizzled, &tv).expect("sizes");
+        maps.push(composite.restrict(&[(1, 5)]).expect("entry"));
+        maps.extend([swizzled, composite, swizzled_composite]);
+        for map in &maps {
+            let expected: Vec<i64> = (0..map.size())
+                .map(|i| map.eval_index(i).expect("in range"))
+                .collect();
+            assert_eq!(tabulate(map).expect("tabulates"), expected, "{map:?}");
+        }
+    }
 }

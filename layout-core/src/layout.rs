@@ -25,7 +25,7 @@ use crate::tree::{Stride, Tree};
 /// assert_eq!(l.to_cute().to_string(), "(32,16):(1,32)");
 /// # Ok::<(), layout_core::Error>(())
 /// ```
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct Layout {
     shape: Tree<i64>,
     stride: Tree<Stride>,
@@ -33,6 +33,30 @@ pub struct Layout {
     size: i64,
     min: i64,
     max: i64,
+    /// The leaf modes in order, walked once at construction: evaluation reads them instead of
+    /// walking (and allocating) the trees on every call. A function of `shape` and `stride`.
+    leaves: Vec<Mode>,
+}
+
+impl core::hash::Hash for Layout {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        // `leaves` is a function of `shape` and `stride`.
+        (&self.shape, &self.stride, &self.names).hash(state);
+        (self.size, self.min, self.max).hash(state);
+    }
+}
+
+impl fmt::Debug for Layout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Layout")
+            .field("shape", &self.shape)
+            .field("stride", &self.stride)
+            .field("names", &self.names)
+            .field("size", &self.size)
+            .field("min", &self.min)
+            .field("max", &self.max)
+            .finish()
+    }
 }
 
 /// One leaf mode of a layout: where it is, its size and its stride.
@@ -196,6 +220,7 @@ impl Layout {
             size,
             min,
             max,
+            leaves: w.modes,
         })
     }
 
@@ -263,15 +288,19 @@ impl Layout {
     /// The leaf modes, in order (the last varies fastest), with their paths.
     #[must_use]
     pub fn modes(&self) -> Vec<Mode> {
-        // The layout was validated at construction: the walk finds no error.
-        Walk::run(&self.shape, &self.stride).modes
+        self.leaves.clone()
+    }
+
+    /// The leaf modes, in order, without a copy.
+    pub(crate) fn leaves(&self) -> &[Mode] {
+        &self.leaves
     }
 
     /// Whether the layout is a broadcast: it has a `_` mode of size > 1 (SPEC §1). Broadcast
     /// layouts are read-only.
     #[must_use]
     pub fn is_broadcast(&self) -> bool {
-        self.modes()
+        self.leaves
             .iter()
             .any(|m| m.size > 1 && m.stride == Stride::Broadcast)
     }
@@ -290,7 +319,7 @@ impl Layout {
         }
         let mut rest = index;
         let mut acc = 0i64;
-        for m in self.modes().iter().rev() {
+        for m in self.leaves.iter().rev() {
             let c = rest % m.size;
             rest /= m.size;
             acc = add_term(acc, c, m)?;
@@ -321,10 +350,14 @@ impl Layout {
     pub fn reversed(&self) -> Layout {
         let mut names = self.names.clone();
         names.reverse();
+        let (shape, stride) = (self.shape.reversed(), self.stride.reversed());
+        // The leaf paths change with the order; the walk finds no error on a valid layout.
+        let leaves = Walk::run(&shape, &stride).modes;
         Layout {
-            shape: self.shape.reversed(),
-            stride: self.stride.reversed(),
+            shape,
+            stride,
             names,
+            leaves,
             ..*self
         }
     }
@@ -485,4 +518,57 @@ fn write_layout<A: fmt::Display, B: fmt::Display>(
         _ => write!(f, "{shape}")?,
     }
     write!(f, ":{stride}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use core::hash::{Hash, Hasher};
+
+    /// The cached leaves are the walk of the trees, also after `reversed` and `with_names`.
+    #[test]
+    fn cached_leaves_follow_the_trees() {
+        for text in [
+            "8:2",
+            "((2,3),(4,5)):((1,2),(60,6))",
+            "(a: 3, b: (1,4)):(_, (0,-2))",
+        ] {
+            let l: Layout = text.parse().expect("layout");
+            for v in [l.clone(), l.reversed(), l.reversed().reversed()] {
+                assert_eq!(v.modes(), Walk::run(v.shape(), v.stride()).modes);
+            }
+            assert_eq!(l.reversed().reversed(), l);
+        }
+    }
+
+    /// Equal layouts hash alike; `Debug` prints what it printed before the cache.
+    #[test]
+    fn hash_and_debug_ignore_the_cache() {
+        struct Sum(u64);
+        impl Hasher for Sum {
+            fn finish(&self) -> u64 {
+                self.0
+            }
+            fn write(&mut self, bytes: &[u8]) {
+                for b in bytes {
+                    self.0 = self.0.wrapping_mul(31).wrapping_add(u64::from(*b));
+                }
+            }
+        }
+        let hash = |l: &Layout| {
+            let mut h = Sum(0);
+            l.hash(&mut h);
+            h.finish()
+        };
+        let a: Layout = "(4,8):(8,1)".parse().expect("layout");
+        let b = Layout::from_cute("(8,4):(1,8)").expect("layout");
+        assert_eq!(a, b);
+        assert_eq!(hash(&a), hash(&b));
+        let debug = alloc::format!("{a:?}");
+        assert!(
+            debug.starts_with("Layout { shape: Tuple([Leaf(4), Leaf(8)])"),
+            "{debug}"
+        );
+        assert!(!debug.contains("leaves"), "{debug}");
+    }
 }

@@ -1,0 +1,265 @@
+"""The driver behind bench/run.sh: compile-time checking, run-time addressing and the run-time
+algebra, ours against CuTe C++ (4.2.0 headers), printed as one table. See
+docs/performance.md for what each number means."""
+
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CUTE = sys.argv[1]
+PARTS = sys.argv[2:] or ["check", "addressing", "algebra"]
+TARGET = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
+RUNS = int(os.environ.get("BENCH_RUNS", "3"))
+CHECK_N = [int(x) for x in os.environ.get("BENCH_CHECK_N", "10,100,1000").split(",")]
+WORK = os.path.join(CUTE, "work")
+INCLUDES = [
+    "-I" + os.path.join(CUTE, "cutlass_library", "source", "include"),
+    "-I" + os.path.join(CUTE, "nvidia", "cuda_runtime", "include"),
+    "-I" + os.path.join(CUTE, "nvidia", "cuda_cccl", "include"),
+    "-I" + os.path.join(CUTE, "nvidia", "cuda_nvcc", "include"),
+]
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+import gen_check  # noqa: E402
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def run(cmd, cwd=None, env=None):
+    """Runs `cmd`; returns (seconds, stdout, stderr) or stops with its error output."""
+    start = time.perf_counter()
+    p = subprocess.run(cmd, cwd=cwd, env=dict(os.environ, **(env or {})), capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if p.returncode != 0:
+        raise SystemExit(f"failed: {' '.join(cmd)}\n{p.stderr[-4000:]}")
+    return seconds, p.stdout, p.stderr
+
+
+def timed(cmd, cwd=None, env=None):
+    """Wall time and peak RSS (MiB) of `cmd`: GNU time's maximum resident set size, which for a
+    process that waits for its children (cargo for rustc) is the largest of the tree."""
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as f:
+        seconds, _, _ = run(["/usr/bin/time", "-f", "%M", "-o", f.name] + cmd, cwd, env)
+        rss = int(f.read().strip().splitlines()[-1]) / 1024
+    return seconds, rss
+
+
+# ---------------------------------------------------------------------------------------------
+# 1. Compile-time checking
+
+
+def check():
+    ns = [0] + CHECK_N
+    os.makedirs(WORK, exist_ok=True)
+    subprocess.run([sys.executable, os.path.join(ROOT, "bench", "gen_check.py"), WORK] + [str(n) for n in ns],
+                   check=True)
+    lock = os.path.join(ROOT, "Cargo.lock")
+    # The default dev profile, and the proc-macro optimised (`[profile.dev.build-override]
+    # opt-level = 3`, one line in a user's Cargo.toml): each with its own target folder.
+    configs = [("dev", {}), ("o3", {"CARGO_PROFILE_DEV_BUILD_OVERRIDE_OPT_LEVEL": "3"})]
+    rows = {}
+    for n in ns:
+        crate = os.path.join(WORK, f"rust_n{n}")
+        if os.path.exists(lock):
+            with open(lock) as src, open(os.path.join(crate, "Cargo.lock"), "w") as dst:
+                dst.write(src.read())
+        rust = {}
+        for name, extra in configs:
+            env = dict(extra, CARGO_TARGET_DIR=os.path.join(TARGET, f"bench-check-{name}"),
+                       CARGO_INCREMENTAL="0", RUSTFLAGS="")
+            log(f"check: cargo check ({name}), {n} layouts")
+            run(["cargo", "check", "--quiet", "--offline"], crate, env)  # dependencies, once
+            times = []
+            for _ in range(RUNS):
+                os.utime(os.path.join(crate, "src", "lib.rs"))
+                times.append(timed(["cargo", "check", "--quiet", "--offline"], crate, env))
+            rust[name] = (statistics.median(t for t, _ in times), max(m for _, m in times))
+        log(f"check: g++ -fsyntax-only, {n} layouts")
+        src = os.path.join(WORK, f"cute_n{n}.cpp")
+        cute = [timed(["g++", "-std=c++17", "-fsyntax-only"] + INCLUDES + [src]) for _ in range(RUNS)]
+        rows[n] = (rust["dev"], rust["o3"], (statistics.median(t for t, _ in cute), max(m for _, m in cute)))
+    return rows
+
+
+def check_table(rows):
+    (d0, dm0), (o0, om0), (c0, cm0) = rows[0]
+    out = ["| N | `cargo check` | per `layout!` | peak RSS | `cargo check`, proc-macro at opt-level 3 | per `layout!` | peak RSS | `g++ -fsyntax-only` | per CuTe layout | peak RSS | CuTe / ours per layout (default; opt-level 3) |",
+           "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+           f"| 0 (baseline) | {d0:.2f} s | — | {dm0:.0f} MiB | {o0:.2f} s | — | {om0:.0f} MiB | {c0:.2f} s | — | {cm0:.0f} MiB | — |"]
+    for n in CHECK_N:
+        (d, dm), (o, om), (c, cm) = rows[n]
+        pd, po, pc = (d - d0) / n * 1e3, (o - o0) / n * 1e3, (c - c0) / n * 1e3
+
+        def ratio(p):
+            return f"{pc / p:.0f}×" if p > 0 else "∞ (below noise)"
+
+        out.append(f"| {n} | {d:.2f} s | {pd:.3f} ms | {dm:.0f} MiB | {o:.2f} s | {po:.3f} ms | {om:.0f} MiB "
+                   f"| {c:.2f} s | {pc:.1f} ms | {cm:.0f} MiB | {ratio(pd)}; {ratio(po)} |")
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# 2. Run-time addressing
+
+LAYOUTS = [
+    ("tiled", "identity-tiled: 128×128 in 64×32 tiles", 16384),
+    ("partition", "TV partition of 128×128 (`big_tv_partition_128x128`)", 16384),
+    ("swizzled", "swizzled 64×64 smem tile, `Swizzle<3,3,3>`", 4096),
+    ("slice", "restricted slice: that tile per thread (256 × 16)", 4096),
+]
+
+
+def cargo_bench_binary(package, bench):
+    _, out, _ = run(["cargo", "bench", "--no-run", "--quiet", "-p", package, "--bench", bench,
+                     "--message-format=json"], ROOT)
+    for line in out.splitlines():
+        msg = json.loads(line)
+        if msg.get("reason") == "compiler-artifact" and msg.get("executable") and msg["target"]["name"] == bench:
+            return msg["executable"]
+    raise SystemExit(f"no executable for bench {bench}")
+
+
+def gxx(src, exe, *flags):
+    run(["g++", "-std=c++17", "-O3", *flags] + INCLUDES + [os.path.join(ROOT, "bench", "cpp", src), "-o", exe])
+    return exe
+
+
+def pairs(text):
+    return {k: v for k, v in (line.split() for line in text.strip().splitlines())}
+
+
+def instructions(cmd, kernel, calls):
+    """Instructions executed inside `kernel` (inclusive) over `calls` calls, by callgrind."""
+    with tempfile.NamedTemporaryFile(suffix=".cg") as f:
+        run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={f.name}", f"--toggle-collect=*{kernel}*"]
+            + cmd + [kernel, str(calls)])
+        for line in open(f.name):
+            if line.startswith(("summary:", "totals:")):
+                return int(line.split()[1])
+    raise SystemExit(f"no callgrind summary for {kernel}")
+
+
+def addressing():
+    log("addressing: building")
+    rust = cargo_bench_binary("layout-typed", "addressing")
+    os.makedirs(WORK, exist_ok=True)
+    c64 = gxx("addressing.cpp", os.path.join(WORK, "addressing_i64"))
+    c32 = gxx("addressing.cpp", os.path.join(WORK, "addressing_i32"), "-DCOORD=int")
+    # Every implementation writes the same offsets.
+    for key, _, _ in LAYOUTS:
+        ours = run([rust, "--dump", f"rust_emitted_{key}"])[1]
+        for exe in (c64, c32):
+            for kind in ("static", "dynamic"):
+                if run([exe, "dump", f"cute_{kind}_{key}"])[1] != ours:
+                    raise SystemExit(f"{key}: CuTe {kind} offsets differ from ours")
+    log("addressing: timing")
+    ns = pairs(run([rust, "--table"])[1])
+    ns.update(pairs(run([c64, "time"])[1]))
+    ns.update({k + "_i32": v for k, v in pairs(run([c32, "time"])[1]).items()})
+    log("addressing: callgrind")
+    calls = 3
+    rows = []
+    for key, label, n in LAYOUTS:
+        cols = [("rust_emitted", rust, "--callgrind", ""), ("rust_hand", rust, "--callgrind", ""),
+                ("cute_static", c64, "run", ""), ("cute_dynamic", c64, "run", ""),
+                ("cute_static", c32, "run", "_i32")]
+        cells = []
+        for prefix, exe, mode, suffix in cols:
+            kernel = f"{prefix}_{key}"
+            ir = instructions([exe, mode], kernel, calls) / (calls * n)
+            cells.append((float(ns[kernel + suffix]), ir))
+        rows.append((label, cells))
+    return rows
+
+
+def addressing_table(rows):
+    out = ["| layout | (a) ours, `offset` | (b) hand-written Rust | (c) CuTe static | (d) CuTe run-time | (c′) CuTe static, 32-bit `int` | (a)/(b) | (a)/(c) |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for label, cells in rows:
+        fmt = [f"{ns:.2f} ns, {ir:.2f} instr" for ns, ir in cells]
+        a, b, c = cells[0][1], cells[1][1], cells[2][1]
+        out.append(f"| {label} | " + " | ".join(fmt) + f" | {a / b:.2f} | {a / c:.2f} |")
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# 3. The algebra at run time
+
+OPS = [
+    ("compose_small", "composition, CuTe's `(6,2):(8,2) ∘ (4,3):(3,1)`"),
+    ("compose_partition", "composition, the 128×128 partition"),
+    ("divide", "divide 128×128 by 64×32 (`zipped_divide`)"),
+    ("decide_small", "compose + decide, small (CuTe: `coalesce(composition)`)"),
+    ("decide_partition", "compose + decide, the partition (16384 coordinates)"),
+    ("inverse_sm80", "inverse, SM80 16×8 C fragment"),
+    ("inverse_partition", "inverse, the partition's TV layout"),
+]
+
+
+def algebra():
+    log("algebra: building")
+    rust = cargo_bench_binary("layout-core", "runtime_algebra")
+    os.makedirs(WORK, exist_ok=True)
+    cpp = gxx("algebra.cpp", os.path.join(WORK, "algebra"))
+    log("algebra: timing")
+    ours = pairs(run([rust, "--table"])[1])
+    cute = pairs(run([cpp])[1])
+    py = pairs(run([sys.executable, os.path.join(ROOT, "bench", "pycute_algebra.py"), CUTE])[1])
+    return [(label, float(ours[k]), cute[k], float(py[k])) for k, label in OPS]
+
+
+def rate(x):
+    return f"{x / 1e6:.2f} M/s" if x >= 1e6 else f"{x / 1e3:.1f} k/s"
+
+
+def algebra_table(rows):
+    out = ["| operation | ours (layout-core) | CuTe C++, run-time ints | pycute | ours / CuTe |",
+           "|---|---:|---:|---:|---:|"]
+    for label, ours, cute, py in rows:
+        if cute == "n/a":
+            c, ratio = "n/a (no run-time inverse)", "—"
+        else:
+            c, ratio = rate(float(cute)), f"{ours / float(cute):.2g}"
+        out.append(f"| {label} | {rate(ours)} | {c} | {rate(py)} | {ratio} |")
+    return "\n".join(out)
+
+
+def machine():
+    cpu = "unknown CPU"
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    version = lambda cmd: subprocess.run(cmd, capture_output=True, text=True).stdout.splitlines()[0]
+    load = os.getloadavg()
+    return (f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}; "
+            f"{version(['rustc', '-V'])}; {version(['g++', '--version'])}; {version(['valgrind', '--version'])}; "
+            f"load average at the end {load[0]:.2f} / {load[1]:.2f} / {load[2]:.2f}")
+
+
+def main():
+    sections = []
+    if "check" in PARTS:
+        sections.append("## 1. Compile-time checking (median of %d, `CARGO_INCREMENTAL=0`)\n\n%s"
+                        % (RUNS, check_table(check())))
+    if "addressing" in PARTS:
+        sections.append("## 2. Run-time addressing (ns per offset, fastest of 51 rounds; instructions per offset, callgrind)\n\n%s"
+                        % addressing_table(addressing()))
+    if "algebra" in PARTS:
+        sections.append("## 3. The algebra at run time (operations per second)\n\n%s" % algebra_table(algebra()))
+    print("\n\n".join(sections))
+    print(f"\nmachine: {machine()}")
+
+
+if __name__ == "__main__":
+    main()
