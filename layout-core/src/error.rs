@@ -1053,7 +1053,7 @@ impl fmt::Display for Error {
                 if op != within {
                     write!(f, "the {op} inside it: ")?;
                 }
-                f.write_str("CuTe refuses these operands")?;
+                f.write_str("no CuTe result for these operands")?;
                 if !mode.is_root() {
                     write!(f, " at {mode}")?;
                 }

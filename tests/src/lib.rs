@@ -908,3 +908,19 @@ pub fn cute_complement_checks(l: &[(i64, i64)], r: &[(i64, i64)], m: i64) -> [bo
     let check4 = rv.iter().skip(1).any(|v| lv.contains(v));
     [check1, check2, check3, check4]
 }
+
+/// A CuTe-order layout `(size, stride)` per leaf at any integer `x`, on CuTe's extended domain:
+/// colexicographic digits with floor division, the last leaf taking the unbounded quotient.
+/// Written from the CuTe paper's `idx2crd`, independently of `layout-core`.
+#[must_use]
+pub fn cute_eval_extended(leaves: &[(i64, i64)], mut x: i64) -> i64 {
+    let Some(((_, last), init)) = leaves.split_last() else {
+        return 0;
+    };
+    let mut acc = 0;
+    for &(n, d) in init {
+        acc += x.rem_euclid(n) * d;
+        x = x.div_euclid(n);
+    }
+    acc + x * last
+}

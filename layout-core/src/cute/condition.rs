@@ -246,8 +246,8 @@ pub enum Postcondition {
     },
 }
 
-/// Why CuTe refuses the operands (pycute raises, or C++ CuTe fails a `static_assert`), so no
-/// CuTe result exists.
+/// Why there is no CuTe result for the operands: CuTe refuses them (pycute raises, or C++ CuTe
+/// fails a `static_assert`), or its formula would build a mode of size < 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Refusal {
     /// `composition`: neither of the coalesced `A`'s mode size `shape` and the remaining stride

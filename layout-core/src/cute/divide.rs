@@ -43,16 +43,17 @@ pub(crate) fn logical_divide(ctx: Ctx, a: &Layout, t: &Tiler) -> Result<Layout, 
 }
 
 /// pycute's `hier_unzip` applied to a finished logical divide or product `l` of the tiler `t`:
-/// `((tiles…), (rests…, untouched modes…))`; `(1:0, l)` for `_`.
-pub(crate) fn unzip(l: &Layout, t: &Tiler) -> Result<Layout, Error> {
+/// `((tiles…), (rests…, untouched modes…))`; `(1:filler, l)` for `_` (`filler` is CuTe's 0; the
+/// regrouping check labels the new leaf apart).
+pub(crate) fn unzip(l: &Layout, t: &Tiler, filler: i64) -> Result<Layout, Error> {
     match t {
-        Tiler::Underscore => Layout::make(&[Layout::leaf(1, 0)?, l.clone()]),
+        Tiler::Underscore => Layout::make(&[Layout::leaf(1, filler)?, l.clone()]),
         Tiler::Layout(_) => Ok(l.clone()),
         Tiler::Modes(ts) => {
             let mut tiles = Vec::with_capacity(ts.len());
             let mut rests = Vec::with_capacity(l.rank());
             for (i, ti) in ts.iter().enumerate() {
-                let split = unzip(&mode(l, i)?, ti)?;
+                let split = unzip(&mode(l, i)?, ti, filler)?;
                 tiles.push(mode(&split, 0)?);
                 rests.push(mode(&split, 1)?);
             }
@@ -78,26 +79,29 @@ pub(crate) fn flat_form(z: &Layout) -> Result<Layout, Error> {
     Layout::make(&modes)
 }
 
-/// `source` regrouped by `f`, checked to be the same function up to the regrouping; a
-/// diagnostic's suggestion is regrouped the same way.
+/// `source` regrouped by `f` (which may add size-1 leaves with the stride it is given), checked
+/// to be the same function up to the regrouping; a diagnostic's suggestion is regrouped the
+/// same way.
 pub(crate) fn regrouped(
     ctx: Ctx,
     op: CuteOp,
     source: Result<Layout, Diagnostic>,
-    f: &dyn Fn(&Layout) -> Result<Layout, Error>,
+    f: &dyn Fn(&Layout, i64) -> Result<Layout, Error>,
 ) -> Result<Layout, Diagnostic> {
-    let src = source.map_err(|d| d.map_suggestion(|s| f(s).ok()))?;
-    let result = f(&src)?;
+    let src = source.map_err(|d| d.map_suggestion(|s| f(s, 0).ok()))?;
+    let result = f(&src, 0)?;
+    // The same regrouping of the source's leaf numbers gives, per leaf of the result, the
+    // source leaf it is (or none, for an added size-1 leaf).
     let mut k = 0i64;
     let numbers = src.shape().map(&mut |_| {
         k += 1;
         k - 1
     });
-    let labels = f(&Layout::new(src.shape().clone(), numbers)?)?;
-    let perm: Vec<usize> = labels
+    let labels = f(&Layout::new(src.shape().clone(), numbers)?, -1)?;
+    let perm: Vec<Option<usize>> = labels
         .leaves()
         .into_iter()
-        .map(|(_, d)| usize::try_from(d).unwrap_or(usize::MAX))
+        .map(|(_, d)| usize::try_from(d).ok())
         .collect();
     post::regroup(ctx, op, &src, &result, &perm)?;
     Ok(result)
@@ -105,21 +109,30 @@ pub(crate) fn regrouped(
 
 /// CuTe's zipped divide.
 pub(crate) fn zipped_divide(ctx: Ctx, a: &Layout, t: &Tiler) -> Result<Layout, Diagnostic> {
-    regrouped(ctx, CuteOp::ZippedDivide, logical_divide(ctx, a, t), &|l| {
-        unzip(l, t)
-    })
+    regrouped(
+        ctx,
+        CuteOp::ZippedDivide,
+        logical_divide(ctx, a, t),
+        &|l, z| unzip(l, t, z),
+    )
 }
 
 /// CuTe's tiled divide.
 pub(crate) fn tiled_divide(ctx: Ctx, a: &Layout, t: &Tiler) -> Result<Layout, Diagnostic> {
-    regrouped(ctx, CuteOp::TiledDivide, logical_divide(ctx, a, t), &|l| {
-        tiled_form(&unzip(l, t)?)
-    })
+    regrouped(
+        ctx,
+        CuteOp::TiledDivide,
+        logical_divide(ctx, a, t),
+        &|l, z| tiled_form(&unzip(l, t, z)?),
+    )
 }
 
 /// CuTe's flat divide.
 pub(crate) fn flat_divide(ctx: Ctx, a: &Layout, t: &Tiler) -> Result<Layout, Diagnostic> {
-    regrouped(ctx, CuteOp::FlatDivide, logical_divide(ctx, a, t), &|l| {
-        flat_form(&unzip(l, t)?)
-    })
+    regrouped(
+        ctx,
+        CuteOp::FlatDivide,
+        logical_divide(ctx, a, t),
+        &|l, z| flat_form(&unzip(l, t, z)?),
+    )
 }

@@ -55,9 +55,9 @@ pub(crate) fn coalesce(ctx: Ctx, l: &Layout, r: &Layout, full: bool) -> Result<(
     if full && r.depth() > 1 {
         return Err(ctx.post(op, Postcondition::CoalesceDepth { depth: r.depth() }));
     }
-    if l.size() > CHECK_LIMIT && full {
-        // Too many coordinates to evaluate: check the identity that makes a merge exact
-        // instead. Each leaf (N, D) of R must be a run of L's leaves (size-1 leaves skipped)
+    if l.size() > 1 << 16 && full {
+        // Many coordinates: check the identity that makes a merge exact instead of evaluating
+        // (equally exact, O(leaves)). Each leaf (N, D) of R must be a run of L's leaves (size-1 leaves skipped)
         // (n_1, d_1), …, (n_k, d_k) with d_1 = D, d_(j+1) = n_j·d_j and N = n_1⋯n_k; then
         // R(i) = L(i) for every i, since (i mod n_1)·d_1 + (⌊i/n_1⌋ mod n_2)·n_1·d_1 =
         // (i mod n_1·n_2)·d_1.
@@ -297,15 +297,16 @@ pub(crate) fn left_inverse(ctx: Ctx, l: &Layout, r: &Layout) -> Result<(), Error
     Ok(())
 }
 
-/// A regrouping: `result`'s leaf `k` is `source`'s leaf `perm[k]`. Checks that `perm` is a
-/// permutation of the source's leaves and that `result(z) == source(π(z))` at every integral
-/// coordinate `z`, where `π` carries `z`'s digits to the source's leaves.
+/// A regrouping: `result`'s leaf `k` is `source`'s leaf `perm[k]`, or a new leaf of size 1
+/// (`None`). Checks that `perm` uses every source leaf once, with its size, and that
+/// `result(z) == source(π(z))` at every integral coordinate `z`, where `π` carries `z`'s digits to
+/// the source's leaves.
 pub(crate) fn regroup(
     ctx: Ctx,
     op: CuteOp,
     source: &Layout,
     result: &Layout,
-    perm: &[usize],
+    perm: &[Option<usize>],
 ) -> Result<(), Error> {
     let src = source.leaves();
     let res = result.leaves();
@@ -320,14 +321,21 @@ pub(crate) fn regroup(
             },
         )
     };
-    if perm.len() != res.len() || res.len() != src.len() {
-        return Err(bad(0, src.len() as i64, res.len() as i64));
+    if perm.len() != res.len() {
+        return Err(bad(0, res.len() as i64, perm.len() as i64));
     }
-    for (k, &p) in perm.iter().enumerate() {
-        match used.get_mut(p) {
-            Some(u) if !*u && src[p].0 == res[k].0 => *u = true,
-            _ => return Err(bad(0, src.len() as i64, p as i64)),
+    for (k, p) in perm.iter().enumerate() {
+        match p {
+            None if res[k].0 == 1 => {}
+            Some(p) => match used.get_mut(*p) {
+                Some(u) if !*u && src[*p].0 == res[k].0 => *u = true,
+                _ => return Err(bad(0, src.len() as i64, *p as i64)),
+            },
+            None => return Err(bad(0, 1, res[k].0)),
         }
+    }
+    if used.iter().any(|u| !u) {
+        return Err(bad(0, src.len() as i64, res.len() as i64));
     }
     // Weights of the source's digits (colexicographic).
     let mut weights = alloc::vec![0i64; src.len()];
@@ -344,10 +352,12 @@ pub(crate) fn regroup(
         for (k, &(n, _)) in res.iter().enumerate() {
             let digit = rest % n;
             rest /= n;
-            index = digit
-                .checked_mul(weights[perm[k]])
-                .and_then(|t| index.checked_add(t))
-                .ok_or_else(overflow)?;
+            if let Some(p) = perm[k] {
+                index = digit
+                    .checked_mul(weights[p])
+                    .and_then(|t| index.checked_add(t))
+                    .ok_or_else(overflow)?;
+            }
         }
         let (expected, found) = (sf.eval(index)?, rf.eval(z)?);
         if expected != found {

@@ -50,7 +50,7 @@ pub(crate) fn zipped_product(ctx: Ctx, a: &Layout, t: &Tiler) -> Result<Layout, 
         ctx,
         CuteOp::ZippedProduct,
         logical_product(ctx, a, t),
-        &|l| unzip(l, t),
+        &|l, z| unzip(l, t, z),
     )
 }
 
@@ -60,15 +60,18 @@ pub(crate) fn tiled_product(ctx: Ctx, a: &Layout, t: &Tiler) -> Result<Layout, D
         ctx,
         CuteOp::TiledProduct,
         logical_product(ctx, a, t),
-        &|l| tiled_form(&unzip(l, t)?),
+        &|l, z| tiled_form(&unzip(l, t, z)?),
     )
 }
 
 /// CuTe's flat product.
 pub(crate) fn flat_product(ctx: Ctx, a: &Layout, t: &Tiler) -> Result<Layout, Diagnostic> {
-    regrouped(ctx, CuteOp::FlatProduct, logical_product(ctx, a, t), &|l| {
-        flat_form(&unzip(l, t)?)
-    })
+    regrouped(
+        ctx,
+        CuteOp::FlatProduct,
+        logical_product(ctx, a, t),
+        &|l, z| flat_form(&unzip(l, t, z)?),
+    )
 }
 
 /// CuTe's `append<R>(l)`: `l`'s modes followed by `1:0` up to rank `r` (unchanged at rank `r`).
@@ -118,7 +121,7 @@ fn rank_sensitive(
 ) -> Result<Layout, Diagnostic> {
     let r = a.rank().max(b.rank());
     let (pa, pb) = (pad(a, r)?, pad(b, r)?);
-    regrouped(ctx, op, product_layout(ctx, &pa, &pb), &|p| {
+    regrouped(ctx, op, product_layout(ctx, &pa, &pb), &|p, _| {
         zip_halves(p, r, swap)
     })
 }
