@@ -255,6 +255,13 @@ fn coordinate_sizes(shape: &Tree<i64>, by_mode: bool) -> Vec<i64> {
 pub fn decide(map: &Map, by_mode: bool) -> Result<Decision, Error> {
     let shape = map.domain_shape();
     let sizes = coordinate_sizes(&shape, by_mode);
+    if !by_mode && let Some(chains) = symbolic(map) {
+        return Ok(Decision {
+            coordinate_shape: sizes,
+            constant: 0,
+            result: Ok(chains),
+        });
+    }
     let total = map.size();
     if total > DECIDE_LIMIT {
         return Err(Error::DecideTooLarge {
@@ -273,6 +280,84 @@ pub fn decide(map: &Map, by_mode: bool) -> Result<Decision, Error> {
         constant,
         result: decide_values(&sizes, &values),
     })
+}
+
+/// The leaves `(size, stride)` of a map that is a layout without enumeration: a layout, or a
+/// composite that [`symbolic`] decides (its leaves are the coarsest pieces, slowest first).
+fn flat_leaves(map: &Map) -> Option<Vec<(i64, i64)>> {
+    match map {
+        Map::Layout(a) => Some(
+            a.layout()
+                .leaves()
+                .iter()
+                .map(|m| (m.size, m.stride.value()))
+                .collect(),
+        ),
+        Map::Composite { .. } => Some(
+            symbolic(map)?
+                .iter()
+                .flat_map(|c| c.shape.iter().copied().zip(c.strides.iter().copied()))
+                .collect(),
+        ),
+        _ => None,
+    }
+}
+
+/// Decides `left ∘ right` over the right operand's leaves without enumerating the domain, when
+/// both are layouts (or such composites) and the two mixed-radix systems agree: the weights of
+/// the left operand's modes and the strides of the right operand's leaves (with both ends of
+/// every range) form one chain under divisibility. Then every refined digit of the left
+/// operand's flat index belongs to exactly one right leaf and one left mode, so the map is
+/// separable and each leaf's `g(t) = left(t·d)` is a layout; [`scan`] on each `g` (O(Σ nᵢ), not
+/// O(Π nᵢ)) gives the coarsest refinement. `None` sends [`decide`] to enumeration.
+fn symbolic(map: &Map) -> Option<Vec<Chain>> {
+    let Map::Composite { left, right } = map else {
+        return None;
+    };
+    let a = flat_leaves(left)?;
+    let b = flat_leaves(right)?;
+    let total = a.iter().try_fold(1i64, |acc, &(n, _)| acc.checked_mul(n))?;
+    if b.iter().try_fold(1i64, |acc, &(n, _)| acc.checked_mul(n))? != total {
+        return None;
+    }
+    // The left operand's modes with their canonical weights (last fastest).
+    let mut weights = vec![1i64; a.len()];
+    for k in (0..a.len().saturating_sub(1)).rev() {
+        weights[k] = weights[k + 1].checked_mul(a[k + 1].0)?;
+    }
+    let mut bounds: Vec<i64> = vec![1, total];
+    for (k, &(m, _)) in a.iter().enumerate() {
+        if m > 1 {
+            bounds.push(weights[k]);
+            bounds.push(weights[k].checked_mul(m)?);
+        }
+    }
+    for &(n, d) in &b {
+        if n > 1 {
+            if d <= 0 {
+                return None;
+            }
+            bounds.push(d);
+            bounds.push(d.checked_mul(n)?);
+        }
+    }
+    bounds.sort_unstable();
+    bounds.dedup();
+    if bounds.windows(2).any(|w| w[1] % w[0] != 0) {
+        return None;
+    }
+    // left at a flat index of its domain.
+    let left_at = |x: i64| -> i64 {
+        a.iter().zip(&weights).fold(0i64, |acc, (&(m, e), &u)| {
+            acc.wrapping_add(((x / u) % m).wrapping_mul(e))
+        })
+    };
+    let mut chains = Vec::with_capacity(b.len());
+    for &(n, d) in &b {
+        let g: Vec<i64> = (0..n).map(|t| left_at(t * d)).collect();
+        chains.push(scan(&g).ok()?);
+    }
+    Some(chains)
 }
 
 /// Every value of `map` at the flat indices `0..size`, in order: `map.eval_index(i)` for every
@@ -422,5 +507,124 @@ mod tests {
                 .collect();
             assert_eq!(tabulate(map).expect("tabulates"), expected, "{map:?}");
         }
+    }
+
+    /// The symbolic path of `decide` (no enumeration) agrees with enumeration wherever it
+    /// answers: random padded storage composed with random dense bijections, and chains of
+    /// three. Expected values come from tabulating the map and running the scan per coordinate.
+    #[test]
+    fn symbolic_composition_equals_enumeration() {
+        use alloc::string::{String, ToString};
+        use proptest::prelude::*;
+        use proptest::test_runner::{Config, TestRunner};
+        let mut runner = TestRunner::new(Config {
+            cases: 600,
+            ..Config::default()
+        });
+        let sizes = prop::sample::select(vec![1i64, 2, 3, 4, 6, 8]);
+        let storage = (
+            prop::collection::vec(sizes.clone(), 1..4),
+            prop::collection::vec(0i64..3, 3),
+            any::<bool>(),
+        );
+        let symbolic_hits = core::cell::Cell::new(0usize);
+        let layouts = core::cell::Cell::new(0usize);
+        runner
+            .run(
+                &(storage, any::<u64>(), any::<bool>()),
+                |((shape, pads, column), seed, chain)| {
+                    // Storage: row- or column-major with padding on the slower modes.
+                    let k = shape.len();
+                    let mut strides = vec![0i64; k];
+                    let order: Vec<usize> = if column {
+                        (0..k).collect()
+                    } else {
+                        (0..k).rev().collect()
+                    };
+                    let mut w = 1i64;
+                    for (j, &i) in order.iter().enumerate() {
+                        strides[i] = w;
+                        w = w * shape[i] + if j + 1 < k { pads[j] } else { 0 };
+                    }
+                    let text = |sh: &[i64], st: &[i64]| {
+                        let s: Vec<String> = sh.iter().map(i64::to_string).collect();
+                        let d: Vec<String> = st.iter().map(i64::to_string).collect();
+                        alloc::format!("({}):({})", s.join(","), d.join(","))
+                    };
+                    let a = annotated(&text(&shape, &strides), Space::Logical, Space::Physical);
+                    // A random dense bijection of the same size: factor, shuffle, running products.
+                    let n: i64 = shape.iter().product();
+                    let mut rng = seed;
+                    let mut next = |m: u64| {
+                        rng = rng
+                            .wrapping_mul(6364136223846793005)
+                            .wrapping_add(1442695040888963407);
+                        (rng >> 33) % m
+                    };
+                    let mut factors = Vec::new();
+                    let mut rest = n;
+                    for p in [2i64, 3] {
+                        while rest % p == 0 {
+                            factors.push(p);
+                            rest /= p;
+                        }
+                    }
+                    let mut b_sizes: Vec<i64> = Vec::new();
+                    for f in factors {
+                        match b_sizes.last_mut() {
+                            Some(last) if next(2) == 0 => *last *= f,
+                            _ => b_sizes.push(f),
+                        }
+                    }
+                    if b_sizes.is_empty() {
+                        b_sizes.push(1);
+                    }
+                    let mut perm: Vec<usize> = (0..b_sizes.len()).collect();
+                    for i in (1..perm.len()).rev() {
+                        perm.swap(i, next(i as u64 + 1) as usize);
+                    }
+                    let mut b_strides = vec![0i64; b_sizes.len()];
+                    let mut w = 1i64;
+                    for &i in &perm {
+                        b_strides[i] = w;
+                        w *= b_sizes[i];
+                    }
+                    let b = annotated(
+                        &text(&b_sizes, &b_strides),
+                        Space::ThreadValue,
+                        Space::Logical,
+                    );
+                    let map = if chain {
+                        // left ∘ (identity permutation into logical) ∘ b: a chain of three.
+                        let mid =
+                            annotated(&text(&b_sizes, &b_strides), Space::Logical, Space::Logical);
+                        let inner = compose(&a, &mid).expect("sizes");
+                        compose(&inner, &b).expect("sizes")
+                    } else {
+                        compose(&a, &b).expect("sizes")
+                    };
+                    let shape = map.domain_shape();
+                    let coords = coordinate_sizes(&shape, false);
+                    let values = tabulate(&map).expect("tabulates");
+                    let expected = decide_values(&coords, &values);
+                    if let Some(chains) = symbolic(&map) {
+                        symbolic_hits.set(symbolic_hits.get() + 1);
+                        prop_assert_eq!(Ok(chains), expected.clone());
+                    }
+                    let got = decide(&map, false).expect("decides");
+                    if got.is_layout() {
+                        layouts.set(layouts.get() + 1);
+                    }
+                    prop_assert_eq!(got.result, expected);
+                    Ok(())
+                },
+            )
+            .expect("symbolic decisions agree with enumeration");
+        let (hits, layouts) = (symbolic_hits.get(), layouts.get());
+        assert!(hits > 150, "only {hits} symbolic decisions");
+        assert!(
+            layouts > hits,
+            "enumeration should still find layouts the symbolic path does not"
+        );
     }
 }
