@@ -1,6 +1,6 @@
 //! `layout`: the layout algebra of seed 000 from the shell.
 //!
-//! `check`, `eval`, `explain`, `emit`, `draw` and `conflicts`; every command has `--json`
+//! `check`, `eval`, `explain`, `emit`, `draw`, `conflicts` and `cute`; every command has `--json`
 //! (SPEC §10) and exits 0 when there is no error, 1 for a rule violation and 2 for input it
 //! cannot read. See `docs/cli.md`.
 
@@ -8,6 +8,7 @@
 
 mod commands;
 mod conflicts;
+mod cute;
 mod diag;
 mod draw;
 mod eval;
@@ -139,6 +140,27 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// A CuTe operation with CuTe's semantics and CuTe's printing (CuTe order), returned only
+    /// when it satisfies CuTe's own postconditions, e.g. `layout cute complement '4:2' 16`.
+    Cute {
+        /// The operation: coalesce, composition, complement, logical_divide, zipped_divide,
+        /// tiled_divide, flat_divide, logical_product, zipped_product, tiled_product,
+        /// flat_product, blocked_product, raked_product, right_inverse, left_inverse,
+        /// swizzle, layout_eval.
+        op: String,
+        /// Its arguments in CuTe notation: layouts, a tiler (`_`, `<4,8>`, `<4:1,8:2>`), a
+        /// cotarget, a profile, a swizzle (`Swizzle<3,4,3>`) or a chain `Swizzle<3,4,3> o L`.
+        #[arg(allow_negative_numbers = true)]
+        args: Vec<String>,
+        /// Require seed 000 §1's admissibility conditions up front (complement divisibility;
+        /// composition's prefix/leftover divisibility, weak left divisibility, disjointness;
+        /// a divide's tile dividing its mode).
+        #[arg(long)]
+        strict: bool,
+        /// Print SPEC §10's JSON.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// Target language of `emit`.
@@ -258,6 +280,17 @@ fn main() -> ExitCode {
             vector,
             warp,
             cute,
+            json,
+        }),
+        Command::Cute {
+            op,
+            args,
+            strict,
+            json,
+        } => cute::command(&cute::Options {
+            op: &op,
+            args: &args,
+            strict,
             json,
         }),
     };

@@ -1,0 +1,417 @@
+//! `layout cute OP ARGS... [--strict] [--json]`: CuTe's operations with CuTe's semantics and
+//! CuTe's printing (`layout_core::cute`), SPEC §8 and §10.
+//!
+//! A result is printed only when it satisfies CuTe's own unit-test postconditions; otherwise the
+//! diagnostic names the violated condition, and where CuTe refuses (or goes wrong on) a
+//! composition whose map is still a layout, a note offers that layout.
+
+use std::fmt::Write as _;
+
+use layout_core::Error;
+use layout_core::Tree;
+use layout_core::cute::{
+    Composed, Cute, CuteOp, Diagnostic, Layout, Stage, Tiler, Value, parse_cotarget, parse_profile,
+    parse_swizzle, usage,
+};
+use serde::Serialize;
+
+use crate::Output;
+use crate::commands::{LIST_LIMIT, to_json};
+use crate::diag::{Diag, JsonError, Source, exit_status};
+
+/// Options of `cute`.
+pub struct Options<'a> {
+    /// The operation's CuTe name, e.g. `composition`.
+    pub op: &'a str,
+    /// Its arguments, in CuTe notation.
+    pub args: &'a [String],
+    /// Require seed 000 §1's admissibility conditions up front.
+    pub strict: bool,
+    /// Print SPEC §10's JSON.
+    pub json: bool,
+}
+
+/// SPEC §10: `{"result", "offsets", "errors", "note"}`.
+#[derive(Serialize)]
+struct CuteJson {
+    result: Option<String>,
+    offsets: Option<Vec<i64>>,
+    errors: Vec<JsonError>,
+    note: Option<String>,
+}
+
+/// What one argument is read as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// A layout, `shape:stride`.
+    Layout,
+    /// A `coalesce` profile.
+    Profile,
+    /// A cotarget: an integer or a shape.
+    Cotarget,
+    /// A tiler: a layout, `_`, `<…>`, an integer or a shape.
+    Tiler,
+    /// A layout or a chain `Swizzle<B,M,S> o LAYOUT`.
+    Composed,
+    /// `composition`'s right operand: a tiler, or a chain when either operand is one.
+    ComposedOrTiler,
+    /// A swizzle.
+    Swizzle,
+}
+
+/// How many arguments `op` takes (inclusive range) and what each is read as.
+fn signature(op: CuteOp) -> (usize, usize, &'static [Kind]) {
+    use Kind::{ComposedOrTiler, Cotarget, Layout, Profile, Swizzle, Tiler};
+    match op {
+        CuteOp::LayoutEval | CuteOp::RightInverse | CuteOp::LeftInverse => (1, 1, &[Layout]),
+        CuteOp::Coalesce => (1, 2, &[Layout, Profile]),
+        CuteOp::Composition => (2, 2, &[Kind::Composed, ComposedOrTiler]),
+        CuteOp::Complement => (2, 2, &[Layout, Cotarget]),
+        CuteOp::BlockedProduct | CuteOp::RakedProduct => (2, 2, &[Layout, Layout]),
+        CuteOp::Swizzle => (2, 2, &[Swizzle, Layout]),
+        CuteOp::LogicalDivide
+        | CuteOp::ZippedDivide
+        | CuteOp::TiledDivide
+        | CuteOp::FlatDivide
+        | CuteOp::LogicalProduct
+        | CuteOp::ZippedProduct
+        | CuteOp::TiledProduct
+        | CuteOp::FlatProduct => (2, 2, &[Layout, Tiler]),
+    }
+}
+
+/// The names of arguments in messages ("column 5 of argument 2").
+const ARG_NAMES: [&str; 2] = ["argument 1", "argument 2"];
+
+/// Every operation's name, for the help of an unknown one.
+fn op_names() -> String {
+    CuteOp::ALL
+        .iter()
+        .map(|op| op.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Reads the operation's name (`logical-divide` is accepted for `logical_divide`).
+fn read_op(text: &str) -> Result<CuteOp, Diag> {
+    let name = text.trim().replace('-', "_");
+    name.parse::<CuteOp>().map_err(|_| {
+        let src = Source {
+            name: "the operation",
+            text,
+        };
+        let closest = CuteOp::ALL
+            .iter()
+            .map(|op| (distance(&name, op.name()), op.name()))
+            .min()
+            .filter(|&(d, _)| d <= 3)
+            .map(|(_, n)| format!("did you mean `{n}`? "));
+        Diag {
+            rule: "syntax",
+            mode: Vec::new(),
+            message: format!("unknown CuTe operation `{}` ({})", text.trim(), src.at(0)),
+            help: Some(format!(
+                "{}the operations are {}",
+                closest.unwrap_or_default(),
+                op_names()
+            )),
+            unreadable: true,
+        }
+    })
+}
+
+/// The edit distance of two short names (for "did you mean").
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+/// Whether `composition`'s right operand is written as a chain (as the text interface reads
+/// it): it holds the chain operator `o` or starts with a swizzle.
+fn is_chain(text: &str) -> bool {
+    let t = text.trim();
+    t.contains('o') || t.starts_with('S')
+}
+
+/// Reads argument `i` as `kind` (only to locate an unreadable argument; `Cute::apply` reads it
+/// again). `lhs_is_chain`: `composition`'s left operand is a chain with a swizzle.
+fn read_arg(kind: Kind, text: &str, lhs_is_chain: bool) -> Result<(), Error> {
+    match kind {
+        Kind::Layout => text.parse::<Layout>().map(drop),
+        Kind::Profile => parse_profile(text).map(drop),
+        Kind::Cotarget => parse_cotarget(text).map(drop),
+        Kind::Tiler => text.parse::<Tiler>().map(drop),
+        Kind::Composed => text.parse::<Composed>().map(drop),
+        Kind::ComposedOrTiler if lhs_is_chain || is_chain(text) => {
+            text.parse::<Composed>().map(drop)
+        }
+        Kind::ComposedOrTiler => text.parse::<Tiler>().map(drop),
+        Kind::Swizzle => parse_swizzle(text).map(drop),
+    }
+}
+
+/// The diagnostic of argument `i` that cannot be read: located at its column when the error
+/// has one, else naming the argument.
+fn arg_diag(e: &Error, i: usize, text: &str) -> Diag {
+    let src = Source {
+        name: ARG_NAMES[i.min(ARG_NAMES.len() - 1)],
+        text,
+    };
+    let located = matches!(
+        e,
+        Error::Parse { .. }
+            | Error::IntegerTooLarge { .. }
+            | Error::RuntimeLeaf { .. }
+            | Error::NestedName { .. }
+    );
+    let mut d = Diag::core(e, &src, 0, None);
+    if !located {
+        d.message = format!("{} (in {})", d.message, src.name);
+    }
+    d
+}
+
+/// Reads the operation and its arguments; the first error found.
+fn read(o: &Options<'_>) -> Result<CuteOp, Diag> {
+    let op = read_op(o.op)?;
+    let (lo, hi, kinds) = signature(op);
+    let n = o.args.len();
+    if !(lo..=hi).contains(&n) {
+        let takes = if lo == hi {
+            format!("{lo} argument{}", if lo == 1 { "" } else { "s" })
+        } else {
+            format!("{lo} or {hi} arguments")
+        };
+        return Err(Diag {
+            rule: "cute-arguments",
+            mode: Vec::new(),
+            message: format!(
+                "{} takes {takes}, but {n} {} given",
+                op.name(),
+                if n == 1 { "was" } else { "were" }
+            ),
+            help: Some(format!("write {}", usage(op).replace("OP", op.name()))),
+            unreadable: true,
+        });
+    }
+    let mut lhs_is_chain = false;
+    for (i, (text, &kind)) in o.args.iter().zip(kinds).enumerate() {
+        read_arg(kind, text, lhs_is_chain).map_err(|e| arg_diag(&e, i, text))?;
+        if kind == Kind::Composed {
+            lhs_is_chain = text
+                .parse::<Composed>()
+                .is_ok_and(|c| c.as_layout().is_none());
+        }
+    }
+    Ok(op)
+}
+
+/// The note offering the layout a composition really is, where CuTe refuses it, returns a
+/// wrong result, or strict mode rejects its operands.
+fn note(d: &Diagnostic) -> Option<String> {
+    let s = d.suggestion()?;
+    let lead = match d.error() {
+        Error::CuteRefused { .. } => "CuTe refuses this",
+        Error::CutePostcondition { .. } => "CuTe's result is wrong here",
+        Error::CuteStrict { .. } => "strict mode rejects these operands",
+        _ => "there is no CuTe result",
+    };
+    Some(format!(
+        "{lead}, but the map asked for is a layout: {s} (seed 000 Theorem 1, checked at every coordinate)"
+    ))
+}
+
+/// The diagnostic of a CuTe operation as a CLI error (a rule violation: exit status 1).
+fn op_diag(d: &Diagnostic, src: &Source<'_>) -> Diag {
+    let mut diag = Diag::core(&d.error(), src, 0, None);
+    // Argument parsing was checked first; whatever remains is a rule, not unreadable input.
+    diag.unreadable = false;
+    diag
+}
+
+/// The CuTe (colexicographic, first mode fastest) coordinate of integral index `i`.
+fn colex(shape: &Tree<i64>, i: i64) -> Tree<i64> {
+    fn walk(t: &Tree<i64>, rest: &mut i64) -> Tree<i64> {
+        match t {
+            Tree::Leaf(n) => {
+                let n = (*n).max(1);
+                let c = *rest % n;
+                *rest /= n;
+                Tree::Leaf(c)
+            }
+            Tree::Tuple(v) => Tree::Tuple(v.iter().map(|x| walk(x, rest)).collect()),
+        }
+    }
+    let mut rest = i;
+    walk(shape, &mut rest)
+}
+
+/// The shape of a value's domain: the (innermost) layout's.
+fn domain(v: &Value) -> Option<Tree<i64>> {
+    match v {
+        Value::Layout(l) => Some(l.shape().clone()),
+        Value::Composed(c) => match c.stages().pop() {
+            Some(Stage::Layout(l)) => Some(l.shape().clone()),
+            _ => None,
+        },
+    }
+}
+
+/// The one-line form on stderr; CuTe's conditions carry their rule name.
+fn line(d: &Diag) -> String {
+    if d.rule == "syntax" || d.rule == "cute-arguments" {
+        return d.line();
+    }
+    match &d.help {
+        Some(h) => format!("error: [{}] {}; help: {h}", d.rule, d.message),
+        None => format!("error: [{}] {}", d.rule, d.message),
+    }
+}
+
+fn report(errors: &[Diag], note: Option<String>, json: bool) -> Output {
+    let status = exit_status(errors).max(1);
+    if json {
+        return Output {
+            stdout: to_json(&CuteJson {
+                result: None,
+                offsets: None,
+                errors: errors.iter().map(Diag::json).collect(),
+                note,
+            }),
+            stderr: Vec::new(),
+            status,
+        };
+    }
+    let mut stderr: Vec<String> = errors.iter().map(line).collect();
+    if let Some(n) = note {
+        stderr.push(format!("note: {n}"));
+    }
+    Output {
+        stdout: String::new(),
+        stderr,
+        status,
+    }
+}
+
+/// `layout cute OP ARGS... [--strict] [--json]`.
+pub fn command(o: &Options<'_>) -> Output {
+    let op = match read(o) {
+        Ok(op) => op,
+        Err(d) => return report(&[d], None, o.json),
+    };
+    let cute = if o.strict {
+        Cute::strict()
+    } else {
+        Cute::new()
+    };
+    let args: Vec<&str> = o.args.iter().map(String::as_str).collect();
+    let src = Source {
+        name: ARG_NAMES[0],
+        text: args.first().copied().unwrap_or(""),
+    };
+    let value = match cute.apply(op, &args) {
+        Ok(v) => v,
+        Err(d) => return report(&[op_diag(&d, &src)], note(&d), o.json),
+    };
+    let size = value.size();
+    let (offsets, note) = if size > LIST_LIMIT {
+        (
+            None,
+            Some(format!(
+                "the result has {size} coordinates; offsets are listed for at most {LIST_LIMIT}"
+            )),
+        )
+    } else {
+        match value.offsets() {
+            Ok(o) => (Some(o), None),
+            Err(e) => {
+                let d = Diagnostic::from(e);
+                return report(&[op_diag(&d, &src)], None, o.json);
+            }
+        }
+    };
+    if o.json {
+        return Output {
+            stdout: to_json(&CuteJson {
+                result: Some(value.to_string()),
+                offsets,
+                errors: Vec::new(),
+                note,
+            }),
+            stderr: Vec::new(),
+            status: 0,
+        };
+    }
+    let mut out = String::new();
+    let _ = writeln!(out, "result  {value}");
+    let _ = writeln!(out, "size    {size}");
+    if let Some(n) = &note {
+        let _ = writeln!(out, "note    {n}");
+    }
+    if let (Some(offsets), Some(shape)) = (offsets, domain(&value)) {
+        let rows: Vec<(String, String, String)> = offsets
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                let i = i as i64;
+                (i.to_string(), colex(&shape, i).to_string(), v.to_string())
+            })
+            .collect();
+        let w0 = rows.iter().map(|r| r.0.len()).max().unwrap_or(0).max(5);
+        let w1 = rows.iter().map(|r| r.1.len()).max().unwrap_or(0).max(10);
+        let _ = writeln!(out, "{:>w0$}  {:<w1$}  offset", "index", "coordinate");
+        for (i, c, v) in rows {
+            let _ = writeln!(out, "{i:>w0$}  {c:<w1$}  {v}");
+        }
+    }
+    Output {
+        stdout: out,
+        stderr: Vec::new(),
+        status: 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colex_is_first_mode_fastest() {
+        let l: Layout = "((2,2),3):((24,2),8)".parse().expect("layout");
+        assert_eq!(colex(l.shape(), 0).to_string(), "((0,0),0)");
+        assert_eq!(colex(l.shape(), 1).to_string(), "((1,0),0)");
+        assert_eq!(colex(l.shape(), 2).to_string(), "((0,1),0)");
+        assert_eq!(colex(l.shape(), 5).to_string(), "((1,0),1)");
+    }
+
+    #[test]
+    fn names_close_to_an_operation_are_suggested() {
+        assert_eq!(distance("compositon", "composition"), 1);
+        assert_eq!(distance("", "abc"), 3);
+        let d = read_op("logical_divde").expect_err("unknown");
+        assert!(
+            d.help
+                .expect("help")
+                .starts_with("did you mean `logical_divide`?")
+        );
+        assert_eq!(read_op("logical-divide").ok(), Some(CuteOp::LogicalDivide));
+    }
+
+    #[test]
+    fn every_op_has_a_signature_matching_its_usage() {
+        for op in CuteOp::ALL {
+            let (lo, hi, kinds) = signature(op);
+            assert!(lo >= 1 && lo <= hi && hi == kinds.len(), "{op}");
+        }
+    }
+}
