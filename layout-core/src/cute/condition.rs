@@ -289,6 +289,16 @@ pub enum Refusal {
         /// Number of entries of the tiler or profile.
         tiler: usize,
     },
+    /// `blocked_product` / `raked_product` of rank-1 operands: C++ `zip` of the logical
+    /// product's two halves needs the first to be an integer shape, or both to be tuples of the
+    /// same rank (C++ `static_assert` "Mismatched Ranks"; pycute has no such product).
+    ZipRank {
+        /// Rank of the first half's shape (blocked: the block; raked: the copies), 0 for an
+        /// integer shape.
+        first: usize,
+        /// Rank of the second half's shape, 0 for an integer shape.
+        second: usize,
+    },
 }
 
 /// A seed 000 §1 admissibility condition, required up front in strict mode only.
@@ -399,6 +409,7 @@ impl Refusal {
             Refusal::ComplementNegativeStride { .. } => "complement-negative-stride",
             Refusal::Cotarget { .. } => "complement-cotarget",
             Refusal::TilerRank { .. } => "tiler-rank",
+            Refusal::ZipRank { .. } => "product-zip-rank",
         }
     }
 }
@@ -533,6 +544,17 @@ impl fmt::Display for Refusal {
             Refusal::Cotarget { cotarget } => write!(f, "cotarget {cotarget} is below 1"),
             Refusal::TilerRank { rank, tiler } => {
                 write!(f, "the tiler has {tiler} modes but the layout only {rank}")
+            }
+            Refusal::ZipRank { first, second } => {
+                let kind = |f: &mut fmt::Formatter<'_>, r: usize| match r {
+                    0 => f.write_str("an integer shape"),
+                    r => write!(f, "a tuple of rank {r}"),
+                };
+                f.write_str("zipping the product's halves mode by mode needs two tuples of the same rank, but they are ")?;
+                kind(f, first)?;
+                f.write_str(" and ")?;
+                kind(f, second)?;
+                f.write_str(" (C++ CuTe: static_assert \"Mismatched Ranks\")")
             }
         }
     }

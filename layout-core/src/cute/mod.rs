@@ -257,11 +257,18 @@ impl Cute {
     /// let (a, b): (Layout, Layout) = ("(2,5):(5,1)".parse()?, "(3,4):(1,3)".parse()?);
     /// assert_eq!(Cute::new().blocked_product(&a, &b)?.to_string(),
     ///            "((2,3),(5,4)):((5,10),(1,30))");
+    /// // Rank 1: C++ zips an integer-shaped block with the whole copies mode.
+    /// let (a, b): (Layout, Layout) = ("6:2".parse()?, "6:1".parse()?);
+    /// assert_eq!(Cute::new().blocked_product(&a, &b)?.to_string(), "((6,(2,3))):((2,(1,12)))");
+    /// // A rank-1 tuple block cannot be zipped with a rank-2 copies mode (C++ static_asserts).
+    /// let (a, b): (Layout, Layout) = ("(6):(2)".parse()?, "6:1".parse()?);
+    /// assert_eq!(Cute::new().blocked_product(&a, &b).unwrap_err().rule(), "product-zip-rank");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     ///
     /// # Errors
-    /// As [`Cute::logical_product`].
+    /// As [`Cute::logical_product`]; [`Refusal::ZipRank`] for rank-1 operands whose halves C++
+    /// cannot zip.
     pub fn blocked_product(self, a: &Layout, b: &Layout) -> Result<Layout, Diagnostic> {
         product::blocked_product(self.ctx(CuteOp::BlockedProduct), a, b)
     }
@@ -270,7 +277,7 @@ impl Cute {
     /// the copies interleaved element by element.
     ///
     /// # Errors
-    /// As [`Cute::logical_product`].
+    /// As [`Cute::blocked_product`].
     pub fn raked_product(self, a: &Layout, b: &Layout) -> Result<Layout, Diagnostic> {
         product::raked_product(self.ctx(CuteOp::RakedProduct), a, b)
     }

@@ -13,13 +13,14 @@
 
 use alloc::vec::Vec;
 
-use super::condition::CuteOp;
+use super::condition::{CuteOp, Refusal};
 use super::diag::{Ctx, Diagnostic};
 use super::divide::{flat_form, regrouped, tiled_form, unzip};
 use super::layout::Layout;
 use super::ops::{by_mode, complement, composition_layout};
 use super::tiler::Tiler;
 use crate::error::{Error, ModePath, Quantity};
+use crate::tree::Tree;
 
 fn product_layout(ctx: Ctx, a: &Layout, b: &Layout) -> Result<Layout, Diagnostic> {
     let cotarget = a.size().checked_mul(b.cosize()?).ok_or(Error::Overflow {
@@ -86,8 +87,11 @@ fn pad(l: &Layout, r: usize) -> Result<Layout, Error> {
     Layout::make(&modes)
 }
 
-/// `(p_0[i], p_1[i])` per mode `i < r` (`swap`: `(p_1[i], p_0[i])`).
-fn zip_halves(p: &Layout, r: usize, swap: bool) -> Result<Layout, Error> {
+/// C++ `zip(p_0, p_1)` of the logical product's two halves (`swap`: `zip(p_1, p_0)`):
+/// `((p_0[i], p_1[i]))` per mode `i` when both are tuples of the same rank, `((p_0, p_1))` when
+/// the first has an integer shape; otherwise C++ fails `static_assert` "Mismatched Ranks"
+/// ([`Refusal::ZipRank`], only possible for rank-1 operands).
+fn zip_halves(ctx: Ctx, op: CuteOp, p: &Layout, swap: bool) -> Result<Layout, Error> {
     let half = |k: usize| {
         p.mode(k).ok_or(Error::ModeIndex {
             index: k,
@@ -99,17 +103,23 @@ fn zip_halves(p: &Layout, r: usize, swap: bool) -> Result<Layout, Error> {
     } else {
         (half(0)?, half(1)?)
     };
-    let mut modes = Vec::with_capacity(r);
-    for i in 0..r {
-        let pick = |l: &Layout| {
-            l.mode(i).ok_or(Error::ModeIndex {
-                index: i,
-                rank: l.rank(),
-            })
-        };
-        modes.push(Layout::make(&[pick(&first)?, pick(&second)?])?);
+    let rank = |l: &Layout| match l.shape() {
+        Tree::Leaf(_) => 0,
+        Tree::Tuple(v) => v.len(),
+    };
+    match (rank(&first), rank(&second)) {
+        (0, _) => Layout::make(&[Layout::make(&[first, second])?]),
+        (r, s) if r == s => {
+            let (a, b) = (first.modes(), second.modes());
+            let modes = a
+                .into_iter()
+                .zip(b)
+                .map(|(x, y)| Layout::make(&[x, y]))
+                .collect::<Result<Vec<_>, _>>()?;
+            Layout::make(&modes)
+        }
+        (first, second) => Err(ctx.refused(op, Refusal::ZipRank { first, second })),
     }
-    Layout::make(&modes)
 }
 
 fn rank_sensitive(
@@ -122,7 +132,7 @@ fn rank_sensitive(
     let r = a.rank().max(b.rank());
     let (pa, pb) = (pad(a, r)?, pad(b, r)?);
     regrouped(ctx, op, product_layout(ctx, &pa, &pb), &|p, _| {
-        zip_halves(p, r, swap)
+        zip_halves(ctx, op, p, swap)
     })
 }
 
