@@ -798,7 +798,7 @@ impl fmt::Display for HelpText {
                 Refusal::ComplementNegativeStride { .. } => "complement a layout with non-negative strides (reverse the negative mode first)",
                 Refusal::Cotarget { .. } => "give a cotarget of at least 1 (for a product: a tiler with cosize >= 1)",
                 Refusal::TilerRank { rank, .. } => return write!(f, "give at most {rank} tiler entries, one per top-level mode of the layout (`_` keeps a mode)"),
-                Refusal::ZipRank { .. } => "for rank-1 operands give the block an integer shape (`4:2`, not `(4):(2)`) and the tiler a rank-1 tuple, or make both operands rank 2",
+                Refusal::ZipRank { .. } => "C++ `zip` needs the first half (blocked: the block, raked: the copies) to have an integer shape, or both halves to be tuples of one rank; use `logical_product` for rank-1 operands, or give both operands rank 2",
             }),
             Error::CuteStrict { .. } => f.write_str("strict mode requires the seed 000 §1 admissibility conditions before computing; without strict mode CuTe's result is returned when it passes CuTe's own postconditions"),
             Error::CuteCheckLimit { limit, .. } => write!(f, "results are returned only when checked at every coordinate, at most {limit} of them: use smaller layouts"),

@@ -291,7 +291,8 @@ pub enum Refusal {
     },
     /// `blocked_product` / `raked_product` of rank-1 operands: C++ `zip` of the logical
     /// product's two halves needs the first to be an integer shape, or both to be tuples of the
-    /// same rank (C++ `static_assert` "Mismatched Ranks"; pycute has no such product).
+    /// same rank (C++ does not compile it: `static_assert` "Mismatched Ranks", or no
+    /// `tuple_size` for an integer; pycute has no such product).
     ZipRank {
         /// Rank of the first half's shape (blocked: the block; raked: the copies), 0 for an
         /// integer shape.
@@ -554,7 +555,7 @@ impl fmt::Display for Refusal {
                 kind(f, first)?;
                 f.write_str(" and ")?;
                 kind(f, second)?;
-                f.write_str(" (C++ CuTe: static_assert \"Mismatched Ranks\")")
+                f.write_str(" (C++ CuTe does not compile it: `zip` static_asserts \"Mismatched Ranks\" or finds no rank)")
             }
         }
     }
