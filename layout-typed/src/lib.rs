@@ -543,6 +543,11 @@ pub struct GuideDoctests;
 #[cfg(doctest)]
 pub struct AlgebraDoctests;
 
+/// The "Coming from CuTe" chapter's examples (`docs/cute.md`), compiled and run as doctests.
+#[doc = include_str!("../../docs/cute.md")]
+#[cfg(doctest)]
+pub struct CuteDoctests;
+
 #[doc(hidden)]
 pub mod __private {
     pub use layout_macros::layout_impl;
