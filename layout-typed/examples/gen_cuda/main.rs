@@ -1,0 +1,50 @@
+//! Writes `gpu/gen/kernels.cu`: CUDA kernels whose every address is the algebra's emitted code
+//! (issue 7). See `generate.rs` for what is declared and how it is emitted, `gpu/run.sh` for the
+//! measurement on the GPU, and `docs/gpu.md` for the results.
+//!
+//! Run: `cargo run -p layout-typed --example gen_cuda [OUT.cu]`
+
+#[allow(dead_code)] // `typed_reference` and friends serve the CI test
+mod generate;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let out = std::env::args()
+        .nth(1)
+        .map_or_else(|| root.join("gpu/gen/kernels.cu"), std::path::PathBuf::from);
+    let text = generate::cuda_source()?;
+    if let Some(dir) = out.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    std::fs::write(&out, &text)?;
+    let g = generate::generate()?;
+    // Self-check against the typed API before anyone runs the kernels (the CI test does it
+    // again, through the compiled C).
+    for f in g.funcs() {
+        let sizes = &f.program.sizes;
+        let total: i64 = sizes.iter().product();
+        for i in 0..total {
+            let mut c = vec![0i64; sizes.len()];
+            let mut r = i;
+            for k in (0..sizes.len()).rev() {
+                c[k] = r % sizes[k];
+                r /= sizes[k];
+            }
+            let cu: Vec<usize> = c.iter().map(|&x| x as usize).collect();
+            let want =
+                generate::typed_reference(&f.name, &cu).expect("a reference for every function");
+            assert_eq!(f.program.eval(&c), want, "{} at {c:?}", f.name);
+        }
+    }
+    for f in g.funcs() {
+        println!(
+            "{:<16} cost {} {:?}  {}",
+            f.name,
+            f.program.cost(),
+            f.program.div_mod(),
+            f.program.to_python().replace('\n', "; ")
+        );
+    }
+    println!("wrote {}", out.display());
+    Ok(())
+}
