@@ -296,7 +296,20 @@ fn int(s: ParseStream) -> syn::Result<(i64, Span)> {
         )
     })?;
     let span = neg.and_then(|n| n.join(lit.span())).unwrap_or(lit.span());
-    Ok((if neg.is_some() { -v } else { v }, span))
+    // `- -9223372036854775808`: syn reads the second `-` into the literal, so `v` can be
+    // `i64::MIN`, whose negation does not fit.
+    let v = if neg.is_some() {
+        v.checked_neg()
+    } else {
+        Some(v)
+    };
+    let v = v.ok_or_else(|| {
+        syn::Error::new(
+            span,
+            "integer does not fit in i64\nhelp: every size, stride and offset must fit in i64",
+        )
+    })?;
+    Ok((v, span))
 }
 
 fn layout(s: ParseStream) -> syn::Result<LayoutAst> {

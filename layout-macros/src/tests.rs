@@ -288,6 +288,24 @@ fn error_messages() {
     assert_eq!(e.errors, ["use `layout!` through `layout_typed::layout!`"]);
 }
 
+/// `- -9223372036854775808` reads as `-(i64::MIN)` (syn puts the second `-` into the literal):
+/// an error, never an overflow panic. Found by `random_streams_never_panic`.
+#[test]
+fn negated_minimum_is_an_error() {
+    for input in [
+        "(- -9223372036854775808):(1), logical -> physical",
+        "(4):(- -9223372036854775808), logical -> physical",
+    ] {
+        let e = expand_str(input);
+        assert_well_formed(input, &e);
+        assert!(
+            e.errors.iter().any(|m| m.contains("does not fit in i64")),
+            "{input}: {:?}",
+            e.errors
+        );
+    }
+}
+
 #[test]
 fn independent_items_are_reported_together_and_good_items_still_expand() {
     let input = "pub const A = (4,8):(0,1), logical -> physical; \
