@@ -5,6 +5,7 @@
 //! cannot read. See `docs/cli.md`.
 
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 mod commands;
 mod conflicts;

@@ -7,6 +7,11 @@
 //! (decided by Lemma 1 from sizes and strides alone); maps into physical space must be
 //! alias-free, except where a broadcast `_` stride says so (read-only).
 //!
+//! This is the run-time half of the workspace: `layout-macros` runs these checks while a
+//! program compiles, `layout-typed` re-exports this crate as `layout_typed::core_algebra`, and
+//! the `layout` command is built on it. The conventions it fixes where the seed is silent are
+//! the workspace's `SPEC.md`; section numbers (§) in these docs are seed 000's.
+//!
 //! **Mode order:** the *last* mode varies fastest (row-major), CuTe's order reversed
 //! recursively. [`Layout::from_cute`] and [`Layout::to_cute`] convert; both notations give the
 //! same function on the same integers.
@@ -15,12 +20,86 @@
 //! use layout_core::{check, Layout, Space};
 //! let smem: Layout = "(16,32):(32,1)".parse()?;
 //! check(&smem, Space::Logical, Space::Physical)?;
+//! assert_eq!(smem.eval_index(67)?, 67); // row 2, column 3
 //! let tv = Layout::from_cute("((4,8),(2,2)):((32,1),(16,8))")?; // SM80 16x8 C fragment
 //! check(&tv, Space::ThreadValue, Space::Logical)?;
+//! assert_eq!(tv.to_string(), "((2,2),(8,4)):((8,16),(1,32))"); // seed order
+//! assert_eq!(tv.eval_index(5)?, 33); // the same function as CuTe's on the same index
 //! # Ok::<(), layout_core::Error>(())
 //! ```
 //!
-//! `no_std` with `alloc`; every integer operation on sizes, strides and offsets is checked.
+//! **Units.** Sizes count positions; strides, offsets, `span` and `cosize` count elements
+//! (never bytes; [`banks`] takes the element width in bits). The one exception is [`inverse`],
+//! whose strides count positions of its argument's domain.
+//!
+//! # What is here
+//!
+//! - **Notation:** [`Layout`] (`FromStr`/`Display` in seed notation, [`Layout::from_cute`] /
+//!   [`Layout::to_cute`], evaluation at a flat index or a natural or coarser coordinate,
+//!   `size`, `cosize`, mode names), built on [`Tree`] and [`Stride`] (`_` is
+//!   [`Stride::Broadcast`]).
+//! - **The rules (§2):** [`check`] (one layout against its annotation), [`check_annotation`],
+//!   [`is_dense_bijection`] / [`check_dense_bijection`] (Lemma 1, no enumeration),
+//!   [`is_alias_free`] / [`check_alias_free`] (two fast tests, then an exact enumeration up to
+//!   [`ENUMERATION_SIZE_LIMIT`]), [`Space`].
+//! - **Maps:** [`Annotated`] (a checked layout with its spaces and tile shapes), [`Map`]
+//!   (a layout, a composite, a swizzled or restricted map), [`compose`], [`Map::restrict`],
+//!   [`Swizzle`] (seed fields and CuTe's `Swizzle<B,M,S>`).
+//! - **Operations (§3):** [`canonical`], [`scale_mode`], [`divide`], [`divide_modes`],
+//!   [`repeat`], [`repeat_modewise`], [`repeat_modewise_raked`], [`interleave`], [`broadcast`],
+//!   [`inverse`], and the regroupings [`group`], [`flatten`], [`select`], [`permute`].
+//! - **Theorem 1 and code (§4–5):** [`scan`], [`decide`] (is a composite a layout, and its
+//!   coarsest form), [`emit`] / [`layout_form`] / [`written`] (the offset function as a
+//!   [`Program`], printed as Rust, C, CUDA or Python with a range check for the index type).
+//! - **CuTe's own operations:** [`cute`] (`coalesce`, `composition`, `complement`, the
+//!   divides and products, the inverses, in CuTe order with CuTe's semantics), each result
+//!   returned only if it satisfies CuTe's own postconditions (SPEC §8).
+//! - **Shared memory:** [`banks`] (the bank conflicts of one warp's access).
+//!
+//! # Errors
+//!
+//! Every failure is one [`Error`]: its `Display` is one sentence with the mode and the
+//! numbers, [`Error::rule`] a stable name, [`Error::help`] the suggested fix, and
+//! [`Error::mode`] the mode path. The headline rejections at run time:
+//!
+//! ```
+//! use layout_core::{check, compose, Annotated, Layout, Map, Space};
+//!
+//! // Not a dense bijection (Lemma 1): a map into logical space with padded rows.
+//! let padded: Layout = "(4,8):(9,1)".parse()?;
+//! let err = check(&padded, Space::Logical, Space::Logical).unwrap_err();
+//! assert_eq!(err.rule(), "not-dense");
+//! assert_eq!(
+//!     err.to_string(),
+//!     "not a dense bijection (Lemma 1): sorted by stride, mode 0 should have stride 8 but has 9"
+//! );
+//! check(&padded, Space::Logical, Space::Physical)?; // fine in memory
+//!
+//! // Aliasing: rows of 8 elements placed 4 apart.
+//! let rows: Layout = "(4,8):(4,1)".parse()?;
+//! let err = check(&rows, Space::Logical, Space::Physical).unwrap_err();
+//! assert_eq!(err.rule(), "aliasing");
+//! assert!(err.to_string().starts_with("not alias-free: flat indices 4 and 8 both reach offset 4"));
+//!
+//! // A forbidden annotation: nothing maps out of physical space.
+//! let err = check(&"8:1".parse()?, Space::Physical, Space::Logical).unwrap_err();
+//! assert_eq!(err.rule(), "forbidden-spaces");
+//!
+//! // Composition: the right operand must map into logical space, with the left's size.
+//! let smem: Map = Annotated::new("(16,32):(32,1)".parse()?, Space::Logical, Space::Physical)?.into();
+//! let tv: Map = Annotated::new("(64,4):(4,1)".parse()?, Space::ThreadValue, Space::Logical)?.into();
+//! assert_eq!(compose(&tv, &smem).unwrap_err().rule(), "right-not-logical"); // operands swapped
+//! assert_eq!(compose(&smem, &tv).unwrap_err().rule(), "size-mismatch");
+//!
+//! // A zero stride is never a broadcast; `_` is.
+//! assert_eq!("(4,8):(0,1)".parse::<Layout>().unwrap_err().rule(), "zero-stride");
+//! assert!("(4,8):(_,1)".parse::<Layout>()?.is_broadcast());
+//! # Ok::<(), layout_core::Error>(())
+//! ```
+//!
+//! `no_std` with `alloc` (the default `std` feature only adds `std::error::Error`); every
+//! integer operation on sizes, strides and offsets is checked, so an overflow is
+//! [`Error::Overflow`], never a wrapped value.
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

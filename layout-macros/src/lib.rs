@@ -1,8 +1,100 @@
-//! The `layout!` proc-macro behind `layout_typed::layout!`. Use it through `layout-typed`,
-//! which passes its own path as the first token so that generated code names absolute paths.
+//! # layout-macros
+//!
+//! The `layout!` proc-macro behind `layout_typed::layout!`: it parses shape:stride notation
+//! and space annotations, runs every check of `layout-core` **during macro expansion**, and
+//! expands to a zero-sized typed value whose type carries the layout (so `compose` can check
+//! the composition rules as trait bounds). Use it through `layout-typed`, which passes its own
+//! path (`$crate`) as the first token so that the generated code names absolute paths; this
+//! crate's only item, [`layout_impl`], is not meant to be called directly.
+//!
+//! # Input
+//!
+//! ```text
+//! layout!(LAYOUT, DOMAIN -> CODOMAIN [, OPTION]*)              expression form: a value
+//! layout! { [pub] const NAME = LAYOUT, DOMAIN -> CODOMAIN [, OPTION]*; ... }   item form
+//! layout!(OPERATION(OPERAND, ...))                             an algebra expression
+//!
+//! LAYOUT   := ['cute'] SHAPE ':' STRIDE       SPEC §1 grammar; `cute` = CuTe order
+//! leaf     := integer | '_' | '{' rust-expr '}'  (`_`: broadcast; braces: a run-time value)
+//! SIDE     := logical | thread-value | tv | physical, a logical side optionally with its
+//!             tile shape: logical(16, 8)
+//! OPTION   := swizzle(b = B, src = S, dst = D) | Swizzle<B,M,S> | index = i32|i64|u32|usize
+//! OPERATION:= compose | divide | divide_modes | restrict | repeat | interleave | broadcast
+//!             | inverse | swizzle, over declared items and bracketed literals
+//!             [LAYOUT, DOMAIN -> CODOMAIN]
+//! ```
+//!
+//! ```
+//! use layout_typed::prelude::*;
+//!
+//! layout! {
+//!     /// Item form: `SMEM` is a type alias and a constant, like a unit struct.
+//!     pub const SMEM = (16,32):(32,1), logical -> physical;
+//!     pub const TV = (thread: 128, value: 4):(4,1), thread-value -> logical;
+//! }
+//! let c = layout!(cute ((4,8),(2,2)):((32,1),(16,8)), thread-value -> logical(16,8));
+//! let sw = layout!((8,64):(64,1), logical -> physical, Swizzle<3,4,3>, index = u32);
+//! let tile = layout!(restrict(divide(SMEM, (4, 8)), rest = 5)); // tile 5: rows 4-7, columns 8-15
+//! assert_eq!(SMEM.offset((1usize, 2usize)), 34);
+//! assert_eq!(c.offset(5usize), 33);
+//! assert_eq!(sw.offset((2usize, 0usize)), 128 ^ (1 << 4)); // bit 7 flips bit 4
+//! assert_eq!(tile.offset((0usize, 0usize)), 4 * 32 + 8);
+//! ```
+//!
+//! # What the expansion checks
+//!
+//! Everything about one layout, with `layout-core`'s functions: the syntax, matching profiles,
+//! positive sizes, no literal `0` stride (a broadcast is `_`), `i64` overflow, the annotation
+//! (one of the five constructible ones, SPEC §2), a dense bijection into logical or
+//! thread-value space (Lemma 1), alias-freedom into physical space, swizzle fields, tile
+//! shapes, the offset range against the index type, and every precondition of an algebra
+//! expression. Each failure is a `compile_error!` spanned at the offending token (the stride
+//! that breaks Lemma 1, the colliding modes, the annotation, …), with the rule, the mode and
+//! the numbers, and a `help:` line; independent failures are reported together. The expansion
+//! never panics.
+//!
+//! ```compile_fail
+//! use layout_typed::prelude::*;
+//! // error: zero stride in mode 0 of size 4
+//! //        help: write `_` for a broadcast mode (it makes the layout read-only), or give a
+//! //        non-zero stride
+//! let l = layout!((4,8):(0,1), logical -> physical);
+//! ```
+//!
+//! ```compile_fail
+//! use layout_typed::prelude::*;
+//! // error: divide: tile entry 12 does not divide the size 32 of mode 1
+//! layout! { const SMEM = (16,32):(32,1), logical -> physical; }
+//! let tiles = layout!(divide(SMEM, (16, 12)));
+//! ```
+//!
+//! ```
+//! use layout_typed::prelude::*;
+//! layout! { const SMEM = (16,32):(32,1), logical -> physical; }
+//! let tiles = layout!(divide(SMEM, (16, 8))); // 8 divides 32
+//! let l = layout!((4,8):(_,1), logical -> physical); // a broadcast, read-only
+//! ```
+//!
+//! # What it generates
+//!
+//! - A layout: `Static<Form, Spec<Domain, Codomain, Size<N>, Access, DomainTile,
+//!   CodomainTile, Index>>::NEW`, where the form is the layout as a type
+//!   (`(Dim<16, 32>, Dim<32, 1>)`, `Bcast<N>` for `_`), so `offset` inlines to `Σ cᵢ·dᵢ`
+//!   with constant strides. A swizzle wraps it in `Swizzled<L, B, SRC, DST>`.
+//! - The item form: a type alias and a constant of the same name, and a hidden
+//!   `macro_rules!` under that name that hands the declaration's tokens to later algebra
+//!   expressions of the same crate (this is how `divide(SMEM, ..)` sees `SMEM` during
+//!   expansion, with full spans and numbers in its errors).
+//! - An algebra expression is evaluated here with `layout-core`; a result that is a layout
+//!   (an operation's result, or a composite that Theorem 1 decides to be one) is a `Static`,
+//!   otherwise a generated type whose `offset` runs the emitted program (SPEC §7).
+//! - Run-time leaves (`{m}`): a `Result<Dynamic<..>, Error>` checked when built; the checks
+//!   that do not depend on them still run here.
 //!
 //! Pipeline: `parse` (tokens → `ast`, with spans) → `valid` (calls `layout-core`, maps each
 //! error's mode path back to its token, collects independent errors) → `expand`.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 mod algebra;
 mod ast;

@@ -1,7 +1,8 @@
 //! # layout-typed
 //!
 //! Tensor layouts in shape:stride notation, **checked while the program compiles**, with
-//! zero-cost addressing. This is the crate users import; it re-exports the `layout!` macro.
+//! zero-cost addressing. This is the crate users import; it re-exports the `layout!` macro and,
+//! as [`core_algebra`], the run-time algebra of `layout-core`.
 //!
 //! ```
 //! use layout_typed::prelude::*;
@@ -11,6 +12,11 @@
 //! let addr = compose(smem, tv);                               // thread-value -> physical
 //! assert_eq!(addr.offset((1usize, 2usize)), 6);               // thread 1, value 2 -> position 6
 //! assert_eq!(addr.offset(6usize), 6);
+//!
+//! let mut buf = vec![0.0f32; smem.cosize()];                  // COSIZE elements
+//! let mut view = View::new(&mut buf, addr);                   // data seen through the layout
+//! view.set((1usize, 2usize), 1.5);
+//! assert_eq!(buf[6], 1.5);
 //! ```
 //!
 //! **Mode order.** Layouts are written in seed order: the *last* mode varies fastest
@@ -19,6 +25,10 @@
 //! Both give the same function on the same integer index. Coordinates passed to
 //! [`Layout::offset`] are always in seed order.
 //!
+//! **Units.** Sizes count positions (coordinates); strides, offsets and [`Layout::COSIZE`]
+//! count elements of the buffer, never bytes. CuTe's copy atoms count bits: [`atoms`] gives
+//! them in elements.
+//!
 //! **Spaces.** Each side is `logical`, `thread-value` (`tv`) or `physical`. The constructible
 //! annotations are logical/thread-value into logical/thread-value (a dense bijection, seed 000
 //! Lemma 1) and logical into physical (alias-free; `_` strides broadcast and make the layout
@@ -26,17 +36,120 @@
 //! this during expansion; [`compose`] checks the composition rules as trait bounds, so every
 //! violation is a compile error under `cargo check` and in rust-analyzer.
 //!
+//! # The rules, as compile errors
+//!
+//! Each rejected example below is followed by its fix, which compiles. The exact compiler
+//! messages are the snapshots of the `ui-tests` crate, quoted rule by rule in the guide's
+//! diagnostics gallery (`docs/diagnostics.md`).
+//!
+//! **Not a dense bijection.** A map into logical or thread-value space must reach every
+//! position of `[0, size)` exactly once (Lemma 1: sorted by stride, the strides are the running
+//! products of the sizes). Here the smallest stride is 2, so the odd positions are never
+//! reached:
+//!
 //! ```compile_fail
+//! use layout_typed::prelude::*;
+//! let tv = layout!((128,4):(4,2), thread-value -> logical); // error: not a dense bijection
+//! ```
+//!
+//! ```
+//! use layout_typed::prelude::*;
+//! let tv = layout!((128,4):(4,1), thread-value -> logical);
+//! ```
+//!
+//! **Aliasing.** A map into physical space must be alias-free: rows of 8 elements placed 4
+//! apart overlap (flat indices 4 and 8 both reach offset 4). Pad the rows, or write `_` where
+//! sharing is intended (read-only):
+//!
+//! ```compile_fail
+//! use layout_typed::prelude::*;
+//! let rows = layout!((4,8):(4,1), logical -> physical); // error: not alias-free
+//! ```
+//!
+//! ```
+//! use layout_typed::prelude::*;
+//! let rows = layout!((4,8):(8,1), logical -> physical);
+//! let shared = layout!((4,8):(_,1), logical -> physical); // a read-only broadcast
+//! ```
+//!
+//! **Forbidden annotation.** Nothing maps out of physical space, and `thread-value ->
+//! physical` is only a composite, `compose(storage, tv)`:
+//!
+//! ```compile_fail
+//! use layout_typed::prelude::*;
+//! let l = layout!((16,32):(32,1), physical -> logical); // error: forbidden annotation
+//! ```
+//!
+//! ```compile_fail
+//! use layout_typed::prelude::*;
+//! let l = layout!((128,4):(4,1), thread-value -> physical); // error: forbidden annotation
+//! ```
+//!
+//! ```
+//! use layout_typed::prelude::*;
+//! let smem = layout!((16,32):(32,1), logical -> physical);
+//! let tv = layout!((128,4):(4,1), thread-value -> logical);
+//! let addr = compose(smem, tv); // thread-value -> physical
+//! ```
+//!
+//! **Composing into physical space.** [`compose`] applies its right operand first, and that
+//! operand must map into logical space: the operands the wrong way round fail
+//! ([`RightCodomain`], [`LeftDomain`]):
+//!
+//! ```compile_fail,E0277
 //! use layout_typed::prelude::*;
 //! let smem = layout!((16,32):(32,1), logical -> physical);
 //! let tv   = layout!((128,4):(4,1), thread-value -> logical);
 //! let bad  = compose(tv, smem); // the right operand maps into physical
 //! ```
 //!
-//! ```compile_fail
+//! **Size mismatch.** The right operand must enumerate every position the left one reads:
+//! 64 threads × 4 values are 256 positions, the tile has 512 ([`SameSize`]):
+//!
+//! ```compile_fail,E0277
 //! use layout_typed::prelude::*;
-//! let tv = layout!((128,4):(4,2), thread-value -> logical); // not dense: stride 2 should be 1
+//! let smem = layout!((16,32):(32,1), logical -> physical);
+//! let tv   = layout!((64,4):(4,1), thread-value -> logical);
+//! let bad  = compose(smem, tv); // Size<256> against Size<512>
 //! ```
+//!
+//! ```
+//! use layout_typed::prelude::*;
+//! let smem = layout!((16,32):(32,1), logical -> physical);
+//! let tv   = layout!((128,4):(4,1), thread-value -> logical);
+//! let addr = compose(smem, tv);
+//! ```
+//!
+//! **Store through a broadcast.** A `_` mode gives several coordinates one address, so
+//! [`View::set`] requires [`Exclusive`] access ([`Writable`]); reading is fine:
+//!
+//! ```compile_fail,E0277
+//! use layout_typed::prelude::*;
+//! let mut buf = [0.0f32; 8];
+//! let mut rows = View::new(&mut buf, layout!((4,8):(_,1), logical -> physical));
+//! rows.set((1usize, 2usize), 1.0); // cannot store through a broadcast layout
+//! ```
+//!
+//! ```
+//! use layout_typed::prelude::*;
+//! let mut buf = [0.0f32; 8];
+//! let rows = View::new(&mut buf, layout!((4,8):(_,1), logical -> physical));
+//! assert_eq!(*rows.get((1usize, 2usize)), 0.0);
+//! let mut row = View::new(&mut buf, layout!(8:1, logical -> physical));
+//! row.set(2usize, 1.0);
+//! ```
+//!
+//! The other rules (zero strides, profiles, swizzle fields, overflow, index-type range, tile
+//! shapes, every precondition of the algebra operations inside `layout!`) are reported the
+//! same way; [`layout!`] lists them.
+//!
+//! # Where to go next
+//!
+//! [`layout!`] (the grammar and options), [`Layout`] (what every checked value offers),
+//! [`compose`] and [`try_compose`], [`View`], [`atoms`] (CUTLASS's MMA and copy atoms as
+//! checked constants), [`Dynamic`] (layouts with run-time sizes and strides). The guide
+//! (`docs/README.md` in the repository) has getting started, the notation, the algebra with
+//! every operation's CuTe equivalent, the diagnostics gallery and the `layout` command.
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

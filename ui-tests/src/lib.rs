@@ -1,1 +1,2 @@
 //! trybuild compile-fail cases live in `ui/`; the runner is `tests/ui.rs`.
+#![warn(missing_docs)]
