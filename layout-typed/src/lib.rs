@@ -661,6 +661,32 @@ pub struct AlgebraDoctests;
 #[cfg(doctest)]
 pub struct CuteDoctests;
 
+/// The guide's table of contents (`docs/README.md`); included so that every page of `docs/`
+/// is compiled (a test in `tests/tests/docs.rs` checks that none is missing).
+#[doc = include_str!("../../docs/README.md")]
+#[cfg(doctest)]
+pub struct DocsIndexDoctests;
+
+/// Getting started (`docs/getting-started.md`), compiled and run as doctests.
+#[doc = include_str!("../../docs/getting-started.md")]
+#[cfg(doctest)]
+pub struct GettingStartedDoctests;
+
+/// The diagnostics gallery (`docs/diagnostics.md`, generated from the UI snapshots).
+#[doc = include_str!("../../docs/diagnostics.md")]
+#[cfg(doctest)]
+pub struct DiagnosticsDoctests;
+
+/// The `layout` command's page (`docs/cli.md`).
+#[doc = include_str!("../../docs/cli.md")]
+#[cfg(doctest)]
+pub struct CliDoctests;
+
+/// The performance page (`docs/performance.md`).
+#[doc = include_str!("../../docs/performance.md")]
+#[cfg(doctest)]
+pub struct PerformanceDoctests;
+
 #[doc(hidden)]
 pub mod __private {
     pub use layout_macros::layout_impl;

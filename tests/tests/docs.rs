@@ -1,0 +1,268 @@
+//! The guide in `docs/` as a checked book: every relative link of the README and of
+//! `docs/*.md` points to an existing file (and, with `#anchor`, to an existing heading of a
+//! markdown file), the table of contents `docs/README.md` lists every page, and every page is
+//! compiled as doctests of `layout-typed` (`#[doc = include_str!(..)]` in its `lib.rs`).
+//! The quoted compiler messages are checked by `ui-tests/tests/gallery.rs`.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace root")
+        .to_path_buf()
+}
+
+/// The README and every `docs/*.md`.
+fn pages() -> Vec<PathBuf> {
+    let root = workspace();
+    let mut pages = vec![root.join("README.md")];
+    let mut docs: Vec<PathBuf> = fs::read_dir(root.join("docs"))
+        .expect("docs/")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    docs.sort();
+    pages.extend(docs);
+    pages
+}
+
+/// A markdown file split into its prose and its code fences.
+struct Split<'a> {
+    /// The lines outside fenced code blocks, with their line numbers.
+    lines: Vec<(usize, &'a str)>,
+    /// The line number and info string (`rust`, `text`, …) of each opening fence.
+    fences: Vec<(usize, String)>,
+}
+
+/// The prose lines and the fences of a markdown file.
+fn prose(md: &str) -> Split<'_> {
+    let mut lines = Vec::new();
+    let mut fences = Vec::new();
+    let mut in_fence = false;
+    for (i, line) in md.lines().enumerate() {
+        let t = line.trim_start();
+        if t.starts_with("```") {
+            if !in_fence {
+                fences.push((i + 1, t.trim_start_matches('`').trim().to_string()));
+            }
+            in_fence = !in_fence;
+        } else if !in_fence {
+            lines.push((i + 1, line));
+        }
+    }
+    Split { lines, fences }
+}
+
+/// A line without its inline code spans.
+fn strip_code(line: &str) -> String {
+    let mut out = String::new();
+    let mut rest = line;
+    while let Some(start) = rest.find('`') {
+        out.push_str(&rest[..start]);
+        let ticks = rest[start..].chars().take_while(|&c| c == '`').count();
+        let fence = &rest[start..start + ticks];
+        match rest[start + ticks..].find(fence) {
+            Some(end) => rest = &rest[start + ticks + end + ticks..],
+            None => {
+                rest = &rest[start + ticks..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The targets of `[text](target)` and `![alt](target)` links (and `src="..."` of HTML
+/// images) in a line whose code spans are stripped.
+fn link_targets(line: &str) -> Vec<String> {
+    let mut targets = Vec::new();
+    let mut rest = line;
+    while let Some(i) = rest.find("](") {
+        let after = &rest[i + 2..];
+        let mut depth = 0usize;
+        let mut end = None;
+        for (j, c) in after.char_indices() {
+            match c {
+                '(' => depth += 1,
+                ')' if depth == 0 => {
+                    end = Some(j);
+                    break;
+                }
+                ')' => depth -= 1,
+                _ => {}
+            }
+        }
+        let Some(end) = end else { break };
+        let target = after[..end].split_whitespace().next().unwrap_or("");
+        targets.push(target.to_string());
+        rest = &after[end..];
+    }
+    let mut rest = line;
+    while let Some(i) = rest.find("src=\"") {
+        let after = &rest[i + 5..];
+        let Some(end) = after.find('"') else { break };
+        targets.push(after[..end].to_string());
+        rest = &after[end..];
+    }
+    targets
+}
+
+/// GitHub's heading anchor: lower case, spaces to `-`, other punctuation dropped.
+fn slug(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The anchors of a markdown file's headings (duplicates get `-1`, `-2`, … as on GitHub).
+fn anchors(md: &str) -> BTreeSet<String> {
+    let mut seen = BTreeSet::new();
+    for (_, line) in prose(md).lines {
+        let t = line.trim_start();
+        let hashes = t.chars().take_while(|&c| c == '#').count();
+        if hashes == 0 || hashes > 6 || !t[hashes..].starts_with(' ') {
+            continue;
+        }
+        let base = slug(&t[hashes..]);
+        let mut anchor = base.clone();
+        let mut n = 0;
+        while seen.contains(&anchor) {
+            n += 1;
+            anchor = format!("{base}-{n}");
+        }
+        seen.insert(anchor);
+    }
+    seen
+}
+
+#[test]
+fn slugs_follow_github() {
+    assert_eq!(
+        slug(" 1. Notation and mode order"),
+        "1-notation-and-mode-order"
+    );
+    assert_eq!(
+        slug(" 3. `divide` and `divide_modes`"),
+        "3-divide-and-divide_modes"
+    );
+    assert_eq!(
+        slug(" Thread-value → physical only as a composite"),
+        "thread-value--physical-only-as-a-composite"
+    );
+    assert_eq!(
+        link_targets("see [`a`](x.md#b) and ![p](img/p.svg \"t\") or [c](f(1).md)"),
+        ["x.md#b", "img/p.svg", "f(1).md"]
+    );
+    assert_eq!(strip_code("a `[x](y)` b ``c`d`` [e](f)"), "a  b  [e](f)");
+}
+
+#[test]
+fn relative_links_point_to_existing_files_and_headings() {
+    let mut checked = 0;
+    let mut broken = Vec::new();
+    for page in pages() {
+        let md = fs::read_to_string(&page).expect("page");
+        let dir = page.parent().expect("dir");
+        for (n, line) in prose(&md).lines {
+            for target in link_targets(&strip_code(line)) {
+                if target.is_empty() || target.contains("://") || target.starts_with("mailto:") {
+                    continue;
+                }
+                checked += 1;
+                let (path, anchor) = match target.split_once('#') {
+                    Some((p, a)) => (p, Some(a)),
+                    None => (target.as_str(), None),
+                };
+                let file = if path.is_empty() {
+                    page.clone()
+                } else {
+                    dir.join(path)
+                };
+                let at = format!("{}:{n}: `{target}`", page.display());
+                if !file.exists() {
+                    broken.push(format!("{at}: no file {}", file.display()));
+                    continue;
+                }
+                if let Some(anchor) = anchor
+                    && file.extension().is_some_and(|e| e == "md")
+                {
+                    let text = fs::read_to_string(&file).expect("linked page");
+                    if !anchors(&text).contains(anchor) {
+                        broken.push(format!("{at}: no heading with anchor #{anchor}"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+    assert!(checked >= 50, "only {checked} relative links found");
+}
+
+#[test]
+fn the_table_of_contents_lists_every_page() {
+    let root = workspace();
+    let toc = fs::read_to_string(root.join("docs").join("README.md")).expect("docs/README.md");
+    let linked: BTreeSet<String> = prose(&toc)
+        .lines
+        .iter()
+        .flat_map(|(_, l)| link_targets(&strip_code(l)))
+        .map(|t| t.split('#').next().unwrap_or("").to_string())
+        .collect();
+    for page in pages().iter().skip(1) {
+        let name = page
+            .file_name()
+            .expect("name")
+            .to_string_lossy()
+            .to_string();
+        if name == "README.md" {
+            continue;
+        }
+        assert!(
+            linked.contains(&name),
+            "docs/README.md (the table of contents) does not link docs/{name}"
+        );
+    }
+    let readme = fs::read_to_string(root.join("README.md")).expect("README.md");
+    assert!(
+        readme.contains("](docs/README.md)"),
+        "the README links the guide's table of contents"
+    );
+}
+
+#[test]
+fn every_page_is_compiled_as_doctests() {
+    let root = workspace();
+    let lib = fs::read_to_string(root.join("layout-typed").join("src").join("lib.rs"))
+        .expect("layout-typed/src/lib.rs");
+    for page in pages() {
+        let rel = page
+            .strip_prefix(&root)
+            .expect("in the workspace")
+            .to_string_lossy()
+            .replace('\\', "/");
+        let include = format!("#[doc = include_str!(\"../../{rel}\")]");
+        assert!(
+            lib.contains(&include),
+            "{rel} is not compiled: add `{include} #[cfg(doctest)] pub struct ..;` to \
+             layout-typed/src/lib.rs"
+        );
+        // rustdoc compiles a fence without a language as Rust: every fence names one.
+        let md = fs::read_to_string(&page).expect("page");
+        for (n, info) in prose(&md).fences {
+            assert!(
+                !info.is_empty(),
+                "{rel}:{n}: a code block without a language (```rust, ```text, ```sh, …)"
+            );
+        }
+    }
+}

@@ -1,0 +1,657 @@
+//! `docs/diagnostics.md`, the diagnostics gallery, is generated from the UI snapshots by this
+//! file, so it cannot go stale:
+//!
+//! - `gallery_is_current` renders the page from the table below and the current `.stderr`
+//!   files and fails if `docs/diagnostics.md` differs (regenerate with
+//!   `UPDATE_GALLERY=1 cargo test -p layout-ui-tests --test gallery`, e.g. after re-blessing
+//!   the snapshots with `TRYBUILD=overwrite`);
+//! - `every_case_is_in_the_gallery`: each case file of `ui/` has exactly one entry;
+//! - `quoted_messages_match_the_snapshots`: every compiler message quoted anywhere in `docs/`
+//!   or the README (a ```` ```text ```` block naming `--> ui/FAMILY/CASE.rs`) is a contiguous
+//!   excerpt of that case's current snapshot.
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// One gallery entry: a case file under `ui/` and what its rule is.
+struct Case {
+    /// `FAMILY/NAME.rs` under `ui-tests/ui/`.
+    file: &'static str,
+    /// The entry's heading.
+    title: &'static str,
+    /// One or two sentences: the rule, and what this case does wrong.
+    about: &'static str,
+}
+
+/// A group of related rules.
+struct Section {
+    title: &'static str,
+    intro: &'static str,
+    cases: &'static [Case],
+}
+
+const fn case(file: &'static str, title: &'static str, about: &'static str) -> Case {
+    Case { file, title, about }
+}
+
+const SECTIONS: &[Section] = &[
+    Section {
+        title: "Reading a layout",
+        intro: "The grammar of SPEC §1 (`shape:stride`, nested tuples, `_`, mode names) and of \
+                the annotation. The parser names what it expected where it stopped.",
+        cases: &[
+            case(
+                "macro/missing_colon.rs",
+                "A missing `:` between shape and stride",
+                "The help line shows the whole form of a declaration.",
+            ),
+            case(
+                "macro/profile_mismatch.rs",
+                "Shape and stride of different profiles",
+                "Shape and stride must nest the same way. The second message points at the part \
+                 of the shape that the stride should match.",
+            ),
+            case(
+                "macro/non_positive_size.rs",
+                "A size that is not positive",
+                "Sizes count positions, so they are at least 1 (a size-1 mode is fine: its stride \
+                 is ignored).",
+            ),
+            case(
+                "macro/unknown_space.rs",
+                "An unknown space",
+                "The spaces are `logical`, `thread-value` (or `tv`) and `physical`.",
+            ),
+            case(
+                "macro/cute_static_integer.rs",
+                "CuTe's static integers outside `cute`",
+                "CuTe prints static integers as `_8`. They are read only under `cute`: a layout \
+                 pasted from CuTe is in CuTe order, and reading it in seed order would reverse \
+                 it silently.",
+            ),
+            case(
+                "macro/several_errors.rs",
+                "Several independent errors at once",
+                "Independent mistakes are all reported by one expansion: here a forbidden \
+                 annotation and two zero strides.",
+            ),
+        ],
+    },
+    Section {
+        title: "Zero strides and broadcasts",
+        intro: "A broadcast is written `_` (the seed's ⊥; CuTe writes `0`, which `cute` reads as \
+                `_`). It is legal into physical space and makes the layout read-only.",
+        cases: &[case(
+            "macro/zero_stride.rs",
+            "A zero stride",
+            "A literal `0` stride on a mode of size > 1 is an error, never a broadcast, so that a \
+             read-only layout is never made by a typo.",
+        )],
+    },
+    Section {
+        title: "Dense bijections (Lemma 1)",
+        intro: "Into `logical` or `thread-value` space a layout must be a dense bijection onto \
+                `[0, size)`. It is decided from the sizes and strides alone (seed 000 Lemma 1): \
+                drop size-1 modes, no `_`, and sorted by stride the strides are `1, n₁, n₁n₂, …`. \
+                The message names the first mode, in stride order, whose stride breaks the \
+                running product, and the stride it should have.",
+        cases: &[
+            case(
+                "macro/not_dense_logical.rs",
+                "Padding in a map into logical space",
+                "Rows of 8 placed 9 apart are fine in memory, but leave gaps in a logical tile.",
+            ),
+            case(
+                "macro/not_dense_thread_value.rs",
+                "Gaps in a map into thread-value space",
+                "32 × 4 positions with stride 8 cover only half of `[0, 128)`.",
+            ),
+            case(
+                "macro/broadcast_into_logical.rs",
+                "A broadcast into logical space",
+                "A `_` mode gives several coordinates one position: not a bijection.",
+            ),
+            case(
+                "macro/corrupted_atom.rs",
+                "A corrupted CuTe atom",
+                "The SM80 16×8 C fragment with one stride changed (16 → 12), pasted in CuTe \
+                 order. Mode paths count in the order the layout is written: `(1,0)` is CuTe's \
+                 value mode, first leaf.",
+            ),
+        ],
+    },
+    Section {
+        title: "Alias-freedom",
+        intro: "Into `physical` space a layout must be alias-free: two coordinates share an \
+                offset only when they differ at `_` modes. Two fast tests run first (strides \
+                that exceed the span of the smaller modes; a pair of modes that must collide), \
+                then an exact enumeration. The message gives a witness: two flat indices and \
+                the offset they share.",
+        cases: &[
+            case(
+                "macro/aliasing_physical.rs",
+                "Two modes that collide",
+                "The pair test: rows of 8 elements placed 4 apart. Both strides are underlined.",
+            ),
+            case(
+                "macro/aliasing_enumerated.rs",
+                "A collision found by enumeration",
+                "No pair of modes explains the collision, so the enumeration finds it; the \
+                 message names both coordinates and underlines the whole layout.",
+            ),
+        ],
+    },
+    Section {
+        title: "Annotations",
+        intro: "The constructible annotations are `logical`/`thread-value` → \
+                `logical`/`thread-value` and `logical -> physical` (SPEC §2).",
+        cases: &[
+            case(
+                "macro/physical_to_logical.rs",
+                "Nothing maps out of physical space",
+                "A memory offset is never the input of a layout.",
+            ),
+            case(
+                "macro/thread_value_to_physical.rs",
+                "Thread-value → physical only as a composite",
+                "Each thread's addresses are `compose(storage, tv)`: the thread-value layout \
+                 into the tile, then the tile's storage.",
+            ),
+        ],
+    },
+    Section {
+        title: "Overflow and the index type",
+        intro: "Every product of sizes and strides is checked; `offset` returns the index type \
+                of the declaration (`index = i32 | i64 | u32 | usize`, default `i64`), and the \
+                offset range must fit it.",
+        cases: &[
+            case(
+                "macro/overflow.rs",
+                "Offsets beyond `i64`",
+                "2³² × 2³² positions with stride 2³² reach past `i64::MAX`.",
+            ),
+            case(
+                "macro/index_range.rs",
+                "An offset range that does not fit the index type",
+                "`index = i32` asks for 32-bit offsets; this layout reaches 2³² − 1.",
+            ),
+        ],
+    },
+    Section {
+        title: "Tile shapes",
+        intro: "A logical side may carry its tile shape, `logical(K, M)`, so that `compose` can \
+                refuse a storage layout written over a transposed tile.",
+        cases: &[
+            case(
+                "macro/tile_size.rs",
+                "A tile shape of the wrong size",
+                "`logical(16,4)` has 64 positions; the layout's logical side has 512.",
+            ),
+            case(
+                "macro/tile_extent.rs",
+                "A tile extent of 0",
+                "Tile extents count positions, like sizes.",
+            ),
+        ],
+    },
+    Section {
+        title: "Swizzles",
+        intro: "A swizzle `σ(x) = x XOR (((x >> src) & (2^b − 1)) << dst)` runs from physical to \
+                physical, once, as the last step (SPEC §3). CuTe's `Swizzle<B,M,S>` is `b = B, \
+                dst = M, src = M + S`.",
+        cases: &[
+            case(
+                "macro/swizzle_overlap.rs",
+                "Overlapping swizzle fields",
+                "The source and destination bit fields must be disjoint.",
+            ),
+            case(
+                "macro/swizzle_negative_field.rs",
+                "A negative swizzle field",
+                "Bit positions and widths are at least 0.",
+            ),
+            case(
+                "macro/swizzle_negative_offsets.rs",
+                "A swizzle over negative offsets",
+                "A swizzle acts on the bits of non-negative offsets; a negative stride reaches \
+                 below 0.",
+            ),
+            case(
+                "macro/swizzle_not_physical.rs",
+                "A swizzle on a map into logical space",
+                "Swizzles permute memory addresses only.",
+            ),
+            case(
+                "algebra/swizzle_not_physical.rs",
+                "A swizzle of a composite into logical space",
+                "The same rule for the `swizzle(..)` operation of an expression: the composite \
+                 of two maps into logical space is a map into logical space.",
+            ),
+            case(
+                "algebra/second_swizzle.rs",
+                "A second swizzle",
+                "`SMEM` is already swizzled, and a map has at most one swizzle.",
+            ),
+        ],
+    },
+    Section {
+        title: "Composition",
+        intro: "The rules of `compose(left, right)` are trait bounds with their own messages \
+                (`#[diagnostic::on_unimplemented]`): the first line is the rule, the `note: help:` \
+                line the fix. rustc then shows where the bound is introduced; `$WORKSPACE` is \
+                trybuild's placeholder for the workspace root. The typed markers are named \
+                `LogicalSpace`, `Size<N>`, … so that rustc prints them without a path.",
+        cases: &[
+            case(
+                "compose/right_physical.rs",
+                "The operands the wrong way round",
+                "`compose(tv, smem)`: `tv` does not read logical positions and `smem` maps into \
+                 physical space. Both rules fail, and both are reported.",
+            ),
+            case(
+                "compose/left_thread_value.rs",
+                "A left operand that does not read logical positions",
+                "The left operand is applied second, to the logical positions the right operand \
+                 produces.",
+            ),
+            case(
+                "compose/after_swizzle.rs",
+                "Composing after a swizzle",
+                "A swizzled map's codomain is `SwizzledPhysicalSpace`: nothing composes after \
+                 it.",
+            ),
+            case(
+                "compose/size_mismatch.rs",
+                "Operands of different sizes",
+                "The right operand must be a dense bijection onto every position the left \
+                 operand reads: 256 positions cannot cover 512.",
+            ),
+            case(
+                "compose/tile_mismatch.rs",
+                "Logical tiles that differ: a transposed storage layout",
+                "The C fragment indexes a 16×8 (M×N) tile; this storage was written over an \
+                 8×16 one. The sizes agree, so without tile shapes this would compile and \
+                 address the wrong elements.",
+            ),
+            case(
+                "algebra/result_into_physical_as_right_operand.rs",
+                "A `layout!` result into physical space as the right operand",
+                "The value of a `layout!` expression carries its spaces like a declared layout.",
+            ),
+            case(
+                "algebra/compose_size_mismatch.rs",
+                "Sizes that differ inside `layout!`",
+                "Inside a `layout!` expression the same rule is checked during expansion, with \
+                 plain numbers and an arrow at the operand.",
+            ),
+        ],
+    },
+    Section {
+        title: "Views and stores",
+        intro: "A `View` is a buffer seen through a layout into physical space; `View::set` \
+                requires exclusive access, so a store through a broadcast does not compile.",
+        cases: &[
+            case(
+                "view/not_physical.rs",
+                "A view through a layout that does not address memory",
+                "A thread-value → logical layout yields tile positions, not offsets.",
+            ),
+            case(
+                "view/store_broadcast.rs",
+                "A store through a broadcast layout",
+                "Four rows share one buffer: stores to one address from several coordinates \
+                 are a race.",
+            ),
+            case(
+                "algebra/store_through_broadcast.rs",
+                "A store through a `broadcast(..)` result",
+                "The result of `broadcast` is read-only like a layout written with `_`.",
+            ),
+        ],
+    },
+    Section {
+        title: "Algebra expressions",
+        intro: "`layout!(divide(..))`, `restrict(..)`, `repeat(..)`, … are evaluated during \
+                expansion with `layout-core`, so every precondition of [the \
+                algebra](algebra.md) is a compile error pointing at the offending operand.",
+        cases: &[
+            case(
+                "algebra/divide_not_dividing.rs",
+                "A tile entry that does not divide its mode",
+                "`divide` needs each tile entry to divide its mode's size: 12 does not divide 32.",
+            ),
+            case(
+                "algebra/divide_tile_rank.rs",
+                "A tile with the wrong number of entries",
+                "One tile entry per top-level mode.",
+            ),
+            case(
+                "algebra/divide_tile_split.rs",
+                "A tile entry that cuts a nested mode unevenly",
+                "In the nested mode `(4,6)` (last leaf fastest) a tile of 4 neither fits in nor \
+                 covers the leaf of size 6.",
+            ),
+            case(
+                "algebra/divide_not_a_layout.rs",
+                "`divide` of a composite that is not a layout",
+                "Layout operations need a layout; Theorem 1 decides that this composite is not \
+                 one, and the message gives its witness.",
+            ),
+            case(
+                "algebra/repeat_not_dense.rs",
+                "`repeat` with an arrangement that is not dense",
+                "The arrangement numbers the copies, so it must be a dense bijection.",
+            ),
+            case(
+                "algebra/repeat_arrangement_broadcast.rs",
+                "`repeat` with a broadcast arrangement",
+                "Copies at the same addresses are `broadcast`, not `repeat`.",
+            ),
+            case(
+                "algebra/interleave_not_dense.rs",
+                "`interleave` with an arrangement that is not dense",
+                "The same rule for `interleave`.",
+            ),
+            case(
+                "algebra/inverse_not_bijection.rs",
+                "`inverse` of a layout with gaps",
+                "Only a dense bijection onto `[0, size)` has an inverse.",
+            ),
+            case(
+                "algebra/broadcast_not_physical.rs",
+                "`broadcast` of a map into logical space",
+                "Broadcast copies share addresses, so they are read-only maps into physical \
+                 space.",
+            ),
+            case(
+                "algebra/restrict_not_physical.rs",
+                "`restrict` of a map into logical space",
+                "Restriction (fixing a thread, a tile, …) is for maps into physical space, after \
+                 composition.",
+            ),
+            case(
+                "algebra/restrict_entry_out_of_range.rs",
+                "`restrict` of an entry that does not exist",
+                "Entries are numbered from 0; `SMEM` has two.",
+            ),
+            case(
+                "algebra/restrict_unknown_name.rs",
+                "`restrict` by an unknown name",
+                "The domain's top-level modes are named `thread` and `value`.",
+            ),
+            case(
+                "algebra/runtime_restrict_not_last.rs",
+                "An operation after a run-time `restrict`",
+                "A restriction by a run-time value is the last step of an expression (only a \
+                 swizzle may follow).",
+            ),
+            case(
+                "algebra/malformed_expression.rs",
+                "An operation with the wrong number of operands",
+                "The arrow points where the second operand is missing.",
+            ),
+            case(
+                "algebra/unknown_operation.rs",
+                "An unknown operation inside an expression",
+                "The help lists the operations.",
+            ),
+            case(
+                "algebra/operation_at_top_level.rs",
+                "An unknown operation at the top level",
+                "The same at the top of the expression.",
+            ),
+            case(
+                "algebra/undefined_name.rs",
+                "An operand that is not declared",
+                "Declared items reach later expressions through a hidden macro of the same \
+                 name, so an undeclared operand is rustc's own error.",
+            ),
+        ],
+    },
+    Section {
+        title: "Run-time leaves",
+        intro: "Sizes and strides in braces (`{m}`, `{ld}`) are run-time values: such a \
+                `layout!` is a `Result` checked once when it is built. Everything that does not \
+                depend on them is still checked while compiling.",
+        cases: &[
+            case(
+                "runtime/item_form.rs",
+                "A run-time leaf in the item form",
+                "A constant cannot depend on a run-time value.",
+            ),
+            case(
+                "runtime/static_zero_stride.rs",
+                "A zero stride next to run-time leaves",
+                "The static mode's stride is known while compiling.",
+            ),
+            case(
+                "runtime/static_modes_alias.rs",
+                "Static modes that already collide",
+                "Whatever the run-time leading dimension, the two static modes overlap.",
+            ),
+        ],
+    },
+];
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace root")
+        .to_path_buf()
+}
+
+fn ui_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("ui")
+}
+
+fn snapshot(case: &str) -> String {
+    let path = ui_dir().join(case).with_extension("stderr");
+    fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .replace("\r\n", "\n")
+}
+
+/// GitHub's heading anchor: lower case, spaces to `-`, punctuation dropped.
+fn slug(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The page, from the table and the current snapshots.
+fn render() -> String {
+    let mut p = String::new();
+    p.push_str(
+        "# Diagnostics gallery\n\n\
+         <!-- Generated by ui-tests/tests/gallery.rs from the snapshots in ui-tests/ui/; do not \
+         edit. Regenerate: UPDATE_GALLERY=1 cargo test -p layout-ui-tests --test gallery -->\n\n\
+         Every rule of `layout!` and of the typed API, with the message the compiler prints when \
+         it is broken. Each message below is the current snapshot of a compile-fail case of \
+         `ui-tests/` (`cargo test -p layout-ui-tests` compiles every case and compares), and \
+         this page is generated from those snapshots by a test that fails when they differ: what \
+         you read here is what rustc 1.95 prints. Paths read `ui/FAMILY/CASE.rs` because \
+         trybuild prints them relative to the `ui-tests` crate.\n\n\
+         **How to read a message.** The first line names the rule and its numbers (a mode, a \
+         size, a stride, a witness); `help:` (or `note: help:` for the trait-bound rules) is the \
+         fix; the arrow points at the offending token. Modes are numbered from 0 in the order \
+         the layout is written — under `cute`, in CuTe order — and nested modes are paths like \
+         `(1,0)`. [Getting started](getting-started.md#7-read-an-error) walks through one \
+         message line by line; [spaces and the rules](guide.md#2-spaces-and-the-rules) states \
+         the rules themselves.\n\n",
+    );
+    let mut n = 0;
+    for (i, s) in SECTIONS.iter().enumerate() {
+        let heading = format!("{}. {}", i + 1, s.title);
+        let _ = writeln!(p, "- [{heading}](#{})", slug(&heading));
+        for c in s.cases {
+            let _ = writeln!(p, "  - [{}](#{})", c.title, slug(c.title));
+        }
+    }
+    for (i, s) in SECTIONS.iter().enumerate() {
+        let _ = write!(p, "\n## {}. {}\n\n{}\n", i + 1, s.title, s.intro);
+        for c in s.cases {
+            n += 1;
+            let stderr = snapshot(c.file);
+            let _ = write!(
+                p,
+                "\n### {}\n\n{} Case: [`{}`](../ui-tests/ui/{}).\n\n```text\n{}\n```\n",
+                c.title,
+                c.about,
+                c.file,
+                c.file,
+                stderr.trim_end()
+            );
+        }
+    }
+    let _ = write!(
+        p,
+        "\n---\n\n{n} cases. A new rule gets a case in `ui-tests/ui/` (one rejected rule per \
+         file), its snapshot (`TRYBUILD=overwrite cargo test -p layout-ui-tests`) and an entry \
+         in `ui-tests/tests/gallery.rs`; then regenerate this page.\n"
+    );
+    p
+}
+
+#[test]
+fn gallery_is_current() {
+    let path = workspace().join("docs").join("diagnostics.md");
+    let want = render();
+    if std::env::var_os("UPDATE_GALLERY").is_some() {
+        fs::write(&path, &want).expect("write docs/diagnostics.md");
+        return;
+    }
+    let have = fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .replace("\r\n", "\n");
+    if have != want {
+        let line = have
+            .lines()
+            .zip(want.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or_else(|| have.lines().count().min(want.lines().count()));
+        panic!(
+            "docs/diagnostics.md is stale (first difference at line {}): regenerate it with \
+             `UPDATE_GALLERY=1 cargo test -p layout-ui-tests --test gallery`\n  page:     {:?}\n  \
+             expected: {:?}",
+            line + 1,
+            have.lines().nth(line),
+            want.lines().nth(line),
+        );
+    }
+}
+
+#[test]
+fn every_case_is_in_the_gallery() {
+    let mut listed = BTreeSet::new();
+    let mut titles = BTreeSet::new();
+    for s in SECTIONS {
+        for c in s.cases {
+            assert!(listed.insert(c.file), "{} is listed twice", c.file);
+            assert!(
+                titles.insert(slug(c.title)),
+                "two entries share the anchor of {:?}",
+                c.title
+            );
+            assert!(
+                ui_dir().join(c.file).exists(),
+                "{} is listed but does not exist",
+                c.file
+            );
+        }
+    }
+    let mut cases = BTreeSet::new();
+    for family in fs::read_dir(ui_dir()).expect("ui/") {
+        let family = family.expect("entry").path();
+        if !family.is_dir() {
+            continue;
+        }
+        for entry in fs::read_dir(&family).expect("family") {
+            let path = entry.expect("entry").path();
+            if path.extension().is_some_and(|e| e == "rs") {
+                let rel = path.strip_prefix(ui_dir()).expect("under ui/");
+                cases.insert(rel.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    let listed: BTreeSet<String> = listed.into_iter().map(String::from).collect();
+    let missing: Vec<_> = cases.difference(&listed).collect();
+    assert!(
+        missing.is_empty(),
+        "cases without a gallery entry (add them to SECTIONS in ui-tests/tests/gallery.rs): \
+         {missing:?}"
+    );
+}
+
+/// The ```` ```text ```` blocks of a markdown file, with the line each starts on.
+fn text_blocks(md: &str) -> Vec<(usize, Vec<&str>)> {
+    let mut blocks = Vec::new();
+    // The open fence: its first line, whether it is `text`, and its lines so far.
+    let mut open: Option<(usize, bool, Vec<&str>)> = None;
+    for (i, line) in md.lines().enumerate() {
+        let fence = line.trim_start().starts_with("```");
+        if let Some((start, is_text, lines)) = &mut open {
+            if !fence {
+                lines.push(line);
+                continue;
+            }
+            if *is_text {
+                blocks.push((*start, std::mem::take(lines)));
+            }
+            open = None;
+        } else if fence {
+            let info = line.trim_start().trim_start_matches('`').trim();
+            open = Some((i + 1, info == "text", Vec::new()));
+        }
+    }
+    blocks
+}
+
+#[test]
+fn quoted_messages_match_the_snapshots() {
+    let root = workspace();
+    let mut pages = vec![root.join("README.md")];
+    for entry in fs::read_dir(root.join("docs")).expect("docs/") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_some_and(|e| e == "md") {
+            pages.push(path);
+        }
+    }
+    let mut quotes = 0;
+    for page in &pages {
+        let md = fs::read_to_string(page).expect("page");
+        for (start, block) in text_blocks(&md) {
+            // A block may quote several messages, separated by blank lines.
+            for chunk in block.split(|l| l.trim().is_empty()) {
+                let Some(case) = chunk.iter().find_map(|l| {
+                    let rest = l.trim_start().strip_prefix("--> ui/")?;
+                    Some(rest.split(':').next()?.to_string())
+                }) else {
+                    continue;
+                };
+                quotes += 1;
+                let snap = snapshot(&case);
+                let lines: Vec<&str> = snap.lines().map(str::trim_end).collect();
+                let quoted: Vec<&str> = chunk.iter().map(|l| l.trim_end()).collect();
+                let found = lines.windows(quoted.len()).any(|w| w == quoted.as_slice());
+                assert!(
+                    found,
+                    "{} (block at line {start}) quotes a message of ui/{case} that is not in its \
+                     current snapshot ui/{}; copy it again from the .stderr file:\n{}",
+                    page.display(),
+                    Path::new(&case).with_extension("stderr").display(),
+                    quoted.join("\n")
+                );
+            }
+        }
+    }
+    assert!(quotes >= 55, "only {quotes} quoted messages found in docs/");
+}
