@@ -362,21 +362,23 @@ impl Layout {
         }
     }
 
-    /// Reads CuTe notation (first mode fastest, stride `0` on a mode of size > 1 = broadcast)
-    /// and returns the same function in seed order.
+    /// Reads CuTe notation (first mode fastest, stride `0` on a mode of size > 1 = broadcast,
+    /// C++ CuTe's printed static integers `_8` read as 8) and returns the same function in seed
+    /// order.
     ///
     /// ```
     /// use layout_core::Layout;
     /// let l = Layout::from_cute("((4,8),(2,2)):((32,1),(16,8))")?;
     /// assert_eq!(l.to_string(), "((2,2),(8,4)):((8,16),(1,32))");
     /// assert_eq!(l.eval_index(5)?, 32 + 1); // CuTe: thread 5 = (1,1) -> 32 + 1
+    /// assert_eq!(Layout::from_cute("(_4,_8):(_1,_0)")?, Layout::from_cute("(4,8):(1,0)")?);
     /// # Ok::<(), layout_core::Error>(())
     /// ```
     ///
     /// # Errors
     /// As [`str::parse`] and [`Layout::new`]; a `_` stride is accepted too.
     pub fn from_cute(text: &str) -> Result<Layout, Error> {
-        let raw = crate::parse::parse_raw(text)?;
+        let raw = crate::parse::parse_raw(text, true)?;
         let shape = raw.shape.reversed();
         let stride = crate::parse::cute_strides(&shape, &raw.stride.reversed());
         let mut names = raw.names;

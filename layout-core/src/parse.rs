@@ -24,6 +24,8 @@ pub(crate) struct Raw {
 struct Parser<'a> {
     s: &'a [u8],
     pos: usize,
+    /// CuTe notation: `_8` (C++ CuTe's printed static integer) is the integer 8.
+    cute: bool,
 }
 
 enum Leaf {
@@ -78,6 +80,19 @@ impl Parser<'_> {
     fn leaf(&mut self) -> Result<Leaf, Error> {
         let start = self.pos;
         match self.s.get(self.pos) {
+            Some(b'_') if self.cute && self.s.get(start + 1).is_some_and(u8::is_ascii_digit) => {
+                let mut end = start + 1;
+                while self.s.get(end).is_some_and(u8::is_ascii_digit) {
+                    end += 1;
+                }
+                let text = core::str::from_utf8(&self.s[start + 1..end])
+                    .map_err(|_| self.err(Expected::Tree))?;
+                let v = text
+                    .parse::<i64>()
+                    .map_err(|_| Error::IntegerTooLarge { column: start })?;
+                self.pos = end;
+                Ok(Leaf::Int(v))
+            }
             Some(b'_') => {
                 self.pos += 1;
                 Ok(Leaf::Under)
@@ -165,10 +180,11 @@ fn fill<T: Clone>(profile: &Tree<()>, values: &mut impl Iterator<Item = T>) -> T
     }
 }
 
-pub(crate) fn parse_raw(text: &str) -> Result<Raw, Error> {
+pub(crate) fn parse_raw(text: &str, cute: bool) -> Result<Raw, Error> {
     let mut p = Parser {
         s: text.as_bytes(),
         pos: 0,
+        cute,
     };
     let mut names = Vec::new();
     let mut sizes = Vec::new();
@@ -240,7 +256,7 @@ impl FromStr for Layout {
     /// [`Error::Parse`] with the byte column, [`Error::IntegerTooLarge`],
     /// [`Error::RuntimeLeaf`], [`Error::NestedName`], and every error of [`Layout::new`].
     fn from_str(text: &str) -> Result<Layout, Error> {
-        let raw = parse_raw(text)?;
+        let raw = parse_raw(text, false)?;
         raw.into_layout()
     }
 }
