@@ -17,6 +17,7 @@ use layout_core::{
     Annotated, Chain, Layout, Map, NotLayout, Space, Stride, Swizzle, Tree, compose, decide,
     decide_values, scan,
 };
+use layout_tests::Rng;
 use layout_tests::{ChainOracle, Flat, chain_value};
 use proptest::prelude::*;
 
@@ -58,30 +59,6 @@ fn pieces() -> impl Strategy<Value = Vec<(i64, i64)>> {
 
 // ---------------------------------------------------------------------------------------------
 // (c) random composites P ∘ B
-
-/// A small deterministic generator (splitmix64) for the choices of one composite.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n`.
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn shuffle<T>(&mut self, v: &mut [T]) {
-        for i in (1..v.len()).rev() {
-            v.swap(i, self.below(i + 1));
-        }
-    }
-}
 
 /// The prime factors of `n`, with multiplicity.
 fn prime_factors(mut n: i64) -> Vec<i64> {

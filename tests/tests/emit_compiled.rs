@@ -3,6 +3,7 @@
 //! as written are rendered as C (compiled with the system C compiler) and as Rust (compiled with
 //! `rustc`), run at every coordinate, and compared with the map's own evaluation.
 
+use layout_tests::Rng;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::Command;
@@ -12,21 +13,6 @@ use layout_core::{
     layout_form, written,
 };
 
-/// A small deterministic generator (SplitMix64), so that the sample is fixed.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 /// A random dense bijection of size `n`: a random factorisation into modes, strides the running
 /// products in a random order.
 fn dense_bijection(rng: &mut Rng, n: i64) -> Layout {
@@ -34,7 +20,7 @@ fn dense_bijection(rng: &mut Rng, n: i64) -> Layout {
     let mut rest = n;
     while rest > 1 {
         let divisors: Vec<i64> = (2..=rest).filter(|d| rest % d == 0).collect();
-        let d = divisors[rng.below(divisors.len().min(3) as u64) as usize];
+        let d = divisors[rng.below(divisors.len().min(3))];
         sizes.push(d);
         rest /= d;
     }
@@ -43,7 +29,7 @@ fn dense_bijection(rng: &mut Rng, n: i64) -> Layout {
     }
     let mut order: Vec<usize> = (0..sizes.len()).collect();
     for i in (1..order.len()).rev() {
-        order.swap(i, rng.below(i as u64 + 1) as usize);
+        order.swap(i, rng.below(i + 1));
     }
     let mut strides = vec![0i64; sizes.len()];
     let mut w = 1;

@@ -34,6 +34,7 @@
 //! 600 composites `P ∘ B`, then 300 `σ ∘ P ∘ B` (from the same generator, continuing). Each is
 //! decided over the leaves of B's domain (SPEC §6) and emitted (SPEC §7).
 
+use layout_tests::Rng;
 use std::collections::HashMap;
 
 use layout_core::{
@@ -44,34 +45,6 @@ use serde_json::Value;
 
 /// The seed of the generator.
 const SEED: u64 = 0x5EED_0000_0007;
-
-/// SplitMix64.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `[0, n)` (the modulo bias is below 2⁻⁵⁰ for these `n`).
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len())]
-    }
-
-    fn shuffle<T>(&mut self, v: &mut [T]) {
-        for i in (1..v.len()).rev() {
-            v.swap(i, self.below(i + 1));
-        }
-    }
-}
 
 fn prime_factors(mut n: i64) -> Vec<i64> {
     let mut out = Vec::new();

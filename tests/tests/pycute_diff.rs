@@ -36,6 +36,7 @@
 //! `CI=true` (`.ci/run` sets it for this test) a skip is a failure. `PYCUTE_PYTHON` names
 //! another interpreter that can `import pycute`.
 
+use layout_tests::Rng;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::Command;
@@ -69,42 +70,6 @@ const CALLS: usize = 10_000;
 
 // ---------------------------------------------------------------------------------------------
 // A small deterministic generator (splitmix64).
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n`.
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    /// Uniform in `lo..=hi`.
-    fn range(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + (self.next() % (hi - lo + 1) as u64) as i64
-    }
-
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-
-    fn pick<T: Copy>(&mut self, v: &[T]) -> T {
-        v[self.below(v.len())]
-    }
-
-    fn shuffle<T>(&mut self, v: &mut [T]) {
-        for i in (1..v.len()).rev() {
-            v.swap(i, self.below(i + 1));
-        }
-    }
-}
 
 /// Leaf sizes: mostly not powers of two.
 const SIZES: &[i64] = &[1, 2, 3, 3, 4, 5, 5, 6, 6, 7, 8, 9, 10, 12, 15];

@@ -39,38 +39,12 @@ use layout_core::{
     flatten, group, interleave, inverse, permute, repeat, repeat_modewise, repeat_modewise_raked,
     select,
 };
+use layout_tests::Rng;
 use layout_tests::{corpus, ints, load};
 use layout_typed::Layout as _; // the trait, shadowed by `layout_core::Layout`
 use layout_typed::prelude::*;
 
 type R = Result<(), Box<dyn std::error::Error>>;
-
-/// A small deterministic generator (splitmix64) for the random rows.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn pick<T: Copy>(&mut self, v: &[T]) -> T {
-        v[self.below(v.len())]
-    }
-
-    fn shuffle<T>(&mut self, v: &mut [T]) {
-        for i in (1..v.len()).rev() {
-            v.swap(i, self.below(i + 1));
-        }
-    }
-}
 
 fn leaf(x: i64) -> Tree<i64> {
     Tree::Leaf(x)
