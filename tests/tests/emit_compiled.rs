@@ -51,8 +51,8 @@ fn sample_maps() -> Vec<(String, Map)> {
     let mut rng = Rng(2026);
     let mut out = Vec::new();
     for k in 0..24 {
-        let rows = [2, 4, 6, 8][rng.below(4) as usize];
-        let cols = [4, 6, 8, 16][rng.below(4) as usize];
+        let rows = [2, 4, 6, 8][rng.below(4)];
+        let cols = [4, 6, 8, 16][rng.below(4)];
         let pad = rng.below(3) as i64;
         let text = if k % 2 == 0 {
             format!("({rows},{cols}):({},1)", cols + pad)
