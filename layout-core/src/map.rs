@@ -293,6 +293,31 @@ impl Map {
         })
     }
 
+    /// The flat index, within top-level entry `entry` of the domain, of a coordinate of that
+    /// entry's shape (natural or coarser, last leaf fastest): what [`Map::restrict`] takes when a
+    /// value is written as a coordinate (SPEC §5: "a value is an integer … or a coordinate of the
+    /// entry's shape").
+    ///
+    /// ```
+    /// use layout_core::{Annotated, Map, Space, Tree};
+    /// let f: Map = Annotated::new("((2,4),8):((64,8),1)".parse()?, Space::Logical, Space::Physical)?.into();
+    /// let c = Tree::Tuple(vec![Tree::Leaf(1), Tree::Leaf(3)]);
+    /// assert_eq!(f.entry_index(0, &c)?, 7);
+    /// # Ok::<(), layout_core::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::RestrictEntry`] past the domain's entries; [`Error::CoordOutOfRange`] /
+    /// [`Error::CoordProfile`] for a coordinate that does not fit the entry.
+    pub fn entry_index(&self, entry: usize, coord: &Tree<i64>) -> Result<i64, Error> {
+        let entries = entries(&self.domain_shape());
+        let shape = entries.get(entry).ok_or(Error::RestrictEntry {
+            entry,
+            rank: entries.len(),
+        })?;
+        crate::ops::canonical(shape)?.eval(coord)
+    }
+
     /// [`Map::restrict`] by the names of top-level entries (`thread`, or `rest` after `divide`).
     ///
     /// # Errors

@@ -37,6 +37,8 @@ pub const OPS: &[&str] = &[
 /// A value fixed by `restrict`: a literal, or a run-time Rust expression.
 pub enum Value {
     Static(i64),
+    /// A coordinate of the entry's shape, `(1, 3)` (SPEC §5).
+    Coord(Tree<i64>, Span),
     Runtime(TokenStream),
 }
 
@@ -181,7 +183,10 @@ fn call(s: ParseStream) -> syn::Result<AExpr> {
                     Entry::Name(i.to_string(), i.span())
                 };
                 content.parse::<Token![=]>()?;
-                let value = if content.peek(syn::LitInt)
+                let value = if content.peek(syn::token::Paren) && is_int_tuple(&content) {
+                    let span = content.span();
+                    Value::Coord(parse::shape_tree(&content)?, span)
+                } else if content.peek(syn::LitInt)
                     && (content.peek2(Token![,]) || peek_end(&content))
                 {
                     let l: syn::LitInt = content.parse()?;
@@ -282,6 +287,13 @@ fn tile(s: ParseStream) -> syn::Result<Tile> {
     let mut entries = Vec::new();
     walk(s, &mut entries)?;
     Ok(Tile { entries, span })
+}
+
+/// Whether the next tokens are a parenthesised tuple of integers followed by `,` or the end (a
+/// coordinate value), rather than a run-time Rust expression that starts with `(`.
+fn is_int_tuple(s: ParseStream) -> bool {
+    let f = s.fork();
+    parse::shape_tree(&f).is_ok() && (f.is_empty() || f.peek(Token![,]))
 }
 
 fn peek_end(s: ParseStream) -> bool {
@@ -482,6 +494,10 @@ fn eval_expr(
                 seen.push(actual);
                 match value {
                     Value::Static(x) => statics.push((actual, *x)),
+                    Value::Coord(c, cspan) => {
+                        let x = v.map.entry_index(actual, c).map_err(|e| err(*cspan, &e))?;
+                        statics.push((actual, x));
+                    }
                     Value::Runtime(t) => runtime.push((actual, t.clone())),
                 }
             }

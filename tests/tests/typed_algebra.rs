@@ -939,3 +939,28 @@ fn private_items_in_a_function_body() {
     .expect("slice");
     check(a, &e, flat, "function-local items");
 }
+
+layout! {
+    /// A map whose first entry is a nested mode, for restriction by a coordinate.
+    const NESTED = ((2,4),8):((64,8),1), logical -> physical;
+}
+
+/// SPEC §5: a restriction value may be a coordinate of the entry's shape; it fixes the same
+/// entry as its flat index (computed here with layout_core's canonical layout of the entry).
+#[test]
+fn restriction_by_a_coordinate_equals_restriction_by_its_index() {
+    let by_coord = layout!(restrict(NESTED, 0 = (1, 3)));
+    let by_index = layout!(restrict(NESTED, 0 = 7));
+    let map = NESTED.to_map().expect("valid");
+    let c = layout_typed::core_algebra::Tree::Tuple(vec![
+        layout_typed::core_algebra::Tree::Leaf(1),
+        layout_typed::core_algebra::Tree::Leaf(3),
+    ]);
+    let flat = map.entry_index(0, &c).expect("a coordinate of the entry");
+    let expected = map.restrict(&[(0, flat)]).expect("restrictable");
+    for i in 0..8usize {
+        let want = expected.eval_index(i as i64).expect("in range");
+        assert_eq!(by_coord.offset_index(i).to_isize() as i64, want);
+        assert_eq!(by_index.offset_index(i).to_isize() as i64, want);
+    }
+}
