@@ -2,27 +2,11 @@
 //! one-line errors with columns, SVG snapshots that parse as XML.
 
 use std::path::PathBuf;
-use std::process::Command;
 
 use serde_json::Value;
 
-struct Run {
-    status: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn layout(args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_layout"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    Run {
-        status: out.status.code().expect("exited"),
-        stdout: String::from_utf8(out.stdout).expect("utf-8"),
-        stderr: String::from_utf8(out.stderr).expect("utf-8"),
-    }
-}
+mod common;
+use common::layout;
 
 fn json(args: &[&str]) -> (i32, Value) {
     let r = layout(args);

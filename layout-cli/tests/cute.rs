@@ -5,27 +5,11 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::process::Command;
 
 use serde_json::Value;
 
-struct Run {
-    status: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn layout(args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_layout"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    Run {
-        status: out.status.code().expect("exited"),
-        stdout: String::from_utf8(out.stdout).expect("utf-8"),
-        stderr: String::from_utf8(out.stderr).expect("utf-8"),
-    }
-}
+mod common;
+use common::layout;
 
 /// `layout cute OP ARGS... [flags] --json`: the status and the object, checked to have exactly
 /// SPEC §10's four fields and nothing on stderr.

@@ -1034,11 +1034,12 @@ impl fmt::Display for Error {
                 mode,
                 failed,
             } => {
-                write!(f, "{within}: ")?;
-                if op != within {
-                    write!(f, "the {op} inside it: ")?;
-                }
-                f.write_str("CuTe's result violates CuTe's own postcondition")?;
+                cute_prefix(
+                    f,
+                    op,
+                    within,
+                    "CuTe's result violates CuTe's own postcondition",
+                )?;
                 if !mode.is_root() {
                     write!(f, " at tiler {mode}")?;
                 }
@@ -1050,11 +1051,7 @@ impl fmt::Display for Error {
                 mode,
                 reason,
             } => {
-                write!(f, "{within}: ")?;
-                if op != within {
-                    write!(f, "the {op} inside it: ")?;
-                }
-                f.write_str("no CuTe result for these operands")?;
+                cute_prefix(f, op, within, "no CuTe result for these operands")?;
                 if !mode.is_root() {
                     write!(f, " at {mode}")?;
                 }
@@ -1066,11 +1063,12 @@ impl fmt::Display for Error {
                 mode,
                 failed,
             } => {
-                write!(f, "{within}: ")?;
-                if op != within {
-                    write!(f, "the {op} inside it: ")?;
-                }
-                f.write_str("strict mode: a seed §1 admissibility condition fails")?;
+                cute_prefix(
+                    f,
+                    op,
+                    within,
+                    "strict mode: a seed §1 admissibility condition fails",
+                )?;
                 if !mode.is_root() {
                     write!(f, " at {mode}")?;
                 }
@@ -1095,3 +1093,17 @@ impl fmt::Display for Error {
 
 #[cfg(feature = "std")]
 impl std::error::Error for Error {}
+
+/// `within: [the op inside it: ]what`, the start of every CuTe-semantics diagnostic.
+fn cute_prefix<O: fmt::Display + PartialEq>(
+    f: &mut fmt::Formatter<'_>,
+    op: O,
+    within: O,
+    what: &str,
+) -> fmt::Result {
+    write!(f, "{within}: ")?;
+    if op != within {
+        write!(f, "the {op} inside it: ")?;
+    }
+    f.write_str(what)
+}
