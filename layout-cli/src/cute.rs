@@ -319,27 +319,35 @@ pub fn command(o: &Options<'_>) -> Output {
         name: ARG_NAMES[0],
         text: args.first().copied().unwrap_or(""),
     };
-    let value = match cute.apply(op, &args) {
+    let (value, notes) = match cute.apply_noted(op, &args) {
         Ok(v) => v,
         Err(d) => return report(&[op_diag(&d, &src)], note(&d), o.json),
     };
+    let mut lines: Vec<String> = notes
+        .iter()
+        .map(|e| {
+            format!(
+                "{e}; the {} itself satisfies its own postconditions, so this is CuTe's result and it is right",
+                op.name()
+            )
+        })
+        .collect();
     let size = value.size();
-    let (offsets, note) = if size > LIST_LIMIT {
-        (
-            None,
-            Some(format!(
-                "the result has {size} coordinates; offsets are listed for at most {LIST_LIMIT}"
-            )),
-        )
+    let offsets = if size > LIST_LIMIT {
+        lines.push(format!(
+            "the result has {size} coordinates; offsets are listed for at most {LIST_LIMIT}"
+        ));
+        None
     } else {
         match value.offsets() {
-            Ok(o) => (Some(o), None),
+            Ok(o) => Some(o),
             Err(e) => {
                 let d = Diagnostic::from(e);
                 return report(&[op_diag(&d, &src)], None, o.json);
             }
         }
     };
+    let note = (!lines.is_empty()).then(|| lines.join("; "));
     if o.json {
         return Output {
             stdout: to_json(&CuteJson {

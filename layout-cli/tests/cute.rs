@@ -547,3 +547,19 @@ fn mutated_inputs_never_panic() {
     }
     assert!(runs > 150, "{runs}");
 }
+
+#[test]
+fn a_right_product_whose_complement_fails_a_check_is_a_result_with_a_note() {
+    // complement((2,2):(1,3), 12) = 2:6 reaches only [0, 11) of [0, 12), but the three copies
+    // of (2,2):(1,3) at 0, 6 and 12 are disjoint: CuTe's product is right.
+    let (status, v) = cute_json("logical_product", &["(2,2):(1,3)", "3:1"], &[]);
+    assert_eq!(status, 0, "{v}");
+    assert_eq!(v["result"], "((2,2),3):((1,3),6)");
+    assert_eq!(ints(&v["offsets"]), [0, 1, 3, 4, 6, 7, 9, 10, 12, 13, 15, 16]);
+    let note = v["note"].as_str().expect("a note");
+    assert!(note.contains("check (1)"), "{note}");
+    // The divide of 24:1 by the same tile leaves 2, 5, … out of every tile: still refused.
+    let (status, v) = cute_json("logical_divide", &["24:1", "(2,2):(1,3)"], &[]);
+    assert_eq!(status, 1);
+    assert_eq!(rules(&v), ["complement-coverage"]);
+}

@@ -12,7 +12,7 @@ use alloc::vec::Vec;
 use super::condition::CuteOp;
 use super::diag::{Ctx, Diagnostic};
 use super::layout::Layout;
-use super::ops::{by_mode, complement, composition_layout};
+use super::ops::{by_mode, composition_layout, inner_complement};
 use super::tiler::Tiler;
 use super::{post, strict};
 use crate::error::Error;
@@ -35,9 +35,34 @@ pub(crate) fn logical_divide(ctx: Ctx, a: &Layout, t: &Tiler) -> Result<Layout, 
             if ctx.strict {
                 strict::divide(ctx, a, b)?;
             }
-            let rest = complement(ctx, b, a.size())?;
+            let (rest, failed) = inner_complement(ctx, b, a.size())?;
             let tile = Layout::make(&[b.clone(), rest])?;
+            // The complement's checks guard the divide's partition of `A`; where one fails, the
+            // divide is still CuTe's and right when the partition holds (reported as a note).
+            if let Some(e) = failed
+                && !post::divide_partition(a.size(), &tile)?
+            {
+                return Err(e.into());
+            }
             composition_layout(ctx, a, &tile)
+        }
+    }
+}
+
+/// The failed checks of the complements inside a successful logical divide of `a` by `t`
+/// (each a [`Error::CutePostcondition`] at its tiler mode), appended to `out`.
+pub(crate) fn divide_notes(ctx: Ctx, a: &Layout, t: &Tiler, out: &mut Vec<Error>) {
+    match t {
+        Tiler::Underscore => {}
+        Tiler::Modes(ts) => {
+            for (i, (m, ti)) in a.modes().iter().zip(ts).enumerate() {
+                divide_notes(ctx.child(i), m, ti, out);
+            }
+        }
+        Tiler::Layout(b) => {
+            if let Ok((_, Some(e))) = inner_complement(ctx, b, a.size()) {
+                out.push(e);
+            }
         }
     }
 }

@@ -21,7 +21,10 @@
 //! (complement: checks (1)–(4) of `test_complement`; composition: `compatible(B, R)` and
 //! `R(i) == A(B(i))`; inverses: `L(R(i)) == i`, `L(R(L(i))) == L(i)`; coalesce: the same value
 //! everywhere; divides and products: the complement and composition they are defined by, and
-//! their regroupings). Otherwise the answer is a [`Diagnostic`]: an [`Error`] naming the
+//! their regroupings). The complement inside a divide or product is not refused on its own
+//! checks: where one fails, the divide must still partition `A` (every coordinate in exactly
+//! one tile) and the product's copies must still be disjoint, and then the result is returned
+//! with the failed check as a note ([`Cute::apply_noted`]). Otherwise the answer is a [`Diagnostic`]: an [`Error`] naming the
 //! violated condition (its [`Error::rule`], e.g. `complement-coverage`), the mode and the numbers.
 //! Where CuTe refuses (pycute raises, C++ `static_assert`s) or goes wrong on a composition whose
 //! map is still a layout, the diagnostic offers that layout ([`Diagnostic::suggestion`], found by
@@ -114,7 +117,7 @@ impl Cute {
         self.strict
     }
 
-    fn ctx(self, op: CuteOp) -> Ctx {
+    pub(crate) fn ctx(self, op: CuteOp) -> Ctx {
         Ctx::new(op, self.strict)
     }
 

@@ -356,6 +356,26 @@ pub(crate) fn complement_formula(ctx: Ctx, l: &Layout, cotarget: i64) -> Result<
     coalesce_formula(&raw)
 }
 
+/// The complement inside a divide or a product: strict conditions and CuTe's formula; its
+/// checks (1)–(4) decide nothing on their own, since the operation around it has its own
+/// postconditions. The result, and the first check it fails (a
+/// [`Error::CutePostcondition`]), if any. CuTe's refusals and check limits are errors.
+pub(crate) fn inner_complement(
+    ctx: Ctx,
+    l: &Layout,
+    cotarget: i64,
+) -> Result<(Layout, Option<Error>), Error> {
+    if ctx.strict {
+        strict::complement(ctx, l, cotarget)?;
+    }
+    let r = complement_formula(ctx, l, cotarget)?;
+    match post::complement(ctx, l, cotarget, &r) {
+        Ok(()) => Ok((r, None)),
+        Err(e @ Error::CutePostcondition { .. }) => Ok((r, Some(e))),
+        Err(e) => Err(e),
+    }
+}
+
 /// `complement(L, cotarget)`: strict conditions, the formula, checks (1)–(4).
 pub(crate) fn complement(ctx: Ctx, l: &Layout, cotarget: i64) -> Result<Layout, Error> {
     if ctx.strict {

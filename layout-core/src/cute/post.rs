@@ -366,3 +366,42 @@ pub(crate) fn regroup(
     }
     Ok(())
 }
+
+/// The values of `l` at every integral coordinate, sorted and without repeats; `None` past
+/// [`CHECK_LIMIT`] coordinates.
+fn image(l: &Layout) -> Result<Option<Vec<i64>>, Error> {
+    if l.size() > CHECK_LIMIT {
+        return Ok(None);
+    }
+    let f = l.flat();
+    let mut v = (0..l.size())
+        .map(|i| f.eval(i))
+        .collect::<Result<Vec<i64>, Error>>()?;
+    v.sort_unstable();
+    v.dedup();
+    Ok(Some(v))
+}
+
+/// A divide's own postcondition on its tile-and-rest layout `T = (B, complement(B, n))`: every
+/// coordinate `x < n` of the divided layout is `T(i)` for exactly one `i` (each element lies in
+/// exactly one tile). `false` also when `T` is too large to check.
+pub(crate) fn divide_partition(n: i64, t: &Layout) -> Result<bool, Error> {
+    let Some(values) = image(t)? else {
+        return Ok(false);
+    };
+    let injective = i64::try_from(values.len()).is_ok_and(|k| k == t.size());
+    let below = values.partition_point(|&v| v < n);
+    let covers =
+        values.first().is_none_or(|&v| v >= 0) && i64::try_from(below).is_ok_and(|k| k == n);
+    Ok(injective && covers)
+}
+
+/// A product's own postcondition on `R = (A, complement(A, ..) ∘ B)`: the copies of `A` at
+/// distinct offsets of `B` are disjoint, i.e. `R` takes `|A(·)|·|B(·)|` distinct values (sets of
+/// values at every integral coordinate). `false` also when a layout is too large to check.
+pub(crate) fn product_disjoint(a: &Layout, b: &Layout, r: &Layout) -> Result<bool, Error> {
+    let (Some(ia), Some(ib), Some(ir)) = (image(a)?, image(b)?, image(r)?) else {
+        return Ok(false);
+    };
+    Ok(ia.len().checked_mul(ib.len()) == Some(ir.len()))
+}

@@ -17,20 +17,61 @@ use super::condition::{CuteOp, Refusal};
 use super::diag::{Ctx, Diagnostic};
 use super::divide::{flat_form, regrouped, tiled_form, unzip};
 use super::layout::Layout;
-use super::ops::{by_mode, complement, composition_layout};
+use super::ops::{by_mode, composition_layout, inner_complement};
+use super::post;
 use super::tiler::Tiler;
 use crate::error::{Error, ModePath, Quantity};
 use crate::tree::Tree;
 
 fn product_layout(ctx: Ctx, a: &Layout, b: &Layout) -> Result<Layout, Diagnostic> {
-    let cotarget = a.size().checked_mul(b.cosize()?).ok_or(Error::Overflow {
+    let cotarget = product_cotarget(a, b)?;
+    let (rest, failed) = inner_complement(ctx, a, cotarget)?;
+    let r = match composition_layout(ctx, &rest, b) {
+        Ok(copies) => Layout::make(&[a.clone(), copies])?,
+        Err(d) => return Err(d.map_suggestion(|s| Layout::make(&[a.clone(), s.clone()]).ok())),
+    };
+    // The complement's checks guard the disjointness of the copies; where one fails, the
+    // product is still CuTe's and right when its copies are disjoint (reported as a note).
+    if let Some(e) = failed
+        && !post::product_disjoint(a, b, &r)?
+    {
+        return Err(e.into());
+    }
+    Ok(r)
+}
+
+fn product_cotarget(a: &Layout, b: &Layout) -> Result<i64, Error> {
+    a.size().checked_mul(b.cosize()?).ok_or(Error::Overflow {
         mode: ModePath::ROOT,
         what: Quantity::Positions,
-    })?;
-    let rest = complement(ctx, a, cotarget)?;
-    match composition_layout(ctx, &rest, b) {
-        Ok(copies) => Ok(Layout::make(&[a.clone(), copies])?),
-        Err(d) => Err(d.map_suggestion(|s| Layout::make(&[a.clone(), s.clone()]).ok())),
+    })
+}
+
+/// The failed checks of the complements inside a successful logical product of `a` by `t`
+/// (each a [`Error::CutePostcondition`] at its tiler mode), appended to `out`.
+pub(crate) fn product_notes(ctx: Ctx, a: &Layout, t: &Tiler, out: &mut Vec<Error>) {
+    match t {
+        Tiler::Underscore => {}
+        Tiler::Modes(ts) => {
+            for (i, (m, ti)) in a.modes().iter().zip(ts).enumerate() {
+                product_notes(ctx.child(i), m, ti, out);
+            }
+        }
+        Tiler::Layout(b) => {
+            if let Ok(cotarget) = product_cotarget(a, b)
+                && let Ok((_, Some(e))) = inner_complement(ctx, a, cotarget)
+            {
+                out.push(e);
+            }
+        }
+    }
+}
+
+/// [`product_notes`] of a blocked or raked product (its operands padded to the same rank).
+pub(crate) fn rank_sensitive_notes(ctx: Ctx, a: &Layout, b: &Layout, out: &mut Vec<Error>) {
+    let r = a.rank().max(b.rank());
+    if let (Ok(pa), Ok(pb)) = (pad(a, r), pad(b, r)) {
+        product_notes(ctx, &pa, &Tiler::Layout(pb), out);
     }
 }
 

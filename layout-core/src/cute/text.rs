@@ -3,13 +3,13 @@
 use alloc::vec::Vec;
 use core::fmt;
 
-use super::Cute;
 use super::condition::CuteOp;
 use super::diag::Diagnostic;
 use super::layout::Layout;
 use super::parse::{parse_cotarget, parse_profile, parse_swizzle};
 use super::swizzle::Composed;
 use super::tiler::Tiler;
+use super::{Cute, divide, product};
 use crate::error::Error;
 
 /// The value of a CuTe operation: a layout, or a composed layout (a chain with a swizzle).
@@ -130,6 +130,62 @@ impl Cute {
     /// [`Error::CuteArguments`] for a wrong number of arguments, the parsers' errors, and the
     /// operation's [`Diagnostic`].
     pub fn apply(self, op: CuteOp, args: &[&str]) -> Result<Value, Diagnostic> {
+        self.apply_noted(op, args).map(|(v, _)| v)
+    }
+
+    /// [`Cute::apply`], with the notes of the result: the checks of an intermediate step that
+    /// failed although the operation's own postconditions hold (the complement inside a divide
+    /// or product, whose checks (1)–(4) fail while the divide still partitions `A` or the
+    /// product's copies are still disjoint). Each note is the [`Error::CutePostcondition`] of
+    /// that step, at its tiler mode; the result is CuTe's and satisfies the operation's own
+    /// postconditions.
+    ///
+    /// ```
+    /// use layout_core::cute::{Cute, CuteOp};
+    /// // complement((2,2):(1,3), 12) is 2:6 and reaches only [0, 11) of [0, 12), yet the three
+    /// // copies of (2,2):(1,3) at 0, 6 and 12 are disjoint: the product is right.
+    /// let (v, notes) = Cute::new().apply_noted(CuteOp::LogicalProduct, &["(2,2):(1,3)", "3:1"])?;
+    /// assert_eq!(v.to_string(), "((2,2),3):((1,3),6)");
+    /// assert_eq!(notes.iter().map(|e| e.rule()).collect::<Vec<_>>(), ["complement-coverage"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Cute::apply`].
+    pub fn apply_noted(self, op: CuteOp, args: &[&str]) -> Result<(Value, Vec<Error>), Diagnostic> {
+        let value = self.apply_unnoted(op, args)?;
+        let mut notes = Vec::new();
+        let ctx = self.ctx(op);
+        let parsed = |i: usize| args.get(i).and_then(|t| t.parse::<Layout>().ok());
+        let tiler = args.get(1).and_then(|t| t.parse::<Tiler>().ok());
+        match (op, parsed(0), tiler) {
+            (
+                CuteOp::LogicalDivide
+                | CuteOp::ZippedDivide
+                | CuteOp::TiledDivide
+                | CuteOp::FlatDivide,
+                Some(a),
+                Some(t),
+            ) => divide::divide_notes(ctx, &a, &t, &mut notes),
+            (
+                CuteOp::LogicalProduct
+                | CuteOp::ZippedProduct
+                | CuteOp::TiledProduct
+                | CuteOp::FlatProduct,
+                Some(a),
+                Some(t),
+            ) => product::product_notes(ctx, &a, &t, &mut notes),
+            (CuteOp::BlockedProduct | CuteOp::RakedProduct, Some(a), _) => {
+                if let Some(b) = parsed(1) {
+                    product::rank_sensitive_notes(ctx, &a, &b, &mut notes);
+                }
+            }
+            _ => {}
+        }
+        Ok((value, notes))
+    }
+
+    fn apply_unnoted(self, op: CuteOp, args: &[&str]) -> Result<Value, Diagnostic> {
         let (lo, hi) = arity(op);
         if !(lo..=hi).contains(&args.len()) {
             return Err(Error::CuteArguments {
