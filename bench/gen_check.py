@@ -232,7 +232,7 @@ def rust_source(n):
         units += 1
         if units >= n:
             break
-        swz = f", Swizzle<{sw[0]},{sw[1]},{sw[2]}>" if sw else ""
+        swz = f", Swizzle<{sw[0]},{sw[1]},{sw[2]}> over elements" if sw else ""
         lines.append(
             f"layout! {{ pub const S{g} = cute {fmt(layout[0])}:{fmt(layout[1])}, "
             f"logical({p},{q}) -> physical{swz}; }}"

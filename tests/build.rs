@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use layout_core::{Layout, Space, Swizzle, check};
+use layout_core::{Layout, Space, Swizzle, SwizzleUnit, check};
 use serde_json::Value;
 
 fn offsets(v: &Value) -> Option<Vec<i64>> {
@@ -84,14 +84,15 @@ fn main() {
                     continue;
                 };
                 let bms: Vec<i64> = sw.iter().filter_map(Value::as_i64).collect();
-                if Swizzle::from_cute(bms[0], bms[1], bms[2]).is_ok() {
-                    let extra = format!(", Swizzle<{},{},{}>", bms[0], bms[1], bms[2]);
+                if Swizzle::from_cute(bms[0], bms[1], bms[2], SwizzleUnit::Elements).is_ok() {
+                    let extra =
+                        format!(", Swizzle<{},{},{}> over elements", bms[0], bms[1], bms[2]);
                     emit(id, l, "logical -> physical", &extra, &exp);
                 }
             }
             Some("smem_atom") => {
-                // The header's swizzle acts on bytes; on elements of `bits` bits, M drops by
-                // log2(bits / 8) (README of the cases: SW128 is Swizzle<3,3,3> on 16-bit types).
+                // The header's swizzle acts on bytes; pasted with its unit, `layout!` converts
+                // it to elements of `bits` bits (SW128 is Swizzle<3,3,3> on 16-bit types).
                 let (Some(l), Some(sw), Some(bits), Some(exp)) = (
                     inputs["layout"].as_str(),
                     inputs["swizzle"].as_array(),
@@ -101,8 +102,10 @@ fn main() {
                     continue;
                 };
                 let bms: Vec<i64> = sw.iter().filter_map(Value::as_i64).collect();
-                let m = bms[1] - i64::from((bits / 8).trailing_zeros());
-                let extra = format!(", Swizzle<{},{},{}>", bms[0], m, bms[2]);
+                let extra = format!(
+                    ", Swizzle<{},{},{}> over bytes of {bits}-bit elements",
+                    bms[0], bms[1], bms[2]
+                );
                 emit(id, l, "logical -> physical", &extra, &exp);
             }
             _ => {}

@@ -120,7 +120,7 @@ impl Evaluator<'_> {
     fn swizzle(&self, sw: &SwizzleSrc, span: Span) -> R<Swizzle> {
         match *sw {
             SwizzleSrc::Seed { b, src, dst } => Swizzle::from_fields(b, src, dst),
-            SwizzleSrc::Cute { b, m, s } => Swizzle::from_cute(b, m, s),
+            SwizzleSrc::Cute { b, m, s, unit } => Swizzle::from_cute(b, m, s, unit),
         }
         .map_err(|e| self.at(&e, span))
     }

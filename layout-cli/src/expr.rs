@@ -16,7 +16,7 @@
 //!           | swizzle(expr, b = int, src = int, dst = int) | swizzle(expr, Swizzle<B,M,S>)
 //! ```
 
-use layout_core::{Error, Expected, Layout, Space, Stride, Tree};
+use layout_core::{Error, Expected, Layout, Space, Stride, Swizzle, SwizzleUnit, Tree};
 
 use crate::diag::{Diag, Source, Span};
 
@@ -211,7 +211,7 @@ pub enum SwizzleSrc {
         /// Lowest destination bit.
         dst: i64,
     },
-    /// `Swizzle<B,M,S>`.
+    /// `Swizzle<B,M,S> over UNIT`.
     Cute {
         /// CuTe's B.
         b: i64,
@@ -219,6 +219,8 @@ pub enum SwizzleSrc {
         m: i64,
         /// CuTe's S.
         s: i64,
+        /// What it acts on: element offsets, or the byte addresses of elements of a width.
+        unit: SwizzleUnit,
     },
 }
 
@@ -773,7 +775,52 @@ impl<'a> Parser<'a> {
         let b = field(self, b',')?;
         let m = field(self, b',')?;
         let s = field(self, b'>')?;
-        Ok(SwizzleSrc::Cute { b, m, s })
+        let unit = self.swizzle_unit((b, m, s))?;
+        Ok(SwizzleSrc::Cute { b, m, s, unit })
+    }
+
+    /// The unit after a pasted `Swizzle<B,M,S>`: `over elements`, or `over bytes of N-bit
+    /// elements` (`N` the element width in bits).
+    fn swizzle_unit(&mut self, (b, m, s): (i64, i64, i64)) -> R<SwizzleUnit> {
+        let fp16 = Swizzle::from_cute(b, m, s, SwizzleUnit::Bytes { elem_bits: 16 })
+            .map(|e| {
+                let (b, m, s) = e.to_cute();
+                format!(" (for fp16 the same as `Swizzle<{b},{m},{s}> over elements`)")
+            })
+            .unwrap_or_default();
+        let help = format!(
+            "CuTe's GMMA and TMA swizzles act on byte addresses: write `Swizzle<{b},{m},{s}> over bytes of 16-bit elements` with the element width in bits{fp16}, or `Swizzle<{b},{m},{s}> over elements` if it acts on element offsets"
+        );
+        let expected = "the swizzle's unit: `over elements` or `over bytes of N-bit elements`";
+        let word = |p: &mut Parser<'_>, w: &str| -> R<()> {
+            match p.peek_ident() {
+                Some((k, span)) if k == w => {
+                    p.pos = span.end;
+                    Ok(())
+                }
+                _ => Err(p.fail(expected, Some(&help))),
+            }
+        };
+        word(self, "over")?;
+        if self.peek_ident().is_some_and(|(k, _)| k == "elements") {
+            word(self, "elements")?;
+            return Ok(SwizzleUnit::Elements);
+        }
+        word(self, "bytes")?;
+        word(self, "of")?;
+        let (bits, _) = self.int(expected).map_err(|mut d| {
+            d.help = Some(help.clone());
+            d
+        })?;
+        if !self.s[self.pos..].starts_with(b"-bit") {
+            return Err(self.fail(expected, Some(&help)));
+        }
+        self.pos += 4;
+        word(self, "elements")?;
+        match u32::try_from(bits) {
+            Ok(elem_bits) => Ok(SwizzleUnit::Bytes { elem_bits }),
+            Err(_) => Err(self.fail("an element width in bits, e.g. `16-bit`", Some(&help))),
+        }
     }
 
     fn decl(&mut self) -> R<Operand> {

@@ -120,7 +120,7 @@ enum Command {
     },
     /// Shared-memory bank conflicts of one warp accessing memory through a layout.
     Conflicts {
-        /// The shared-memory map, logical -> physical, e.g. `[(32,32):(32,1), logical -> physical, Swizzle<5,0,5>]`.
+        /// The shared-memory map, logical -> physical, e.g. `[(32,32):(32,1), logical -> physical, Swizzle<5,0,5> over elements]`.
         smem: String,
         /// The thread-value layout `(thread, value) -> logical` (thread mode written first).
         #[arg(long)]

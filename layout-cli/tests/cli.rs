@@ -673,7 +673,7 @@ fn garbage_never_panics() {
         "compose([(2,6):(2,8), logical -> physical], [(3,4):(1,3), thread-value -> logical])",
         "restrict(swizzle([(2,2):(2,1), logical -> physical], b = 1, src = 1, dst = 0), 0 = 1)",
         "repeat(divide((thread:8,6):(6,1), (2,3)), (3):(1))",
-        "[cute (8,16):(1,64), logical -> physical, Swizzle<3,3,3>]",
+        "[cute (8,16):(1,64), logical -> physical, Swizzle<3,3,3> over elements]",
     ];
     let junk = [
         b'(', b')', b',', b':', b'_', b'-', b'9', b'[', b']', b'x', b' ', b'=',
@@ -746,7 +746,7 @@ fn conflicts_column_read_and_swizzle() {
     let banks = ints(&first["phases"][0]["banks"]);
     assert_eq!((banks[0], banks[1..].iter().sum::<i64>()), (32, 0));
     for smem in [
-        "[(32,32):(32,1), logical -> physical, Swizzle<5,0,5>]",
+        "[(32,32):(32,1), logical -> physical, Swizzle<5,0,5> over elements]",
         "swizzle((32,32):(32,1), b = 5, src = 5, dst = 0)",
     ] {
         let (_, v) = json(&["conflicts", smem, "--tv", "(32,32):(32,1)", "--json"]);
@@ -817,7 +817,7 @@ fn conflicts_ldmatrix_rows() {
         .map(|p| p["active"].as_i64().unwrap())
         .collect();
     assert_eq!(active, [8, 8, 0, 0]);
-    let sw = run("[(8,16):(1,64), logical -> physical, Swizzle<3,3,3>]");
+    let sw = run("[(8,16):(1,64), logical -> physical, Swizzle<3,3,3> over elements]");
     assert_eq!(
         (
             sw["ways"].as_i64(),
@@ -956,7 +956,7 @@ fn draw_thread_value_tile() {
 
 #[test]
 fn draw_swizzle_before_and_after() {
-    let smem = "[(8,8):(8,1), logical -> physical, Swizzle<3,0,3>]";
+    let smem = "[(8,8):(8,1), logical -> physical, Swizzle<3,0,3> over elements]";
     let svg = svg_of(&["draw", smem]);
     snapshot("swizzle_8x8.svg", &svg);
     let (cells, texts) = parse_svg(&svg);
@@ -990,4 +990,66 @@ fn draw_writes_files() {
     std::fs::remove_dir_all(&dir).unwrap();
     let line = error_line(&["draw", "(2,2,2):(4,2,1)"], 1);
     assert!(line.contains("one or two top-level modes"), "{line}");
+}
+
+/// A CuTe swizzle in an expression or a bracketed operand names its unit; over bytes it is
+/// converted exactly (every byte of every element lands where CuTe's byte swizzle sends it), and
+/// without a unit it is refused with both fixes.
+#[test]
+fn cute_swizzles_name_their_unit() {
+    // CuTe's Swizzle<3,4,3> on a byte address, written out.
+    let byte_swizzle = |x: i64| x ^ (((x >> 7) & 7) << 4);
+    for (bits, per_row) in [(16i64, 64i64), (32, 32), (8, 128)] {
+        let w = bits / 8;
+        for expr in [
+            format!(
+                "[(8,{per_row}):({per_row},1), logical -> physical, Swizzle<3,4,3> over bytes of {bits}-bit elements]"
+            ),
+            format!(
+                "swizzle((8,{per_row}):({per_row},1), Swizzle<3,4,3> over bytes of {bits}-bit elements)"
+            ),
+        ] {
+            let (status, v) = json(&["explain", &expr, "--json"]);
+            assert_eq!(status, 0, "{expr}: {v}");
+            let values = ints(&v["values"]);
+            assert_eq!(values.len() as i64, 8 * per_row);
+            for (e, &got) in values.iter().enumerate() {
+                let e = e as i64;
+                for j in 0..w {
+                    assert_eq!(
+                        got * w + j,
+                        byte_swizzle(e * w + j),
+                        "{expr} at {e}, byte {j}"
+                    );
+                }
+            }
+        }
+    }
+    let line = error_line(
+        &[
+            "explain",
+            "[(8,64):(64,1), logical -> physical, Swizzle<3,4,3>]",
+        ],
+        2,
+    );
+    assert!(
+        line.contains("`over elements` or `over bytes of N-bit elements`"),
+        "{line}"
+    );
+    assert!(
+        line.contains("`Swizzle<3,4,3> over bytes of 16-bit elements`"),
+        "{line}"
+    );
+    assert!(line.contains("`Swizzle<3,3,3> over elements`"), "{line}");
+    let line = error_line(
+        &[
+            "explain",
+            "swizzle((8,8):(8,1), Swizzle<1,2,3> over bytes of 64-bit elements)",
+        ],
+        1,
+    );
+    assert!(
+        line.contains("[swizzle-unit]") || line.contains("moves bytes inside an element"),
+        "{line}"
+    );
 }

@@ -555,7 +555,10 @@ fn a_right_product_whose_complement_fails_a_check_is_a_result_with_a_note() {
     let (status, v) = cute_json("logical_product", &["(2,2):(1,3)", "3:1"], &[]);
     assert_eq!(status, 0, "{v}");
     assert_eq!(v["result"], "((2,2),3):((1,3),6)");
-    assert_eq!(ints(&v["offsets"]), [0, 1, 3, 4, 6, 7, 9, 10, 12, 13, 15, 16]);
+    assert_eq!(
+        ints(&v["offsets"]),
+        [0, 1, 3, 4, 6, 7, 9, 10, 12, 13, 15, 16]
+    );
     let note = v["note"].as_str().expect("a note");
     assert!(note.contains("check (1)"), "{note}");
     // The divide of 24:1 by the same tile leaves 2, 5, … out of every tile: still refused.

@@ -19,7 +19,7 @@
 //!
 //! ```
 //! use layout_core::banks::{conflicts, WarpAccess};
-//! use layout_core::{Annotated, Layout, Map, Space, Swizzle};
+//! use layout_core::{Annotated, Layout, Map, Space, Swizzle, SwizzleUnit};
 //! // A warp reading one column of a 32×32 fp32 row-major tile per instruction.
 //! let tile: Layout = "(32,32):(32,1)".parse()?;
 //! let smem: Map = Annotated::new(tile.clone(), Space::Logical, Space::Physical)?.into();
@@ -27,7 +27,7 @@
 //! let r = conflicts(&smem, &tv, &WarpAccess::new(32))?;
 //! assert_eq!((r.ways, r.wavefronts, r.ideal), (32, 32 * 32, 32));
 //! // CuTe's Swizzle<5,0,5> spreads every column over the 32 banks.
-//! let swizzled = smem.swizzle(Swizzle::from_cute(5, 0, 5)?)?;
+//! let swizzled = smem.swizzle(Swizzle::from_cute(5, 0, 5, SwizzleUnit::Elements)?)?;
 //! let r = conflicts(&swizzled, &tv, &WarpAccess::new(32))?;
 //! assert_eq!((r.ways, r.wavefronts, r.ideal), (1, 32, 32));
 //! # Ok::<(), layout_core::banks::BankError>(())
@@ -527,7 +527,7 @@ pub fn conflicts(smem: &Map, tv: &Layout, access: &WarpAccess) -> Result<Conflic
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Annotated, Swizzle};
+    use crate::{Annotated, Swizzle, SwizzleUnit};
     use alloc::string::ToString;
 
     fn smem(text: &str) -> Map {
@@ -556,7 +556,7 @@ mod tests {
     fn swizzle_5_0_5_removes_them() {
         let tv: Layout = "(32,32):(32,1)".parse().unwrap();
         let m = smem("(32,32):(32,1)")
-            .swizzle(Swizzle::from_cute(5, 0, 5).unwrap())
+            .swizzle(Swizzle::from_cute(5, 0, 5, SwizzleUnit::Elements).unwrap())
             .unwrap();
         let r = conflicts(&m, &tv, &WarpAccess::new(32)).unwrap();
         assert_eq!((r.ways, r.wavefronts, r.ideal), (1, 32, 32));

@@ -298,6 +298,19 @@ pub enum Error {
         /// CuTe's `S`.
         s: i64,
     },
+    /// CuTe `Swizzle<B,M,S>` over the byte addresses of `elem_bits`-bit elements with no exact
+    /// form on element offsets: the width is not a power of two, or `M < log2(element bytes)`
+    /// (the swizzle moves bytes inside an element).
+    SwizzleUnit {
+        /// CuTe's `B`.
+        b: i64,
+        /// CuTe's `M` (over bytes).
+        m: i64,
+        /// CuTe's `S`.
+        s: i64,
+        /// The element width in bits.
+        elem_bits: u32,
+    },
     /// A swizzle on a map whose codomain is not physical (a swizzle runs physical -> physical).
     SwizzleNotPhysical {
         /// The codomain of the map.
@@ -602,6 +615,7 @@ impl Error {
             Error::SwizzleOverlap { .. }
             | Error::SwizzleTooWide { .. }
             | Error::SwizzleCuteShift { .. } => "swizzle-fields",
+            Error::SwizzleUnit { .. } => "swizzle-unit",
             Error::SwizzleNotPhysical { .. } => "swizzle-not-physical",
             Error::RightNotLogical { .. } | Error::RightSwizzled => "right-not-logical",
             Error::LeftDomainNotLogical { .. } => "left-domain-not-logical",
@@ -742,6 +756,7 @@ impl fmt::Display for HelpText {
             },
             Error::SwizzleOverlap { b, .. } => write!(f, "the source and destination fields must be at least b = {b} bits apart: |src - dst| >= {b}"),
             Error::SwizzleCuteShift { .. } => f.write_str("CuTe's `Swizzle<B,M,S>` needs 0 <= B <= 62, 0 <= M <= 62 and -62 <= S <= 62"),
+            Error::SwizzleUnit { .. } => f.write_str("check the element width; a byte swizzle that moves bytes inside an element has no element form: swizzle a layout of bytes instead"),
             Error::SwizzleNotPhysical { .. } => f.write_str("annotate the layout `logical -> physical`; a swizzle permutes memory addresses only"),
             Error::RightNotLogical { .. } => f.write_str("swap the operands: `compose(storage, tv)` applies `tv` first, then `storage`"),
             Error::RightSwizzled => f.write_str("a swizzle is the last step of a chain: swizzle the left (storage) operand instead"),
@@ -909,6 +924,21 @@ impl fmt::Display for Error {
                 f,
                 "CuTe Swizzle<{b},{m},{s}> is out of range: B and M must be in [0, 62], S in [-62, 62]"
             ),
+            Error::SwizzleUnit { b, m, s, elem_bits } => {
+                if elem_bits == 0 || !elem_bits.is_power_of_two() {
+                    write!(
+                        f,
+                        "CuTe Swizzle<{b},{m},{s}> over bytes of {elem_bits}-bit elements has no form on element offsets: the element width is not a power of two"
+                    )
+                } else {
+                    write!(
+                        f,
+                        "CuTe Swizzle<{b},{m},{s}> over bytes of {elem_bits}-bit elements moves bytes inside an element: M = {m} < log2({} bytes) = {}",
+                        elem_bits / 8,
+                        elem_bits.trailing_zeros().saturating_sub(3)
+                    )
+                }
+            }
             Error::SwizzleNotPhysical { codomain } => write!(
                 f,
                 "a swizzle runs from physical to physical, but this map's codomain is {codomain}"

@@ -138,5 +138,5 @@ pub use ops::{
     repeat, repeat_modewise, repeat_modewise_raked, scale_mode, select,
 };
 pub use space::{Space, check, check_annotation, check_codomain};
-pub use swizzle::{Swizzle, swizzled_max};
+pub use swizzle::{Swizzle, SwizzleUnit, swizzled_max};
 pub use tree::{Stride, Tree};

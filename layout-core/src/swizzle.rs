@@ -7,11 +7,12 @@ use crate::error::Error;
 /// `σ(x) = x XOR (((x >> src) & (2^b − 1)) << dst)`: a bijection of physical offsets, always the
 /// last step of a chain. The fields `[src, src+b)` and `[dst, dst+b)` are disjoint.
 ///
-/// CuTe's `Swizzle<B,M,S>` is `b = B, dst = M, src = M + S` (for `S < 0`: `src = M, dst = M − S`).
+/// CuTe's `Swizzle<B,M,S>` is `b = B, dst = M, src = M + S` (for `S < 0`: `src = M, dst = M − S`)
+/// on the offsets it is written for: [`Swizzle::from_cute`] takes that unit ([`SwizzleUnit`]).
 ///
 /// ```
-/// use layout_core::Swizzle;
-/// let s = Swizzle::from_cute(1, 2, 3)?;
+/// use layout_core::{Swizzle, SwizzleUnit};
+/// let s = Swizzle::from_cute(1, 2, 3, SwizzleUnit::Elements)?;
 /// assert_eq!(s.apply(32), 36);
 /// assert_eq!(s.to_cute(), (1, 2, 3));
 /// # Ok::<(), layout_core::Error>(())
@@ -62,17 +63,74 @@ impl Swizzle {
         Swizzle::new(b as u32, src as u32, dst as u32)
     }
 
-    /// CuTe's `Swizzle<B,M,S>`.
+    /// CuTe's `Swizzle<B,M,S>` over `unit`, as a swizzle of element offsets: over
+    /// [`SwizzleUnit::Elements`] as written; over [`SwizzleUnit::Bytes`] (CuTe's GMMA and TMA
+    /// swizzles act on byte addresses) converted exactly, so that the element swizzle of an
+    /// element offset is the byte swizzle of its byte address: for `N`-bit elements
+    /// (`N = 2^t`), `M` becomes `M − (t − 3)` (`Swizzle<3,4,3>` over the bytes of 16-bit
+    /// elements is `Swizzle<3,3,3>` over elements; over 4-bit elements `M` grows by 1).
+    ///
+    /// ```
+    /// use layout_core::{Swizzle, SwizzleUnit};
+    /// let fp16 = Swizzle::from_cute(3, 4, 3, SwizzleUnit::Bytes { elem_bits: 16 })?;
+    /// assert_eq!(fp16, Swizzle::from_cute(3, 3, 3, SwizzleUnit::Elements)?);
+    /// // Element 9 of row 1 (element offset 64 + 9) lies at byte 146; the byte swizzle moves
+    /// // it to byte 146 ^ (1 << 4) = 130, element 65.
+    /// assert_eq!(fp16.apply(73), 65);
+    /// // The 32-byte swizzle Swizzle<1,4,3> of 64-bit elements would move bytes inside one.
+    /// let e = Swizzle::from_cute(1, 2, 3, SwizzleUnit::Bytes { elem_bits: 64 }).unwrap_err();
+    /// assert_eq!(e.rule(), "swizzle-unit");
+    /// # Ok::<(), layout_core::Error>(())
+    /// ```
     ///
     /// # Errors
     /// [`Error::SwizzleCuteShift`] for a negative `B` or `M`, or `B`, `M` or `|S|` above 62
-    /// (a negative `S` is legal: `src = M, dst = M − S`), otherwise as
-    /// [`Swizzle::new`].
-    pub const fn from_cute(b: i64, m: i64, s: i64) -> Result<Swizzle, Error> {
+    /// (a negative `S` is legal: `src = M, dst = M − S`); [`Error::SwizzleUnit`] for a byte
+    /// swizzle with no exact element form (an element width that is not a power of two, or
+    /// `M < log2(element bytes)` with `B > 0`: the swizzle would move bytes inside an element);
+    /// otherwise
+    /// as [`Swizzle::new`].
+    pub const fn from_cute(b: i64, m: i64, s: i64, unit: SwizzleUnit) -> Result<Swizzle, Error> {
         if b < 0 || m < 0 || b > 62 || m > 62 || s > 62 || s < -62 {
             return Err(Error::SwizzleCuteShift { b, m, s });
         }
-        let (src, dst) = if s >= 0 { (m + s, m) } else { (m, m - s) };
+        let m = match unit {
+            SwizzleUnit::Elements => m,
+            SwizzleUnit::Bytes { elem_bits } => {
+                if elem_bits == 0 || !elem_bits.is_power_of_two() {
+                    return Err(Error::SwizzleUnit { b, m, s, elem_bits });
+                }
+                // log2 of the element width in bits, at most 31; the element offset is the
+                // byte address times 2^(3 − t) (t ≤ 3) or divided by 2^(t − 3) (t ≥ 3).
+                let t = elem_bits.trailing_zeros() as i64;
+                let shifted = match m.checked_add(3) {
+                    Some(v) => v.checked_sub(t),
+                    None => None,
+                };
+                match shifted {
+                    Some(v) if v >= 0 && v <= 62 => v,
+                    // B = 0 moves nothing: the identity in every unit.
+                    Some(v) if v < 0 && b == 0 => 0,
+                    Some(v) if v > 62 => return Err(Error::SwizzleCuteShift { b, m: v, s }),
+                    _ => return Err(Error::SwizzleUnit { b, m, s, elem_bits }),
+                }
+            }
+        };
+        let (src, dst) = if s >= 0 {
+            (m.checked_add(s), Some(m))
+        } else {
+            (Some(m), m.checked_sub(s))
+        };
+        let (Some(src), Some(dst)) = (src, dst) else {
+            return Err(Error::SwizzleCuteShift { b, m, s });
+        };
+        if src > 62 || dst > 62 {
+            return Err(Error::SwizzleTooWide {
+                b: b as u32,
+                src: if src > 62 { 62 } else { src as u32 },
+                dst: if dst > 62 { 62 } else { dst as u32 },
+            });
+        }
         Swizzle::new(b as u32, src as u32, dst as u32)
     }
 
@@ -130,6 +188,23 @@ impl fmt::Display for Swizzle {
             self.b, self.src, self.dst
         )
     }
+}
+
+/// The unit of the addresses a CuTe `Swizzle<B,M,S>` is written for ([`Swizzle::from_cute`]).
+/// The swizzles of this crate act on element offsets; CuTe's GMMA and TMA swizzles
+/// (`Swizzle<3,4,3>` is the 128-byte swizzle) act on byte addresses, and the same `B,M,S` on
+/// element offsets of wider elements gives other addresses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SwizzleUnit {
+    /// Element offsets: the swizzle is used as written (CuTe's `Swizzle<3,3,3>` composed with a
+    /// layout of `half_t` elements).
+    Elements,
+    /// Byte addresses of elements `elem_bits` bits wide (a power of two, e.g. 16 for fp16,
+    /// 4 for int4): converted to element offsets exactly.
+    Bytes {
+        /// The element width in bits.
+        elem_bits: u32,
+    },
 }
 
 /// [`Swizzle::max_offset`] on raw fields (used by the typed API's constants).

@@ -529,7 +529,7 @@ fn eval_expr(
                     layout_core::Swizzle::from_fields(b, src, dst)
                 }
                 crate::ast::SwizzleAst::Cute { b, m, s } => {
-                    layout_core::Swizzle::from_cute(b, m, s)
+                    layout_core::Swizzle::from_cute(b, m, s, layout_core::SwizzleUnit::Elements)
                 }
             }
             .map_err(|e| err(*span, &e))?;

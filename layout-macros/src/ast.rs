@@ -87,8 +87,17 @@ pub struct Side {
 /// A swizzle as written.
 #[derive(Clone, Copy, Debug)]
 pub enum SwizzleAst {
-    Seed { b: i64, src: i64, dst: i64 },
-    Cute { b: i64, m: i64, s: i64 },
+    Seed {
+        b: i64,
+        src: i64,
+        dst: i64,
+    },
+    /// CuTe's `Swizzle<B,M,S>`, converted to element units by the parser.
+    Cute {
+        b: i64,
+        m: i64,
+        s: i64,
+    },
 }
 
 /// The index type of offsets.

@@ -18,7 +18,8 @@
 //! leaf     := integer | '_' | '{' rust-expr '}'  (`_`: broadcast; braces: a run-time value)
 //! SIDE     := logical | thread-value | tv | physical, a logical side optionally with its
 //!             tile shape: logical(16, 8)
-//! OPTION   := swizzle(b = B, src = S, dst = D) | Swizzle<B,M,S> | index = i32|i64|u32|usize
+//! OPTION   := swizzle(b = B, src = S, dst = D) | Swizzle<B,M,S> over UNIT | index = i32|i64|u32|usize
+//! UNIT     := elements | bytes of N-bit elements   (CuTe's GMMA/TMA swizzles act on bytes)
 //! OPERATION:= compose | divide | divide_modes | restrict | repeat | interleave | broadcast
 //!             | inverse | swizzle, over declared items and bracketed literals
 //!             [LAYOUT, DOMAIN -> CODOMAIN]
@@ -33,11 +34,12 @@
 //!     pub const TV = (thread: 128, value: 4):(4,1), thread-value -> logical;
 //! }
 //! let c = layout!(cute ((4,8),(2,2)):((32,1),(16,8)), thread-value -> logical(16,8));
-//! let sw = layout!((8,64):(64,1), logical -> physical, Swizzle<3,4,3>, index = u32);
+//! // CuTe's 128-byte swizzle over fp16: Swizzle<3,3,3> on the element offsets.
+//! let sw = layout!((8,64):(64,1), logical -> physical, Swizzle<3,4,3> over bytes of 16-bit elements, index = u32);
 //! let tile = layout!(restrict(divide(SMEM, (4, 8)), rest = 5)); // tile 5: rows 4-7, columns 8-15
 //! assert_eq!(SMEM.offset((1usize, 2usize)), 34);
 //! assert_eq!(c.offset(5usize), 33);
-//! assert_eq!(sw.offset((2usize, 0usize)), 128 ^ (1 << 4)); // bit 7 flips bit 4
+//! assert_eq!(sw.offset((1usize, 0usize)), 64 ^ (1 << 3)); // row 1: its 16-byte chunk 0 moves to chunk 1
 //! assert_eq!(tile.offset((0usize, 0usize)), 4 * 32 + 8);
 //! ```
 //!

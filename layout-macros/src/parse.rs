@@ -166,7 +166,7 @@ fn decl(s: ParseStream) -> syn::Result<Decl> {
                 }
             }
             "Swizzle" => {
-                let cute_help = "write CuTe's swizzle as `Swizzle<B,M,S>`, e.g. `Swizzle<3,4,3>`";
+                let cute_help = "write CuTe's swizzle as `Swizzle<B,M,S>` and its unit, e.g. `Swizzle<3,4,3> over bytes of 16-bit elements`";
                 let fields = (|| -> syn::Result<_> {
                     s.parse::<Token![<]>()?;
                     let b = int(s)?;
@@ -179,15 +179,13 @@ fn decl(s: ParseStream) -> syn::Result<Decl> {
                 })()
                 .map_err(|e| syn::Error::new(e.span(), format!("{e}\nhelp: {cute_help}")))?;
                 let (b, m, sh) = fields;
+                let unit = swizzle_unit(s, id.span(), (b.0, m.0, sh.0))?;
+                // Element units from here on: a byte swizzle is converted exactly, or refused.
+                let elements = layout_core::Swizzle::from_cute(b.0, m.0, sh.0, unit)
+                    .map_err(|e| crate::valid::error(id.span(), &e))?;
+                let (b, m, sh) = elements.to_cute();
                 if swizzle
-                    .replace((
-                        SwizzleAst::Cute {
-                            b: b.0,
-                            m: m.0,
-                            s: sh.0,
-                        },
-                        id.span(),
-                    ))
+                    .replace((SwizzleAst::Cute { b, m, s: sh }, id.span()))
                     .is_some()
                 {
                     return Err(syn::Error::new(
@@ -240,6 +238,79 @@ fn decl(s: ParseStream) -> syn::Result<Decl> {
         swizzle,
         index,
     })
+}
+
+/// The help of a CuTe swizzle pasted without its unit, showing both ways to write it.
+fn swizzle_unit_help((b, m, sh): (i64, i64, i64)) -> String {
+    let fp16 = layout_core::Swizzle::from_cute(
+        b,
+        m,
+        sh,
+        layout_core::SwizzleUnit::Bytes { elem_bits: 16 },
+    )
+    .map(|e| {
+        let (b, m, sh) = e.to_cute();
+        format!(" (for fp16 the same as `Swizzle<{b},{m},{sh}> over elements`)")
+    })
+    .unwrap_or_default();
+    format!(
+        "CuTe's GMMA and TMA swizzles act on byte addresses: write `Swizzle<{b},{m},{sh}> over bytes of 16-bit elements` with the element width in bits{fp16}, or `Swizzle<{b},{m},{sh}> over elements` if it acts on element offsets"
+    )
+}
+
+/// The unit after a pasted `Swizzle<B,M,S>`: `over elements`, or `over bytes of N-bit elements`
+/// (`N` the element width in bits).
+fn swizzle_unit(
+    s: ParseStream,
+    span: Span,
+    fields: (i64, i64, i64),
+) -> syn::Result<layout_core::SwizzleUnit> {
+    let missing = |at: Span| {
+        syn::Error::new(
+            at,
+            format!(
+                "a CuTe swizzle needs its unit: `over elements` or `over bytes of N-bit elements`\nhelp: {}",
+                swizzle_unit_help(fields)
+            ),
+        )
+    };
+    let word = |s: ParseStream, w: &str| -> syn::Result<Span> {
+        let fork = s.fork();
+        match fork.parse::<Ident>() {
+            Ok(id) if id == w => {
+                s.parse::<Ident>()?;
+                Ok(id.span())
+            }
+            _ => Err(missing(s.span())),
+        }
+    };
+    if !s.peek(Ident) {
+        return Err(missing(span));
+    }
+    word(s, "over")?;
+    let fork = s.fork();
+    match fork.parse::<Ident>() {
+        Ok(id) if id == "elements" => {
+            s.parse::<Ident>()?;
+            Ok(layout_core::SwizzleUnit::Elements)
+        }
+        Ok(id) if id == "bytes" => {
+            s.parse::<Ident>()?;
+            word(s, "of")?;
+            let lit: syn::LitInt = s.parse().map_err(|e| missing(e.span()))?;
+            let bits = lit.base10_parse::<u32>().map_err(|e| {
+                syn::Error::new(
+                    e.span(),
+                    format!("{e}\nhelp: the element width in bits, e.g. `16-bit`"),
+                )
+            })?;
+            s.parse::<Token![-]>().map_err(|e| missing(e.span()))?;
+            word(s, "bit")?;
+            word(s, "elements")?;
+            Ok(layout_core::SwizzleUnit::Bytes { elem_bits: bits })
+        }
+        _ => Err(missing(s.span())),
+    }
 }
 
 fn seed_swizzle(s: ParseStream, span: Span) -> syn::Result<SwizzleAst> {

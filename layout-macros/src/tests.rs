@@ -116,9 +116,12 @@ const VALID: &[&str] = &[
     "(16,32):(32,1), logical -> physical",
     "(128,4):(4,1), thread-value -> logical",
     "(8,64):(64,1), logical -> physical, swizzle(b = 3, src = 7, dst = 4)",
-    "(8,64):(64,1), logical -> physical, Swizzle<3,4,3>",
+    "(8,64):(64,1), logical -> physical, Swizzle<3,4,3> over bytes of 16-bit elements",
+    "(8,64):(64,1), logical -> physical, Swizzle<3,3,3> over elements",
+    "(8,32):(32,1), logical -> physical, Swizzle<3,4,3> over bytes of 32-bit elements",
+    "(8,256):(256,1), logical -> physical, Swizzle<3,4,3> over bytes of 4-bit elements",
     "cute ((4,8),(2,2)):((32,1),(16,8)), thread-value -> logical(16,8)",
-    "cute (4,8):(1,4), logical -> physical, Swizzle<1,2,3>",
+    "cute (4,8):(1,4), logical -> physical, Swizzle<1,2,3> over elements",
     "cute ((2,2),8):((1,2),4), logical -> logical(4,8)",
     "pub const SMEM = (16,32):(32,1), logical -> physical;",
     "pub const TV = (128,4):(4,1), thread-value -> logical; const B = 8:2, logical -> physical;",
@@ -218,7 +221,7 @@ fn error_messages() {
             &["swizzle fields overlap: source bits [4, 7) and destination bits [2, 5) share a bit"],
         ),
         (
-            "(8,64):(64,1), logical -> logical, Swizzle<3,4,3>",
+            "(8,64):(64,1), logical -> logical, Swizzle<3,4,3> over elements",
             &["a swizzle runs from physical to physical, but this map's codomain is logical"],
         ),
         (
@@ -242,7 +245,7 @@ fn error_messages() {
             &["mode names label top-level modes of the shape only"],
         ),
         (
-            "(4,8):({ld},1), logical -> physical, Swizzle<3,4,3>",
+            "(4,8):({ld},1), logical -> physical, Swizzle<3,4,3> over elements",
             &["a swizzle needs a layout without run-time leaves"],
         ),
         (
@@ -258,8 +261,34 @@ fn error_messages() {
             &["unsupported index type"],
         ),
         (
-            "(16,32):(32,1), logical -> physical, Swizzle<3,4,3>, Swizzle<3,4,3>",
+            "(16,32):(32,1), logical -> physical, Swizzle<3,4,3> over elements, Swizzle<3,4,3> over elements",
             &["a second swizzle"],
+        ),
+        // A CuTe swizzle pasted without its unit: both fixes in the help.
+        (
+            "(8,64):(64,1), logical -> physical, Swizzle<3,4,3>",
+            &["a CuTe swizzle needs its unit: `over elements` or `over bytes of N-bit elements`"],
+        ),
+        (
+            "(8,64):(64,1), logical -> physical, Swizzle<3,4,3> over words",
+            &["a CuTe swizzle needs its unit: `over elements` or `over bytes of N-bit elements`"],
+        ),
+        (
+            "(8,64):(64,1), logical -> physical, Swizzle<3,4,3> over bytes of 16 elements",
+            &["a CuTe swizzle needs its unit: `over elements` or `over bytes of N-bit elements`"],
+        ),
+        // Over bytes, a swizzle that moves bytes inside an element has no element form.
+        (
+            "(8,8):(8,1), logical -> physical, Swizzle<1,2,3> over bytes of 64-bit elements",
+            &[
+                "CuTe Swizzle<1,2,3> over bytes of 64-bit elements moves bytes inside an element: M = 2 < log2(8 bytes) = 3",
+            ],
+        ),
+        (
+            "(8,8):(8,1), logical -> physical, Swizzle<1,4,3> over bytes of 24-bit elements",
+            &[
+                "CuTe Swizzle<1,4,3> over bytes of 24-bit elements has no form on element offsets: the element width is not a power of two",
+            ],
         ),
         (
             "(16,32):(32,1), logical -> physical, swizzle(b = 3, src = 7)",
@@ -282,6 +311,14 @@ fn error_messages() {
     for (input, want) in cases {
         assert_eq!(&rules(input), want, "messages of `{input}`");
     }
+    // The help of a CuTe swizzle pasted without its unit shows both fixes.
+    let e = expand_str("(8,64):(64,1), logical -> physical, Swizzle<3,4,3>");
+    assert_eq!(
+        e.errors[0].lines().nth(1),
+        Some(
+            "help: CuTe's GMMA and TMA swizzles act on byte addresses: write `Swizzle<3,4,3> over bytes of 16-bit elements` with the element width in bits (for fp16 the same as `Swizzle<3,3,3> over elements`), or `Swizzle<3,4,3> over elements` if it acts on element offsets"
+        )
+    );
     // Without the `$crate;` prefix the facade was bypassed.
     let e = expand_tokens(TokenStream::from_str("(16,32):(32,1), logical -> physical").unwrap())
         .unwrap();
@@ -360,8 +397,13 @@ fn expansions_name_the_checked_form() {
         // A size-1 mode's stride is normalised away.
         ("(1,8):(0,1), logical -> physical", &["(Dim<1,"]),
         (
-            "(8,64):(64,1), logical -> physical, Swizzle<3,4,3>",
+            "(8,64):(64,1), logical -> physical, Swizzle<3,4,3> over elements",
             &["Swizzled<", ",3,7,4>>::new("],
+        ),
+        // Over the bytes of 16-bit elements, the 128-byte swizzle is Swizzle<3,3,3> on elements.
+        (
+            "(8,64):(64,1), logical -> physical, Swizzle<3,4,3> over bytes of 16-bit elements",
+            &["Swizzled<", ",3,6,3>>::new("],
         ),
         (
             "(8,64):(64,1), logical -> physical, swizzle(b = 3, src = 7, dst = 4)",
@@ -543,8 +585,10 @@ fn skeleton() -> impl Strategy<Value = Vec<Tok>> {
     let option = prop_oneof![
         3 => prop::sample::select(
             &[
+                "Swizzle<3,4,3> over elements",
+                "Swizzle<3,4,3> over bytes of 16-bit elements",
                 "Swizzle<3,4,3>",
-                "Swizzle<1,2,3>",
+                "Swizzle<1,2,3> over elements",
                 "swizzle(b = 3, src = 7, dst = 4)",
                 "swizzle(b = 2, dst = 0, src = 9)",
                 "index = u32",
@@ -975,7 +1019,7 @@ impl Decl {
             s += &format!("({})", t.join(","));
         }
         match self.swizzle {
-            Some((b, x, y, true)) => s += &format!(", Swizzle<{b},{x},{y}>"),
+            Some((b, x, y, true)) => s += &format!(", Swizzle<{b},{x},{y}> over elements"),
             Some((b, x, y, false)) => s += &format!(", swizzle(b = {b}, src = {x}, dst = {y})"),
             None => {}
         }
@@ -1014,7 +1058,7 @@ impl Decl {
         let (min, mut max) = l.span();
         if let Some((b, x, y, cute)) = self.swizzle {
             let sw = if cute {
-                Swizzle::from_cute(b, x, y)
+                Swizzle::from_cute(b, x, y, layout_core::SwizzleUnit::Elements)
             } else {
                 match (u32::try_from(b), u32::try_from(x), u32::try_from(y)) {
                     (Ok(b), Ok(x), Ok(y)) => Swizzle::new(b, x, y),

@@ -202,7 +202,9 @@ pub fn check(d: &Decl) -> (Option<Checked>, Vec<syn::Error>) {
         }
         let made = match sw {
             SwizzleAst::Seed { b, src, dst } => Swizzle::from_fields(b, src, dst),
-            SwizzleAst::Cute { b, m, s } => Swizzle::from_cute(b, m, s),
+            SwizzleAst::Cute { b, m, s } => {
+                Swizzle::from_cute(b, m, s, layout_core::SwizzleUnit::Elements)
+            }
         };
         made.map_err(|e| errs.push(error(span, &e))).ok()
     });

@@ -30,7 +30,7 @@ layout! {
     /// `<layout_tv, _>` of `big_tv_partition_128x128`.
     const TV128 = cute (((16,16),(4,2)),(2,4)):(((128,4),(1,64)),(2048,4096)), thread-value -> logical;
     /// CuTe `Swizzle<3,3,3> o (64,64):(64,1)`.
-    const SW64 = cute (64,64):(64,1), logical -> physical, Swizzle<3,3,3>;
+    const SW64 = cute (64,64):(64,1), logical -> physical, Swizzle<3,3,3> over elements;
     /// CuTe `((32,8),(8,2)):((1,512),(64,32))`: thread t reads rows t % 32 and t % 32 + 32,
     /// eight consecutive columns from 8·(t / 32).
     const TV64 = (value: (2,8), thread: (8,32)):((32,64),(512,1)), thread-value -> logical;

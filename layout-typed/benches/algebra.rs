@@ -42,8 +42,8 @@ layout! {
     // A 32×64 tile, row-major, read by thread t = (t_hi, t_lo): row t_lo, columns 8·t_hi + v.
     const TV = (thread: (8,32), value: 8):((8,64),1), thread-value -> logical;
     const PADDED = (32,64):(72,1), logical -> physical;
-    const SW = (32,64):(64,1), logical -> physical, Swizzle<3,3,3>;
-    const SW_VALUES = (32,64):(64,1), logical -> physical, Swizzle<3,0,6>;
+    const SW = (32,64):(64,1), logical -> physical, Swizzle<3,3,3> over elements;
+    const SW_VALUES = (32,64):(64,1), logical -> physical, Swizzle<3,0,6> over elements;
 }
 
 /// `x ^ (((x >> src) & mask) << dst)`, written out.

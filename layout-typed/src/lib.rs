@@ -195,7 +195,8 @@ pub mod prelude {
 /// - Spaces: `logical`, `thread-value` (or `tv`), `physical`; a logical side may carry its tile
 ///   shape, `logical(K, M)` (under `cute`, CuTe order: `logical(M, K)`).
 /// - Options (physical codomain only for swizzles): `swizzle(b = 3, src = 7, dst = 4)`,
-///   `Swizzle<3,4,3>` (CuTe), `index = i32 | i64 | u32 | usize` (default `i64`; the offset range
+///   `Swizzle<3,4,3> over bytes of 16-bit elements` or `Swizzle<3,3,3> over elements` (CuTe, with
+///   the unit it acts on), `index = i32 | i64 | u32 | usize` (default `i64`; the offset range
 ///   must fit).
 ///
 /// Every rule is checked during expansion and reported as a spanned compile error that names

@@ -11,7 +11,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use layout_core::banks::{Conflicts, WarpAccess, conflicts};
-use layout_core::{Annotated, Layout, Map, Space, Swizzle};
+use layout_core::{Annotated, Layout, Map, Space, Swizzle, SwizzleUnit};
 use layout_tests::{CuteText, corpus, ints};
 
 /// A CuTe `Swizzle<B,M,S>` on element offsets, written out (not through `layout-core`).
@@ -218,7 +218,7 @@ fn element_swizzles_reproduce_the_corpus() {
             .unwrap()
             .into();
         let m = m
-            .swizzle(Swizzle::from_cute(sw.b, sw.m, sw.s).unwrap())
+            .swizzle(Swizzle::from_cute(sw.b, sw.m, sw.s, SwizzleUnit::Elements).unwrap())
             .unwrap();
         for (i, &e) in expected.iter().enumerate() {
             assert_eq!(sw.apply(cute.eval(i as i64)), e, "{} at {i}", c["id"]);
@@ -288,7 +288,9 @@ fn ldmatrix_and_stmatrix_on_gmma_atoms() {
                     .into();
                 if swizzled {
                     m = m
-                        .swizzle(Swizzle::from_cute(sw.b, sw.m, sw.s).unwrap())
+                        .swizzle(
+                            Swizzle::from_cute(sw.b, sw.m, sw.s, SwizzleUnit::Elements).unwrap(),
+                        )
                         .unwrap();
                 }
                 let access = WarpAccess {
@@ -365,7 +367,9 @@ fn register_sourced_gmma_a_fragments() {
                     .into();
                 if swizzled {
                     m = m
-                        .swizzle(Swizzle::from_cute(sw.b, sw.m, sw.s).unwrap())
+                        .swizzle(
+                            Swizzle::from_cute(sw.b, sw.m, sw.s, SwizzleUnit::Elements).unwrap(),
+                        )
                         .unwrap();
                 }
                 let access = WarpAccess {
@@ -409,7 +413,9 @@ fn the_issue_examples() {
             .unwrap()
             .into();
         if swizzled {
-            m = m.swizzle(Swizzle::from_cute(5, 0, 5).unwrap()).unwrap();
+            m = m
+                .swizzle(Swizzle::from_cute(5, 0, 5, SwizzleUnit::Elements).unwrap())
+                .unwrap();
         }
         let got = conflicts(&m, &tile, &WarpAccess::new(32)).unwrap();
         let expected = oracle(&oracle_offset(swizzled), &|_| false, 32, 1, 4);

@@ -115,7 +115,7 @@ fn swizzled(rng: &mut Rng) -> Decl {
     let m = rng.pick(&[0i64, 1, 2, 3, 4]);
     let s = b + rng.pick(&[0i64, 1, 2]);
     let sw = if rng.chance(60) {
-        format!("Swizzle<{b},{m},{s}>")
+        format!("Swizzle<{b},{m},{s}> over elements")
     } else {
         format!("swizzle(b = {b}, src = {}, dst = {m})", m + s)
     };

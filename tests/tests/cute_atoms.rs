@@ -2,7 +2,8 @@
 //! evaluated through `Layout::from_cute`, and the classification of every atom's TV layout.
 
 use layout_core::{
-    Annotated, Layout, Map, Space, Stride, Swizzle, check_alias_free, is_dense_bijection,
+    Annotated, Layout, Map, Space, Stride, Swizzle, SwizzleUnit, check_alias_free,
+    is_dense_bijection,
 };
 use layout_tests::{CuteText, corpus, int, ints, sample_indices};
 use serde_json::Value;
@@ -166,7 +167,9 @@ fn smem_atoms() {
         let bytes = bits / 8;
         assert!(bytes >= 1 && (bytes as u64).is_power_of_two(), "{name}");
         let sw = ints(&c["inputs"]["swizzle"]).expect("swizzle");
-        let s = Swizzle::from_cute(sw[0], sw[1] - i64::from(bytes.trailing_zeros()), sw[2])
+        // The corpus's swizzles act on byte addresses.
+        let elem_bits = u32::try_from(bits).expect("element width");
+        let s = Swizzle::from_cute(sw[0], sw[1], sw[2], SwizzleUnit::Bytes { elem_bits })
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         let map = Map::from(
             Annotated::new(l.clone(), Space::Logical, Space::Physical).expect("alias-free"),
@@ -198,8 +201,8 @@ fn smem_atoms() {
 fn swizzle_cases() {
     let swizzle = |v: &Value| {
         ints(v).map(|sw| {
-            let s =
-                Swizzle::from_cute(sw[0], sw[1], sw[2]).unwrap_or_else(|e| panic!("{sw:?}: {e}"));
+            let s = Swizzle::from_cute(sw[0], sw[1], sw[2], SwizzleUnit::Elements)
+                .unwrap_or_else(|e| panic!("{sw:?}: {e}"));
             assert_eq!(s.to_cute(), (sw[0], sw[1], sw[2]));
             s
         })

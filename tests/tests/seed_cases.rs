@@ -2,7 +2,7 @@
 //! `seed000_cases.json`.
 
 use layout_core::{
-    Annotated, Error, Layout, Map, Space, Stride, Swizzle, Tree, check_alias_free,
+    Annotated, Error, Layout, Map, Space, Stride, Swizzle, SwizzleUnit, Tree, check_alias_free,
     check_dense_bijection, compose, fast_alias_test, is_alias_free, is_dense_bijection,
 };
 use layout_tests::{Nest, int, ints, json_layout, json_tree, seed_cases};
@@ -161,7 +161,7 @@ fn swizzle_cute_cases() {
     assert!(!cases.is_empty());
     for c in &cases {
         let cute = ints(&c["cute"]).expect("cute");
-        let s = Swizzle::from_cute(cute[0], cute[1], cute[2]);
+        let s = Swizzle::from_cute(cute[0], cute[1], cute[2], SwizzleUnit::Elements);
         if flag(&c["fields_disjoint"]) {
             let s = s.unwrap_or_else(|e| panic!("{cute:?}: {e}"));
             assert_eq!(i64::from(s.bits()), int(&c["b"]), "{cute:?}");
@@ -262,7 +262,7 @@ fn build(name: &str, error: Option<&str>) -> Option<Result<Map, Error>> {
             m
         }
         "swizzle on logical map" => annotated("(8,8):(8,1)", Space::Logical, Space::Logical)
-            .swizzle(Swizzle::from_cute(3, 0, 3).expect("valid")),
+            .swizzle(Swizzle::from_cute(3, 0, 3, SwizzleUnit::Elements).expect("valid")),
         // `restrict` does not exist in layout-core yet.
         "restrict a logical map" => return None,
         "overlapping swizzle fields" => {

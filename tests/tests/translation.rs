@@ -35,9 +35,9 @@
 
 use layout_core::cute::{self, Cute, CuteOp, Layout as CLayout, Tiler};
 use layout_core::{
-    Annotated, Layout, Map, Space, Swizzle, Tree, broadcast, canonical, divide, divide_modes,
-    flatten, group, interleave, inverse, permute, repeat, repeat_modewise, repeat_modewise_raked,
-    select,
+    Annotated, Layout, Map, Space, Swizzle, SwizzleUnit, Tree, broadcast, canonical, divide,
+    divide_modes, flatten, group, interleave, inverse, permute, repeat, repeat_modewise,
+    repeat_modewise_raked, select,
 };
 use layout_tests::Rng;
 use layout_tests::{corpus, ints, load};
@@ -641,7 +641,7 @@ fn row12_swizzle() -> R {
                 } else {
                     Swizzle::new(bits as u32, m as u32, (m - s) as u32)?
                 };
-                assert_eq!(ours, Swizzle::from_cute(bits, m, s)?);
+                assert_eq!(ours, Swizzle::from_cute(bits, m, s, SwizzleUnit::Elements)?);
                 for st in storages {
                     let l = map(&Layout::from_cute(st)?, Space::Logical, Space::Physical)
                         .swizzle(ours)?;
@@ -662,14 +662,18 @@ fn row12_swizzle() -> R {
     {
         let sw = ints(&case["inputs"]["swizzle"]).expect("B,M,S");
         let l = Layout::from_cute(case["inputs"]["layout"].as_str().expect("layout"))?;
-        let m = map(&l, Space::Logical, Space::Physical)
-            .swizzle(Swizzle::from_cute(sw[0], sw[1], sw[2])?)?;
+        let m = map(&l, Space::Logical, Space::Physical).swizzle(Swizzle::from_cute(
+            sw[0],
+            sw[1],
+            sw[2],
+            SwizzleUnit::Elements,
+        )?)?;
         let want = ints(&case["expected"]["offsets"]).expect("offsets");
         for (i, &w) in want.iter().enumerate() {
             assert_eq!(m.eval_index(i as i64)?, w, "{} at {i}", case["id"]);
         }
     }
-    layout! { const SW = cute (8,8):(8,1), logical -> physical, Swizzle<3,0,3>; }
+    layout! { const SW = cute (8,8):(8,1), logical -> physical, Swizzle<3,0,3> over elements; }
     let theirs = Cute::new()
         .apply(CuteOp::Swizzle, &["Swizzle<3,0,3>", "(8,8):(8,1)"])?
         .offsets()?;

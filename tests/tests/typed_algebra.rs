@@ -304,7 +304,7 @@ fn swizzled_composites() {
     let e2 = swizzle_rt(compose_rt(&inner, &right), 2, 3, 0);
     check(b, &e2, |l, i| l.offset(c2(i, [8, 4])), "swizzle_last");
     let c = layout!(compose(
-        [(4,8):(8,1), logical -> physical, Swizzle<2,0,3>],
+        [(4,8):(8,1), logical -> physical, Swizzle<2,0,3> over elements],
         [(8,4):(1,8), thread-value -> logical]
     ));
     check(c, &e, |l, i| l.offset(c2(i, [8, 4])), "swizzle_cute");

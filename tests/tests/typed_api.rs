@@ -38,7 +38,7 @@ layout! {
     /// A 32-bit index type.
     pub const NARROW = (64,64):(64,1), logical -> physical, index = u32;
     /// The 32×32 fp32 tile swizzled like CuTe `Swizzle<5,0,5>`.
-    pub const SWIZZLED = (32,32):(32,1), logical -> physical, Swizzle<5,0,5>;
+    pub const SWIZZLED = (32,32):(32,1), logical -> physical, Swizzle<5,0,5> over elements;
 }
 
 static STATIC_SMEM: SMEM = SMEM;
@@ -82,7 +82,13 @@ fn composite_equals_its_run_time_map_and_the_hand_computation() {
 
 #[test]
 fn swizzle_matches_core_and_removes_column_conflicts() {
-    let sw = layout_typed::core_algebra::Swizzle::from_cute(5, 0, 5).expect("valid");
+    let sw = layout_typed::core_algebra::Swizzle::from_cute(
+        5,
+        0,
+        5,
+        layout_typed::core_algebra::SwizzleUnit::Elements,
+    )
+    .expect("valid");
     for r in 0..32usize {
         for c in 0..32usize {
             assert_eq!(SWIZZLED.offset((r, c)), sw.apply((r * 32 + c) as i64));

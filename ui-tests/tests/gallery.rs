@@ -200,8 +200,22 @@ const SECTIONS: &[Section] = &[
         title: "Swizzles",
         intro: "A swizzle `σ(x) = x XOR (((x >> src) & (2^b − 1)) << dst)` runs from physical to \
                 physical, once, as the last step (SPEC §3). CuTe's `Swizzle<B,M,S>` is `b = B, \
-                dst = M, src = M + S`.",
+                dst = M, src = M + S` on the offsets it is written for, so it is pasted with its \
+                unit: `over elements`, or `over bytes of N-bit elements` (CuTe's GMMA and TMA \
+                swizzles act on byte addresses).",
         cases: &[
+            case(
+                "macro/swizzle_unit_missing.rs",
+                "A CuTe swizzle pasted without its unit",
+                "`Swizzle<3,4,3>` is the 128-byte swizzle on byte addresses; on fp16 element \
+                 offsets it would be `Swizzle<3,3,3>`. The help shows both ways to say which.",
+            ),
+            case(
+                "macro/swizzle_unit_inexact.rs",
+                "A byte swizzle with no element form",
+                "Over the bytes of 64-bit elements, `Swizzle<1,2,3>` moves 4-byte pieces, which \
+                 splits elements: no swizzle of element offsets gives the same addresses.",
+            ),
             case(
                 "macro/swizzle_overlap.rs",
                 "Overlapping swizzle fields",

@@ -17,7 +17,7 @@ use super::layout::Layout;
 use super::swizzle::{Composed, Stage};
 use super::tiler::Tiler;
 use crate::error::{Error, Expected, MAX_DEPTH, ModePath};
-use crate::swizzle::Swizzle;
+use crate::swizzle::{Swizzle, SwizzleUnit};
 use crate::tree::Tree;
 
 pub(crate) struct Cursor<'a> {
@@ -198,7 +198,8 @@ impl<'a> Cursor<'a> {
         } else {
             return Err(self.err(Expected::Swizzle));
         };
-        Swizzle::from_cute(b, m, s)
+        // CuTe's semantics: the swizzle acts on the offsets of the layout it is composed with.
+        Swizzle::from_cute(b, m, s, SwizzleUnit::Elements)
     }
 }
 

@@ -51,7 +51,7 @@ layout! {
     // ---- (a) 32×32 fp32 transpose, 256 threads ------------------------------------------
     /// The shared tile: row-major, XOR-swizzled (CuTe `Swizzle<5,0,5>`): word `c` of row `r`
     /// is stored at `32r + (c ^ r)`, so a warp reading a column touches 32 different banks.
-    pub const T_SMEM = (32,32):(32,1), logical -> physical, Swizzle<5,0,5>, index = i32;
+    pub const T_SMEM = (32,32):(32,1), logical -> physical, Swizzle<5,0,5> over elements, index = i32;
     /// Load: thread `t`, value `v` reads tile element `(t/32 + 8v, t%32)`: a warp reads one
     /// 128-byte row segment of the input.
     pub const T_LOAD = (thread: 256, value: 4):(1,256), thread-value -> logical;
@@ -79,9 +79,10 @@ layout! {
 
     // ---- (b) 128×64 fp16 staging copy, 128 threads --------------------------------------
     /// The shared tile: row-major 128-byte rows, the GMMA 128-byte swizzle (16-byte chunk `k`
-    /// of row `r` at chunk `k ^ (r % 8)`), CuTe `Swizzle<3,4,3>` on bytes = `Swizzle<3,3,3>`
-    /// on 16-bit elements.
-    pub const S_SMEM = (128,64):(64,1), logical -> physical, Swizzle<3,3,3>, index = i32;
+    /// of row `r` at chunk `k ^ (r % 8)`): CuTe's `Swizzle<3,4,3>` on byte addresses, which is
+    /// `Swizzle<3,3,3>` on these 16-bit elements.
+    pub const S_SMEM = (128,64):(64,1), logical -> physical,
+        Swizzle<3,4,3> over bytes of 16-bit elements, index = i32;
     /// In: thread `t`, value `v` moves the 8 elements `(t/8 + 16v, 8(t%8) + e)`.
     pub const S_IN = (thread: (16,8), value: 8, vec: 8):((64,8),1024,1), thread-value -> logical;
     /// Out: thread `t`, value `v` moves the 8 elements `(8(t/8) + v, 8(t%8) + e)`, so each
