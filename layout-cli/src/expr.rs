@@ -1029,6 +1029,11 @@ impl<'a> Parser<'a> {
             Some(b'(') => {
                 self.pos += 1;
                 let mut items = Vec::new();
+                if self.peek() == Some(b')') {
+                    // `()`: the rank-0 layout `():()` of size 1 (CuTe's scalar layout).
+                    self.pos += 1;
+                    return Ok(Tree::Tuple(items));
+                }
                 loop {
                     self.ws();
                     if let Some((name, s)) = self.peek_ident() {

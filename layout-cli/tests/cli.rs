@@ -1053,3 +1053,22 @@ fn cute_swizzles_name_their_unit() {
         "{line}"
     );
 }
+
+#[test]
+fn the_scalar_layout_reads_in_both_orders() {
+    for flags in [&[][..], &["--cute"][..]] {
+        let mut args = vec!["eval", "():()"];
+        args.extend_from_slice(flags);
+        args.push("--json");
+        let (status, v) = json(&args);
+        assert_eq!(status, 0, "{v}");
+        assert_eq!(v["layout"], "():()");
+        assert_eq!(ints(&v["offsets"]), [0]);
+    }
+    let (status, v) = json(&["check", "():()", "--space", "logical->physical", "--json"]);
+    assert_eq!((status, v["ok"].as_bool()), (0, Some(true)), "{v}");
+    assert_eq!(
+        (v["size"].as_i64(), v["cosize"].as_i64()),
+        (Some(1), Some(1))
+    );
+}

@@ -566,3 +566,29 @@ fn a_right_product_whose_complement_fails_a_check_is_a_result_with_a_note() {
     assert_eq!(status, 1);
     assert_eq!(rules(&v), ["complement-coverage"]);
 }
+
+#[test]
+fn the_scalar_layout_reads() {
+    for (op, args, result, offsets) in [
+        ("layout_eval", &["():()"][..], "():()", &[0][..]),
+        ("coalesce", &["((),4):((),1)"][..], "4:1", &[0, 1, 2, 3][..]),
+        ("complement", &["():()", "3"][..], "3:1", &[0, 1, 2][..]),
+        (
+            "logical_product",
+            &["():()", "2:5"][..],
+            "((),2):((),5)",
+            &[0, 5][..],
+        ),
+        (
+            "logical_divide",
+            &["2:5", "():()"][..],
+            "((),2):((),5)",
+            &[0, 5][..],
+        ),
+    ] {
+        let (status, v) = cute_json(op, args, &[]);
+        assert_eq!(status, 0, "{op} {args:?}: {v}");
+        assert_eq!(v["result"], result, "{op} {args:?}");
+        assert_eq!(ints(&v["offsets"]), offsets, "{op} {args:?}");
+    }
+}

@@ -134,6 +134,11 @@ impl Parser<'_> {
             Some(b'(') => {
                 self.pos += 1;
                 let mut items = Vec::new();
+                if self.peek() == Some(b')') {
+                    // `()`: the empty tuple, the rank-0 layout `():()` of size 1 (CuTe's scalar).
+                    self.pos += 1;
+                    return Ok(Tree::Tuple(items));
+                }
                 let mut names = names;
                 loop {
                     self.skip_ws();

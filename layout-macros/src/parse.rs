@@ -530,12 +530,6 @@ fn tree<T>(
                 .parse::<Token![,]>()
                 .map_err(|e| syn::Error::new(e.span(), "expected `,` or `)`"))?;
         }
-        if items.is_empty() {
-            return Err(syn::Error::new(
-                paren.span.join(),
-                "empty tuple\nhelp: a tuple holds at least one mode",
-            ));
-        }
         if items.len() > 255 {
             return Err(syn::Error::new(
                 paren.span.join(),

@@ -539,3 +539,65 @@ tuple_form!(A Ca 0, B Cb 1, C Cc 2, D Cd 3; E Ce 4);
 tuple_form!(A Ca 0, B Cb 1, C Cc 2, D Cd 3, E Ce 4; G Cg 5);
 tuple_form!(A Ca 0, B Cb 1, C Cc 2, D Cd 3, E Ce 4, G Cg 5; H Ch 6);
 tuple_form!(A Ca 0, B Cb 1, C Cc 2, D Cd 3, E Ce 4, G Cg 5, H Ch 6; I Ci 7);
+
+/// The rank-0 form `()` (CuTe's scalar layout `():()`): one coordinate, offset 0, no leaves.
+impl Form for () {
+    const SIZE: usize = 1;
+    const MIN: i64 = 0;
+    const MAX: i64 = 0;
+    const LEAVES: Leaves = Leaves {
+        len: 0,
+        sizes: [1; MAX_LEAVES],
+        strides: [0; MAX_LEAVES],
+    };
+    fn write_shape(f: &mut fmt::Formatter<'_>, _: bool) -> fmt::Result {
+        f.write_str("()")
+    }
+    fn write_stride(f: &mut fmt::Formatter<'_>, _: bool) -> fmt::Result {
+        f.write_str("()")
+    }
+    #[inline(always)]
+    fn eval_index_with(i: usize, _: &[isize; MAX_LEAVES], _: usize) -> isize {
+        debug_assert!(i < 1, "coordinate {i} outside the rank-0 layout of size 1");
+        0
+    }
+    #[inline(always)]
+    fn leaves_of_index(_: usize, _: &mut [usize; MAX_LEAVES], _: usize) {}
+    fn tree_dyn(
+        _: &[i64],
+        _: &[Option<i64>],
+        _: &mut usize,
+    ) -> (
+        layout_core::Tree<i64>,
+        layout_core::Tree<layout_core::Stride>,
+    ) {
+        (
+            layout_core::Tree::Tuple(alloc::vec::Vec::new()),
+            layout_core::Tree::Tuple(alloc::vec::Vec::new()),
+        )
+    }
+    #[inline(always)]
+    fn leaves_of_index_dyn(
+        _: usize,
+        _: &[usize; MAX_LEAVES],
+        _: &mut [usize; MAX_LEAVES],
+        _: usize,
+    ) {
+    }
+}
+
+/// `()` is the coordinate of the rank-0 form.
+impl Coord<()> for () {
+    #[inline(always)]
+    fn eval(self) -> isize {
+        0
+    }
+    #[inline(always)]
+    fn eval_with(self, _: &[isize; MAX_LEAVES], _: usize) -> isize {
+        0
+    }
+    #[inline(always)]
+    fn leaves(self, _: &mut [usize; MAX_LEAVES], _: usize) {}
+    #[inline(always)]
+    fn leaves_dyn(self, _: &[usize; MAX_LEAVES], _: &mut [usize; MAX_LEAVES], _: usize) {}
+}

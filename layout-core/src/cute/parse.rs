@@ -110,6 +110,11 @@ impl<'a> Cursor<'a> {
         }
         self.pos += 1;
         let mut items = Vec::new();
+        if self.peek() == Some(b')') {
+            // `()`: the empty tuple, CuTe's rank-0 (scalar) layout `():()` of size 1.
+            self.pos += 1;
+            return Ok(Tree::Tuple(items));
+        }
         loop {
             items.push(self.tree(depth + 1)?);
             match self.peek() {
