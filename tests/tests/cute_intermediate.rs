@@ -342,3 +342,24 @@ fn the_product_example() {
         .expect_err("a divide that leaves offsets out");
     assert_eq!(d.rule(), "complement-coverage");
 }
+
+/// A complement too large to check inside a product that is small: the product is checked by
+/// its own postconditions, and the complement's check limit is a note.
+#[test]
+fn a_complement_too_large_to_check_does_not_refuse_a_small_product() {
+    let far = 1i64 << 25;
+    let b = format!("2:{far}");
+    let (v, notes) = Cute::new()
+        .apply_noted(CuteOp::LogicalProduct, &["2:1", &b])
+        .expect("a right product");
+    // complement(2:1, 2·(far + 1)) = (far + 1):2, so the copies are at 0 and 2·far.
+    let l = v.as_layout().expect("a layout");
+    let values: Vec<i64> = (0..l.size())
+        .map(|i| l.eval_index(i).expect("in range"))
+        .collect();
+    assert_eq!(values, [0, 1, 2 * far, 2 * far + 1]);
+    assert_eq!(
+        notes.iter().map(|e| e.rule()).collect::<Vec<_>>(),
+        ["cute-check-limit"]
+    );
+}

@@ -359,7 +359,8 @@ pub(crate) fn complement_formula(ctx: Ctx, l: &Layout, cotarget: i64) -> Result<
 /// The complement inside a divide or a product: strict conditions and CuTe's formula; its
 /// checks (1)–(4) decide nothing on their own, since the operation around it has its own
 /// postconditions. The result, and the first check it fails (a
-/// [`Error::CutePostcondition`]), if any. CuTe's refusals and check limits are errors.
+/// [`Error::CutePostcondition`], or [`Error::CuteCheckLimit`] when it is too large to check), if
+/// any. CuTe's refusals are errors.
 pub(crate) fn inner_complement(
     ctx: Ctx,
     l: &Layout,
@@ -371,7 +372,10 @@ pub(crate) fn inner_complement(
     let r = complement_formula(ctx, l, cotarget)?;
     match post::complement(ctx, l, cotarget, &r) {
         Ok(()) => Ok((r, None)),
-        Err(e @ Error::CutePostcondition { .. }) => Ok((r, Some(e))),
+        // A check too large to run decides nothing either: the operation's own checks do.
+        Err(e @ (Error::CutePostcondition { .. } | Error::CuteCheckLimit { .. })) => {
+            Ok((r, Some(e)))
+        }
         Err(e) => Err(e),
     }
 }

@@ -136,9 +136,10 @@ impl Cute {
     /// [`Cute::apply`], with the notes of the result: the checks of an intermediate step that
     /// failed although the operation's own postconditions hold (the complement inside a divide
     /// or product, whose checks (1)–(4) fail while the divide still partitions `A` or the
-    /// product's copies are still disjoint). Each note is the [`Error::CutePostcondition`] of
-    /// that step, at its tiler mode; the result is CuTe's and satisfies the operation's own
-    /// postconditions.
+    /// product's copies are still disjoint, or the complement is too large to check while the
+    /// operation is not). Each note is the [`Error::CutePostcondition`] (or
+    /// [`Error::CuteCheckLimit`]) of that step, at its tiler mode; the result is CuTe's and
+    /// satisfies the operation's own postconditions.
     ///
     /// ```
     /// use layout_core::cute::{Cute, CuteOp};
