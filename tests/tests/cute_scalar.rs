@@ -143,6 +143,9 @@ layout! {
 #[test]
 fn layout_macro_reads_the_scalar_layout() {
     assert_eq!(SCALAR.offset_index(0), 0);
+    // Its coordinate is `()`, or the integer 0.
+    assert_eq!(SCALAR.offset(()), 0);
+    assert_eq!(SCALAR.offset(0usize), 0);
     assert_eq!(SEED_SCALAR.offset_index(0), 0);
     assert_eq!(
         <SCALAR as layout_typed::Layout>::SIZE,
