@@ -322,7 +322,7 @@ fn intermediate_checks_only_note_a_right_result() {
     assert!(tally.refused >= 20, "too few refusals: {}", tally.refused);
 }
 
-/// The example: the complement inside `logical_product((2,2):(1,3), 3:1)` reaches only
+/// The example: the complement inside `logical_product((2,2):(1,3), 3:1)` reaches only
 /// `[0, 11)` of `[0, 12)`, yet the three copies at 0, 6 and 12 are disjoint; the divide of
 /// `24:1` by `(2,2):(1,3)` leaves 2, 5, … out of every tile and stays refused.
 #[test]

@@ -96,7 +96,7 @@ fn byte_swizzles_convert_exactly_or_are_refused() {
         }
     }
     assert!(converted > 500 && refused > 50, "{converted} / {refused}");
-    // The example: SW128 on fp16 is Swizzle<3,3,3> on elements, not Swizzle<3,4,3>.
+    // SW128 on fp16 is Swizzle<3,3,3> on elements, not Swizzle<3,4,3>.
     let fp16 = Swizzle::from_cute(3, 4, 3, SwizzleUnit::Bytes { elem_bits: 16 }).expect("exact");
     assert_eq!(fp16.to_cute(), (3, 3, 3));
     let as_elements = Swizzle::from_cute(3, 4, 3, SwizzleUnit::Elements).expect("valid");
