@@ -14,10 +14,15 @@
 //!
 //! and the operation must return its value at every coordinate, with the failed check as a note,
 //! exactly when the checks fail and the operation holds, and the complement's diagnostic when
-//! both fail.
+//! both fail. Every such result also prints exactly as NVIDIA's pycute's (through
+//! `tests/pycute/driver.py`, when `.venv-pycute` is there; under `CI=true` it must be).
+
+use std::path::PathBuf;
+use std::process::Command;
 
 use layout_core::cute::{Cute, CuteOp, Layout};
 use layout_tests::{cute_complement_checks, cute_eval_extended};
+use serde_json::{Value as Json, json};
 
 type Leaves = Vec<(i64, i64)>;
 
@@ -209,6 +214,34 @@ struct Tally {
     noted: usize,
     refused: usize,
     by_op: std::collections::BTreeMap<&'static str, usize>,
+    /// The noted calls for pycute: the op, the arguments as the driver reads them, and our
+    /// result as pycute prints it.
+    for_pycute: Vec<(&'static str, Vec<Json>, String)>,
+}
+
+/// A CuTe-order text `(n,m):(d,e)` or `n:d` as the driver's `{"shape", "stride"}`.
+fn layout_json(text: &str) -> Json {
+    let (shape, stride) = text.split_once(':').expect("shape:stride");
+    let tree = |t: &str| -> Json {
+        match t.strip_prefix('(').and_then(|t| t.strip_suffix(')')) {
+            Some(inner) => Json::Array(
+                inner
+                    .split(',')
+                    .map(|x| json!(x.parse::<i64>().expect("an integer")))
+                    .collect(),
+            ),
+            None => json!(t.parse::<i64>().expect("an integer")),
+        }
+    };
+    json!({"shape": tree(shape), "stride": tree(stride)})
+}
+
+/// A tiler text: a layout, or `<layout,_>`.
+fn tiler_json(text: &str) -> Json {
+    match text.strip_prefix('<').and_then(|t| t.strip_suffix(",_>")) {
+        Some(first) => json!([layout_json(first), null]),
+        None => layout_json(text),
+    }
 }
 
 fn check(
@@ -243,6 +276,14 @@ fn check(
             }
             tally.noted += 1;
             *tally.by_op.entry(op.name()).or_default() += 1;
+            let second = if matches!(op, CuteOp::BlockedProduct | CuteOp::RakedProduct) {
+                layout_json(t)
+            } else {
+                tiler_json(t)
+            };
+            tally
+                .for_pycute
+                .push((op.name(), vec![layout_json(a), second], format!("{v:#}")));
         }
         (Expect::Noted(_), Err(d)) => {
             // A composition CuTe refuses or gets wrong is its own diagnostic, not this class.
@@ -320,6 +361,61 @@ fn intermediate_checks_only_note_a_right_result() {
         );
     }
     assert!(tally.refused >= 20, "too few refusals: {}", tally.refused);
+    agrees_with_pycute(&tally.for_pycute);
+}
+
+fn ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
+}
+
+/// Every noted result prints as pycute's: the same formula, so the same layout.
+fn agrees_with_pycute(calls: &[(&'static str, Vec<Json>, String)]) {
+    let python = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.venv-pycute/bin/python");
+    let has_pycute = Command::new(&python)
+        .args(["-c", "import pycute"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_pycute {
+        assert!(
+            !ci(),
+            "no .venv-pycute with pycute: under CI=true this is a failure"
+        );
+        println!("SKIPPED the pycute comparison: no .venv-pycute");
+        return;
+    }
+    let input = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cute_intermediate_calls.jsonl");
+    let lines: Vec<String> = calls
+        .iter()
+        .enumerate()
+        .map(|(i, (op, args, _))| json!({"id": i, "op": op, "args": args}).to_string())
+        .collect();
+    std::fs::write(&input, lines.join("\n") + "\n").expect("write the calls");
+    let driver = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("pycute/driver.py");
+    let out = Command::new(&python)
+        .arg(&driver)
+        .arg(&input)
+        .output()
+        .expect("run the driver");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).expect("UTF-8");
+    let answers: Vec<Json> = stdout
+        .lines()
+        .skip(1)
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
+    assert_eq!(answers.len(), calls.len());
+    for ((op, args, ours), ans) in calls.iter().zip(&answers) {
+        assert_eq!(
+            ans["result"].as_str(),
+            Some(ours.as_str()),
+            "{op}({args:?}): pycute {ans}"
+        );
+    }
+    println!("{} noted results print as pycute's", calls.len());
 }
 
 /// The example: the complement inside `logical_product((2,2):(1,3), 3:1)` reaches only
