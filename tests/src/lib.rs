@@ -7,10 +7,14 @@
 //!   colexicographic evaluation ([`CuteText`]), brute-force enumeration of flat layouts
 //!   ([`Flat`]) for dense bijections and alias-freedom, and a brute-force Theorem 1 oracle
 //!   ([`ChainOracle`]) that tries every chain of divisors,
-//! * [`json_map`]: the seed cases' JSON serialisation of maps as a [`Map`].
+//! * [`json_map`]: the seed cases' JSON serialisation of maps as a [`Map`],
+//! * [`expr`]: an evaluator of `layout!` algebra expressions written from the specification
+//!   alone, and a generator of random expression trees.
 //!
 //! Expected values always come from the case files or from these oracles, never from
 //! `layout-core` itself.
+
+pub mod expr;
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
