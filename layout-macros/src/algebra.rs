@@ -848,5 +848,8 @@ fn evaluate(k: &TokenStream, a: &Algebra) -> Result<TokenStream, Vec<syn::Error>
             },
         ));
     }
-    crate::expand::typed_map(k, &v.map, v.index, &v.runtime).map_err(|e| err(span_of(&a.expr), &e))
+    crate::expand::typed_map(k, &v.map, v.index, &v.runtime).map_err(|e| match e {
+        crate::expand::Failure::Core(e) => err(span_of(&a.expr), &e),
+        crate::expand::Failure::Message(m) => vec![syn::Error::new(span_of(&a.expr), m)],
+    })
 }

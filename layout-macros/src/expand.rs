@@ -219,7 +219,7 @@ pub fn typed_map(
     map: &Map,
     index: IndexTy,
     runtime: &[(usize, TokenStream)],
-) -> Result<TokenStream, layout_core::Error> {
+) -> Result<TokenStream, Failure> {
     let checked = |layout: Layout, swizzle: Option<layout_core::Swizzle>| Checked {
         domain_tile: map.domain_tile().map(<[i64]>::to_vec),
         codomain_tile: if swizzle.is_some() {
@@ -240,9 +240,13 @@ pub fn typed_map(
     };
     if runtime.is_empty() {
         match map {
-            Map::Layout(a) => return Ok(typed(k, &checked(a.layout().clone(), None)).1),
+            Map::Layout(a) => {
+                typed_limits(a.layout().shape())?;
+                return Ok(typed(k, &checked(a.layout().clone(), None)).1);
+            }
             Map::Swizzled { swizzle, inner } => {
                 if let Map::Layout(a) = inner.as_ref() {
+                    typed_limits(a.layout().shape())?;
                     return Ok(typed(k, &checked(a.layout().clone(), Some(*swizzle))).1);
                 }
             }
@@ -255,7 +259,7 @@ pub fn typed_map(
             }
         }
         let e = emit(map, false)?;
-        return Ok(generated(k, map, index, &e.program, None));
+        return generated(k, map, index, &e.program, None);
     }
     let (entry, value) = &runtime[0];
     // Decide every slice at compile time (SPEC §5): equal layouts → constant + that layout.
@@ -274,7 +278,7 @@ pub fn typed_map(
         }
     }
     let full = emit(map, false)?.program;
-    Ok(generated(
+    generated(
         k,
         map,
         index,
@@ -284,7 +288,35 @@ pub fn typed_map(
             &full
         },
         Some((*entry, value, agree, &full)),
-    ))
+    )
+}
+
+/// Why an algebra result has no typed value.
+pub enum Failure {
+    /// A rule of `layout-core`.
+    Core(layout_core::Error),
+    /// A limit of the typed API, or an emitted program that does not fit its domain.
+    Message(String),
+}
+
+impl From<layout_core::Error> for Failure {
+    fn from(e: layout_core::Error) -> Failure {
+        Failure::Core(e)
+    }
+}
+
+/// The typed API's limits on the form of a generated type: [`valid::MAX_TYPED_LEAVES`] leaves
+/// (the fixed coordinate arrays) and [`valid::MAX_TYPED_RANK`] entries per tuple.
+fn typed_limits(shape: &Tree<i64>) -> Result<(), Failure> {
+    let leaves = shape.leaves().len();
+    if leaves > valid::MAX_TYPED_LEAVES {
+        return Err(Failure::Message(valid::too_many_leaves(leaves)));
+    }
+    let rank = max_rank(shape);
+    if rank > valid::MAX_TYPED_RANK {
+        return Err(Failure::Message(valid::too_wide(rank)));
+    }
+    Ok(())
 }
 
 fn entry_size(shape: &Tree<i64>, entry: usize) -> i64 {
@@ -309,38 +341,49 @@ fn max_rank(t: &Tree<i64>) -> usize {
     }
 }
 
-/// Rust tokens of a program over leaf coordinates `l[first + i]`, in `isize`.
-fn program_tokens(p: &Program, coords: &[TokenStream]) -> TokenStream {
-    let var = |v: &Var| match v {
-        Var::Coord(i) => coords.get(*i).cloned().unwrap_or_else(|| quote!(0isize)),
-        Var::Temp(i) => {
+/// Rust tokens of a program over leaf coordinates `l[first + i]`, in `isize`. A variable the
+/// program reads but does not have (a coordinate past `coords`, a temporary not yet bound) is
+/// an error, never a silent 0.
+fn program_tokens(p: &Program, coords: &[TokenStream]) -> Result<TokenStream, String> {
+    let var = |v: &Var, bound: usize| match v {
+        Var::Coord(i) => coords.get(*i).cloned().ok_or_else(|| {
+            format!(
+                "the emitted program reads coordinate {i} of a domain with {} leaf coordinates",
+                coords.len()
+            )
+        }),
+        Var::Temp(i) if *i < bound => {
             let t = quote::format_ident!("t{}", *i);
-            quote!(#t)
+            Ok(quote!(#t))
         }
+        Var::Temp(i) => Err(format!(
+            "the emitted program reads temporary {i} before it is bound"
+        )),
     };
-    let sum = |s: &Sum| {
+    let sum = |s: &Sum, bound: usize| -> Result<TokenStream, String> {
         let c = Literal::i64_unsuffixed(s.constant);
-        let terms = s.terms.iter().map(|(coef, t)| {
+        let mut terms = Vec::with_capacity(s.terms.len());
+        for (coef, t) in &s.terms {
             let body = match t {
-                Term::Var(v) => var(v),
+                Term::Var(v) => var(v, bound)?,
                 Term::Div(v, w) => {
-                    let (v, w) = (var(v), Literal::i64_unsuffixed(*w));
+                    let (v, w) = (var(v, bound)?, Literal::i64_unsuffixed(*w));
                     quote!((#v / #w))
                 }
                 Term::Mod(v, m) => {
-                    let (v, m) = (var(v), Literal::i64_unsuffixed(*m));
+                    let (v, m) = (var(v, bound)?, Literal::i64_unsuffixed(*m));
                     quote!((#v % #m))
                 }
                 Term::DivMod(v, w, m) => {
                     let (v, w, m) = (
-                        var(v),
+                        var(v, bound)?,
                         Literal::i64_unsuffixed(*w),
                         Literal::i64_unsuffixed(*m),
                     );
                     quote!(((#v / #w) % #m))
                 }
                 Term::Swizzle { x, src, mask, dst } => {
-                    let x = var(x);
+                    let x = var(x, bound)?;
                     let (src, mask, dst) = (
                         Literal::u32_unsuffixed(*src),
                         Literal::i64_unsuffixed(*mask),
@@ -350,17 +393,18 @@ fn program_tokens(p: &Program, coords: &[TokenStream]) -> TokenStream {
                 }
             };
             let coef = Literal::i64_unsuffixed(*coef);
-            quote!(+ (#coef as isize) * #body)
-        });
-        quote!((#c as isize) #(#terms)*)
+            terms.push(quote!(+ (#coef as isize) * #body));
+        }
+        Ok(quote!((#c as isize) #(#terms)*))
     };
-    let lets = p.lets.iter().enumerate().map(|(i, s)| {
+    let mut lets = Vec::with_capacity(p.lets.len());
+    for (i, s) in p.lets.iter().enumerate() {
         let t = quote::format_ident!("t{}", i);
-        let v = sum(s);
-        quote!(let #t: isize = #v;)
-    });
-    let r = sum(&p.result);
-    quote!({ #(#lets)* #r })
+        let v = sum(s, i)?;
+        lets.push(quote!(let #t: isize = #v;));
+    }
+    let r = sum(&p.result, p.lets.len())?;
+    Ok(quote!({ #(#lets)* #r }))
 }
 
 /// Rust code that rebuilds the map at run time with `layout-core` (for `to_map`).
@@ -432,7 +476,7 @@ fn generated(
     index: IndexTy,
     program: &Program,
     runtime: Option<(usize, &TokenStream, bool, &Program)>,
-) -> TokenStream {
+) -> Result<TokenStream, Failure> {
     let full_shape = map.domain_shape();
     let entries: Vec<Tree<i64>> = match &full_shape {
         Tree::Tuple(v) => v.clone(),
@@ -455,6 +499,7 @@ fn generated(
             }
         }
     };
+    typed_limits(&shape)?;
     let size: i64 = shape.leaves().into_iter().product();
     let form = Layout::new(shape.clone(), shape.map(&mut |_| Stride::Int(1)))
         .map_or(quote!(#k::Dim<1, 0>), |l| form(k, l.shape(), l.stride()));
@@ -489,7 +534,7 @@ fn generated(
         None => (
             quote!(),
             quote!(__LayoutExpr {}),
-            program_tokens(program, &coords),
+            program_tokens(program, &coords).map_err(Failure::Message)?,
             quote!(__m),
         ),
         Some((entry, value, agree, full)) => {
@@ -529,8 +574,9 @@ fn generated(
                 #esize
             ););
             if agree {
-                let base = program_tokens(full, &full_coords(&|_| quote!(0isize)));
-                let restricted = program_tokens(program, &coords);
+                let base = program_tokens(full, &full_coords(&|_| quote!(0isize)))
+                    .map_err(Failure::Message)?;
+                let restricted = program_tokens(program, &coords).map_err(Failure::Message)?;
                 (
                     quote!(t: isize, base: isize,),
                     quote!({ let t: isize = (#value) as isize; #check let base: isize = #base; __LayoutExpr { t, base } }),
@@ -538,7 +584,8 @@ fn generated(
                     restrict,
                 )
             } else {
-                let full_body = program_tokens(full, &full_coords(&|i| quote!((l[#i] as isize))));
+                let full_body = program_tokens(full, &full_coords(&|i| quote!((l[#i] as isize))))
+                    .map_err(Failure::Message)?;
                 (
                     quote!(t: isize,),
                     quote!({ let t: isize = (#value) as isize; #check __LayoutExpr { t } }),
@@ -549,7 +596,7 @@ fn generated(
         }
     };
     let build = map_builder(k, map);
-    quote!({
+    Ok(quote!({
         #[derive(Clone, Copy, Debug)]
         struct __LayoutExpr { #fields }
         #[allow(clippy::all, unused_parens)]
@@ -597,5 +644,5 @@ fn generated(
             }
         }
         #init
-    })
+    }))
 }
