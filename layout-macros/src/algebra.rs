@@ -3,11 +3,16 @@
 //! `swizzle(L, b = 3, src = 7, dst = 4)`.
 //!
 //! Named operands are items made by `layout! { const NAME = ..; }` elsewhere. Each such item
-//! also defines a hidden `macro_rules! __layout_def_NAME` that hands its declaration back; this
-//! module first resolves every name through those macros (one callback per name: the
-//! definitions arrive as `[NAME = DECL]` groups before the expression), then evaluates the
-//! expression with `layout-core` during expansion, so every rule is a compile error with the
-//! numbers, and emits a typed value whose `offset` is the decided code.
+//! also defines a hidden `macro_rules!` that hands its declaration back, re-exported under the
+//! item's own name in the macro namespace (a `pub` item's is `#[macro_export]`ed under a unique
+//! hidden name, so other crates reach it too). This module resolves every operand by invoking
+//! that macro through the operand's path exactly as written (`a::P!`, `crate::m::P!`,
+//! `other_crate::P!`), so Rust's own name resolution picks the item, imports, re-exports and
+//! renames included. One callback per distinct path: the definitions arrive as
+//! `[PATH = DECL]` groups before the expression, keyed by the path as written, and an operand is
+//! looked up by that key only (never by its last segment). Then the expression is evaluated
+//! with `layout-core` during expansion, so every rule is a compile error with the numbers, and
+//! the expansion is a typed value whose `offset` is the decided code.
 
 use std::collections::BTreeMap;
 
@@ -69,9 +74,10 @@ pub enum AExpr {
     Swizzle(Box<AExpr>, crate::ast::SwizzleAst, Span),
 }
 
-/// A parsed algebra invocation: the definitions resolved so far and the expression.
+/// A parsed algebra invocation: the definitions resolved so far (by the path that named them)
+/// and the expression.
 pub struct Algebra {
-    pub defs: Vec<(Ident, Decl)>,
+    pub defs: Vec<(syn::Path, Decl)>,
     pub expr: AExpr,
 }
 
@@ -102,10 +108,10 @@ pub fn parse(s: ParseStream) -> syn::Result<Algebra> {
     while s.peek(syn::token::Bracket) {
         let content;
         syn::bracketed!(content in s);
-        let name: Ident = content.parse()?;
+        let path: syn::Path = content.parse()?;
         content.parse::<Token![=]>()?;
         let d = parse::decl_stream(&content)?;
-        defs.push((name, d));
+        defs.push((path, d));
     }
     let expr = expr(s)?;
     if !s.is_empty() {
@@ -323,22 +329,22 @@ fn names(e: &AExpr, out: &mut Vec<syn::Path>) {
     }
 }
 
+/// The key of an operand: its whole path as written (`a::P`, `crate::a::P`), so two items of the
+/// same name in different modules or crates never share a definition. Two paths that name the
+/// same item are two keys with the same definition.
 fn key(p: &syn::Path) -> String {
-    p.segments
-        .last()
-        .map(|s| s.ident.to_string())
-        .unwrap_or_default()
+    quote!(#p).to_string()
 }
 
 /// Either the callback that fetches the next definition, or the evaluated expression.
 pub fn expand(k: &TokenStream, rest: TokenStream, a: Algebra) -> TokenStream {
     let mut used = Vec::new();
     names(&a.expr, &mut used);
-    let defined: Vec<String> = a.defs.iter().map(|(n, _)| n.to_string()).collect();
+    let defined: Vec<String> = a.defs.iter().map(|(p, _)| key(p)).collect();
     if let Some(p) = used.iter().find(|p| !defined.contains(&key(p))) {
         // Ask the item's hidden macro (re-exported under the item's name in the macro
-        // namespace) for its declaration; it calls us back with it.
-        return quote!(#p! { { #k::__private::layout_impl } { (#k) #rest } });
+        // namespace) for its declaration; it calls us back with it, keyed by `p`.
+        return quote!(#p! { { #k::__private::layout_impl } { #p } { (#k) #rest } });
     }
     match evaluate(k, &a) {
         Ok(t) => t,
@@ -804,11 +810,15 @@ fn materialise(m: &Map) -> Option<(Layout, Space, Space)> {
 
 fn evaluate(k: &TokenStream, a: &Algebra) -> Result<TokenStream, Vec<syn::Error>> {
     let mut defs = BTreeMap::new();
-    for (name, d) in &a.defs {
+    for (path, d) in &a.defs {
         let (c, errs) = valid::check(d);
         match c {
             Some(c) if errs.is_empty() => {
-                defs.insert(name.to_string(), (c, name.span()));
+                let span = path
+                    .segments
+                    .last()
+                    .map_or_else(Span::call_site, |s| s.ident.span());
+                defs.insert(key(path), (c, span));
             }
             _ => return Err(errs),
         }

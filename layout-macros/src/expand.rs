@@ -48,15 +48,19 @@ pub fn layout(tokens: TokenStream) -> TokenStream {
                 if let Some(c) = checked {
                     let (ty, expr) = typed(k, &c);
                     let (attrs, vis, name) = (&it.attrs, &it.vis, &it.name);
-                    let def = quote::format_ident!("__layout_def_{}", name);
                     let decl = &it.tokens;
                     // The definition macro is re-exported under the item's own name, in the macro
                     // namespace only, so `use m::SMEM;` brings it along with the type and the
-                    // constant; a `pub` item's is visible crate-wide.
-                    let def_vis = match vis {
-                        syn::Visibility::Inherited => quote!(),
-                        _ => quote!(pub(crate)),
+                    // constant, with the item's visibility. A `pub` item's is `#[macro_export]`ed
+                    // (under a name unique in the crate, since exported macros live at its root)
+                    // so that other crates reach it through the item's path.
+                    let exported = matches!(vis, syn::Visibility::Public(_));
+                    let def = if exported {
+                        quote::format_ident!("__layout_def_{}_{:016x}", name, unique(&it))
+                    } else {
+                        quote::format_ident!("__layout_def_{}", name)
                     };
+                    let export = exported.then(|| quote!(#[macro_export]));
                     out.extend(quote! {
                         #(#attrs)*
                         #[allow(non_camel_case_types)]
@@ -65,19 +69,32 @@ pub fn layout(tokens: TokenStream) -> TokenStream {
                         #vis const #name: #name = #expr;
                         #[doc(hidden)]
                         #[allow(unused_macros)]
+                        #export
                         macro_rules! #def {
-                            ({ $($cb:tt)* } { ( $($k:tt)* ) $($rest:tt)* }) => {
-                                $($cb)*! { $($k)* ; [#name = #decl] $($rest)* }
+                            ({ $($cb:tt)* } { $($key:tt)* } { ( $($k:tt)* ) $($rest:tt)* }) => {
+                                $($cb)*! { $($k)* ; [$($key)* = #decl] $($rest)* }
                             };
                         }
                         #[allow(unused_imports)]
-                        #def_vis use #def as #name;
+                        #vis use #def as #name;
                     });
                 }
             }
             out
         }
     }
+}
+
+/// A hash of an item (its name, its declaration, where it is written): the suffix of its
+/// exported definition macro's name. The span's debug form tells apart equal declarations
+/// written in different places (or made by different expansions of one `macro_rules!`).
+fn unique(it: &crate::ast::Item) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    it.name.to_string().hash(&mut h);
+    format!("{:?}", it.name.span()).hash(&mut h);
+    it.tokens.to_string().hash(&mut h);
+    h.finish()
 }
 
 fn errors(errs: Vec<syn::Error>) -> TokenStream {
