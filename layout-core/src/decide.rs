@@ -255,14 +255,20 @@ fn coordinate_sizes(shape: &Tree<i64>, by_mode: bool) -> Vec<i64> {
 pub fn decide(map: &Map, by_mode: bool) -> Result<Decision, Error> {
     let shape = map.domain_shape();
     let sizes = coordinate_sizes(&shape, by_mode);
-    // One chain per coordinate, or the decision is not symbolic.
+    // One chain per coordinate, or the decision is not direct.
     if !by_mode
-        && let Some(chains) = symbolic(map)
+        && let Some(chains) = direct(map)
         && chains.len() == sizes.len()
     {
+        // A restriction's constant part: the map at the free coordinates 0 (O(rank)).
+        let constant = if map.is_restricted() {
+            map.eval_index(0)?
+        } else {
+            0
+        };
         return Ok(Decision {
             coordinate_shape: sizes,
-            constant: 0,
+            constant,
             result: Ok(chains),
         });
     }
@@ -389,6 +395,62 @@ fn symbolic(map: &Map) -> Option<Vec<Chain>> {
         chains.push(scan(&g).ok()?);
     }
     Some(chains)
+}
+
+/// The chain of one leaf `n:d` of a layout, `g(t) = t·d` (what [`scan`] returns for it).
+fn leaf_chain(n: i64, d: i64) -> Chain {
+    let (shape, strides) = if n == 1 { (1, 0) } else { (n, d) };
+    Chain {
+        chain: vec![1],
+        shape: vec![shape],
+        strides: vec![strides],
+        recorded: if n > 1 && d != 0 {
+            vec![(1, d)]
+        } else {
+            Vec::new()
+        },
+    }
+}
+
+/// The coarsest refinement per domain leaf without enumerating the domain, where the map is a
+/// layout by construction: a layout (one chain per leaf, O(rank)), a composite that
+/// [`symbolic`] decides, and a restriction of either. A restriction of a map `f` that is a
+/// layout is `f` at the fixed coordinates plus `f` on the free ones (separability), so its
+/// chains are those of the free leaves; the constant is left to the caller. `None` otherwise.
+fn direct(map: &Map) -> Option<Vec<Chain>> {
+    match map {
+        Map::Layout(a) => Some(
+            a.layout()
+                .leaves()
+                .iter()
+                .map(|m| leaf_chain(m.size, m.stride.value()))
+                .collect(),
+        ),
+        Map::Composite { .. } => symbolic(map),
+        Map::Restricted { fixed, inner } => {
+            let chains = direct(inner)?;
+            let shape = inner.domain_shape();
+            let entries: Vec<usize> = match &shape {
+                Tree::Leaf(_) => vec![1],
+                Tree::Tuple(v) => v.iter().map(|t| t.leaves().len()).collect(),
+            };
+            if entries.iter().sum::<usize>() != chains.len() {
+                return None;
+            }
+            let mut out = Vec::with_capacity(chains.len());
+            let mut chains = chains.into_iter();
+            for (e, count) in entries.into_iter().enumerate() {
+                let keep = !fixed.iter().any(|(f, _)| *f == e);
+                for c in chains.by_ref().take(count) {
+                    if keep {
+                        out.push(c);
+                    }
+                }
+            }
+            Some(out)
+        }
+        Map::Swizzled { .. } => None,
+    }
 }
 
 /// Every value of `map` at the flat indices `0..size`, in order: `map.eval_index(i)` for every

@@ -827,15 +827,19 @@ fn evaluate(k: &TokenStream, a: &Algebra) -> Result<TokenStream, Vec<syn::Error>
     // The result's offsets must fit the index type its left operand declared: the span of the
     // decided layout when it is one (no enumeration), else every value.
     let (type_min, type_max) = v.index.range();
-    let decided = if v.map.is_swizzled() || v.map.is_restricted() {
+    // A restriction is a constant plus the decided layout.
+    let decided = if v.map.is_swizzled() {
         None
     } else {
-        layout_core::decide(&v.map, false)
-            .ok()
-            .and_then(|d| d.coarsest_layout(&v.map.domain_shape()))
+        layout_core::decide(&v.map, false).ok().and_then(|d| {
+            let c = d.constant;
+            let layout = layout_core::Decision { constant: 0, ..d };
+            let (min, max) = layout.coarsest_layout(&v.map.domain_shape())?.span();
+            Some((min.checked_add(c)?, max.checked_add(c)?))
+        })
     };
     let (min, max) = match decided {
-        Some(l) => l.span(),
+        Some(range) => range,
         None => {
             let (mut min, mut max) = (0i64, 0i64);
             for i in 0..v.map.size().min(layout_core::DECIDE_LIMIT) {

@@ -276,11 +276,19 @@ pub fn typed_map(
             }
         }
         let e = emit(map, false)?;
-        return generated(k, map, index, &e.program, None);
+        let range = decided_range(map, &e.decision);
+        return generated(k, map, index, &e.program, range, None);
     }
     let (entry, value) = &runtime[0];
     // Decide every slice at compile time (SPEC §5): equal layouts → constant + that layout.
-    let size = entry_size(&map.domain_shape(), *entry);
+    // When the whole map is a layout, every slice is a constant plus the same layout (the
+    // free coordinates' part, by separability): one slice decides them all.
+    let full = emit(map, false)?;
+    let size = if full.decision.is_layout() {
+        1
+    } else {
+        entry_size(&map.domain_shape(), *entry)
+    };
     let mut common: Option<Program> = None;
     let mut agree = true;
     for v in 0..size {
@@ -294,7 +302,8 @@ pub fn typed_map(
             }
         }
     }
-    let full = emit(map, false)?.program;
+    let range = decided_range(map, &full.decision);
+    let full = full.program;
     generated(
         k,
         map,
@@ -304,8 +313,20 @@ pub fn typed_map(
         } else {
             &full
         },
+        range,
         Some((*entry, value, agree, &full)),
     )
+}
+
+/// The exact offset range of a map decided to be a constant plus a layout, from the layout's
+/// strides (no enumeration); `None` when it is not one or the range leaves `i64`.
+fn decided_range(map: &Map, d: &Decision) -> Option<(i64, i64)> {
+    let layout = Decision {
+        constant: 0,
+        ..d.clone()
+    };
+    let (min, max) = layout.coarsest_layout(&map.domain_shape())?.span();
+    Some((min.checked_add(d.constant)?, max.checked_add(d.constant)?))
 }
 
 /// Why an algebra result has no typed value.
@@ -492,6 +513,7 @@ fn generated(
     map: &Map,
     index: IndexTy,
     program: &Program,
+    range: Option<(i64, i64)>,
     runtime: Option<(usize, &TokenStream, bool, &Program)>,
 ) -> Result<TokenStream, Failure> {
     let full_shape = map.domain_shape();
@@ -542,7 +564,7 @@ fn generated(
         .as_ref(),
     );
     let idx = index_type(index);
-    let (min, max) = offset_range(map);
+    let (min, max) = range.unwrap_or_else(|| offset_range(map));
     let coords: Vec<TokenStream> = (0..shape.leaves().len())
         .map(|i| quote!((l[#i] as isize)))
         .collect();
