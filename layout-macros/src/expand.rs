@@ -605,20 +605,29 @@ fn generated(
                 out
             };
             let restrict = quote!(__m.restrict(&[(#entry, self.t as i64)])?);
-            // The value is a coordinate of the entry: checked like one (debug assertions).
-            let esize = entry_size(&full_shape, entry) as isize;
-            let check = quote!(::core::debug_assert!(
-                (0..#esize).contains(&t),
-                "restrict: the run-time value is outside its entry [0, {})",
-                #esize
-            ););
+            // The value is a coordinate of the entry: checked like a slice index, in every
+            // profile, once when the value is built (never in `offset`): a value of any integer
+            // type outside `[0, size)` panics with the value and the entry's range; a
+            // non-integer type is a compile error.
+            let esize = Literal::i64_unsuffixed(entry_size(&full_shape, entry));
+            let take = quote!(
+                let __value = #value;
+                let t: isize = match ::core::convert::TryInto::<isize>::try_into(__value) {
+                    ::core::result::Result::Ok(t) if 0 <= t && t < #esize => t,
+                    _ => ::core::panic!(
+                        "restrict: the run-time value {} is outside its entry [0, {})",
+                        __value,
+                        #esize
+                    ),
+                };
+            );
             if agree {
                 let base = program_tokens(full, &full_coords(&|_| quote!(0isize)))
                     .map_err(Failure::Message)?;
                 let restricted = program_tokens(program, &coords).map_err(Failure::Message)?;
                 (
                     quote!(t: isize, base: isize,),
-                    quote!({ let t: isize = (#value) as isize; #check let base: isize = #base; __LayoutExpr { t, base } }),
+                    quote!({ #take let base: isize = #base; __LayoutExpr { t, base } }),
                     quote!(self.base + #restricted),
                     restrict,
                 )
@@ -627,7 +636,7 @@ fn generated(
                     .map_err(Failure::Message)?;
                 (
                     quote!(t: isize,),
-                    quote!({ let t: isize = (#value) as isize; #check __LayoutExpr { t } }),
+                    quote!({ #take __LayoutExpr { t } }),
                     quote!({ let t: isize = self.t; #full_body }),
                     restrict,
                 )
