@@ -613,7 +613,7 @@ fn generated(
             let take = quote!(
                 let __value = #value;
                 let t: isize = match ::core::convert::TryInto::<isize>::try_into(__value) {
-                    ::core::result::Result::Ok(t) if 0 <= t && t < #esize => t,
+                    ::core::result::Result::Ok(t) if (0..#esize).contains(&t) => t,
                     _ => ::core::panic!(
                         "restrict: the run-time value {} is outside its entry [0, {})",
                         __value,
