@@ -517,8 +517,9 @@ fn eval_expr(
                 v.map
             } else {
                 // Fixing entries renumbers the later ones, the run-time entry among them.
+                // The fixed entries are distinct and below `r`, so there are at most `r`.
                 for (r, _) in &mut runtime {
-                    *r -= statics.iter().filter(|(e, _)| e < r).count();
+                    *r = r.saturating_sub(statics.iter().filter(|(e, _)| e < r).count());
                 }
                 v.map.restrict(&statics).map_err(|e| err(*span, &e))?
             };

@@ -104,11 +104,13 @@ fn errors(errs: Vec<syn::Error>) -> TokenStream {
 fn form(k: &TokenStream, shape: &Tree<i64>, stride: &Tree<Stride>) -> TokenStream {
     match (shape, stride) {
         (Tree::Leaf(n), Tree::Leaf(d)) => {
-            let n = Literal::usize_unsuffixed(*n as usize);
+            // Sizes are positive (checked by `layout-core`); an unsuffixed literal takes the
+            // parameter's type, and one that does not fit is a compile error, never a wrap.
+            let n = Literal::i64_unsuffixed(*n);
             match d {
                 Stride::Broadcast => quote!(#k::Bcast<#n>),
                 Stride::Int(d) if *d < 0 => {
-                    let d = Literal::i64_unsuffixed(-d);
+                    let d = Literal::u64_unsuffixed(d.unsigned_abs());
                     quote!(#k::Dim<#n, { -#d }>)
                 }
                 Stride::Int(d) => {
@@ -149,7 +151,7 @@ fn tile(k: &TokenStream, t: Option<&Vec<i64>>) -> TokenStream {
     let Some(t) = t else {
         return quote!(#k::NoTile);
     };
-    let ext = t.iter().map(|e| Literal::usize_unsuffixed(*e as usize));
+    let ext = t.iter().map(|e| Literal::i64_unsuffixed(*e));
     let name = quote::format_ident!("Tile{}", t.len());
     quote!(#k::#name<#(#ext),*>)
 }
@@ -189,7 +191,7 @@ fn typed(k: &TokenStream, c: &Checked) -> (TokenStream, TokenStream) {
     }
     let f = form(k, c.layout.shape(), c.layout.stride());
     let (dom, cod) = (space(k, c.domain), space(k, c.codomain));
-    let n = Literal::usize_unsuffixed(c.layout.size() as usize);
+    let n = Literal::i64_unsuffixed(c.layout.size());
     let acc = if c.layout.is_broadcast() {
         quote!(#k::ReadOnly)
     } else {
@@ -255,7 +257,7 @@ pub fn typed_map(
         index,
         runtime: Vec::new(),
     };
-    if runtime.is_empty() {
+    let Some((entry, value)) = runtime.first() else {
         match map {
             Map::Layout(a) => {
                 typed_limits(a.layout().shape())?;
@@ -278,8 +280,7 @@ pub fn typed_map(
         let e = emit(map, false)?;
         let range = decided_range(map, &e.decision);
         return generated(k, map, index, &e.program, range, None);
-    }
-    let (entry, value) = &runtime[0];
+    };
     // Decide every slice at compile time (SPEC §5): equal layouts → constant + that layout.
     // When the whole map is a layout, every slice is a constant plus the same layout (the
     // free coordinates' part, by separability): one slice decides them all.
@@ -357,9 +358,18 @@ fn typed_limits(shape: &Tree<i64>) -> Result<(), Failure> {
     Ok(())
 }
 
+/// The product of a shape's sizes: a domain of a checked map, so it fits `i64` (saturating
+/// instead of wrapping, were it ever not to).
+fn checked_product(t: &Tree<i64>) -> i64 {
+    t.leaves()
+        .into_iter()
+        .try_fold(1i64, |a, &n| a.checked_mul(n))
+        .unwrap_or(i64::MAX)
+}
+
 fn entry_size(shape: &Tree<i64>, entry: usize) -> i64 {
     match shape {
-        Tree::Tuple(v) => v.get(entry).map_or(1, |t| t.leaves().into_iter().product()),
+        Tree::Tuple(v) => v.get(entry).map_or(1, checked_product),
         Tree::Leaf(n) => *n,
     }
 }
@@ -539,10 +549,10 @@ fn generated(
         }
     };
     typed_limits(&shape)?;
-    let size: i64 = shape.leaves().into_iter().product();
+    let size: i64 = checked_product(&shape);
     let form = Layout::new(shape.clone(), shape.map(&mut |_| Stride::Int(1)))
         .map_or(quote!(#k::Dim<1, 0>), |l| form(k, l.shape(), l.stride()));
-    let n = Literal::usize_unsuffixed(size as usize);
+    let n = Literal::i64_unsuffixed(size);
     let dom = space(k, map.domain());
     let cod = if map.is_swizzled() {
         quote!(#k::SwizzledPhysicalSpace)
@@ -591,14 +601,15 @@ fn generated(
                             let (wl, szl) =
                                 (Literal::i64_unsuffixed(w), Literal::i64_unsuffixed(sz));
                             parts.push(quote!(((((t as usize) / #wl) % #szl) as isize)));
-                            w *= sz;
+                            // The product of the entry's leaves is its size, which fits.
+                            w = w.saturating_mul(sz);
                         }
                         parts.reverse();
                         out.extend(parts);
                     } else {
                         for _ in &leaves {
                             out.push(free_leaf(free));
-                            free += 1;
+                            free = free.saturating_add(1);
                         }
                     }
                 }

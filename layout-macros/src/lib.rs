@@ -96,6 +96,12 @@
 //! Pipeline: `parse` (tokens → `ast`, with spans) → `valid` (calls `layout-core`, maps each
 //! error's mode path back to its token, collects independent errors) → `expand`.
 #![forbid(unsafe_code)]
+#![deny(
+    clippy::arithmetic_side_effects,
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
 #![warn(missing_docs)]
 
 mod algebra;

@@ -6,6 +6,14 @@
 //! `proc_macro2` runs on its fallback here (no compiler session), so spans carry no positions;
 //! the UI snapshots in `ui-tests` check where errors point.
 
+// Test code: an overflow or a failed index panics, which fails the test it is in.
+#![allow(
+    clippy::arithmetic_side_effects,
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
+
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::str::FromStr;
 

@@ -55,7 +55,7 @@ fn cute_path(shape: &Node<i64>, m: &ModePath) -> ModePath {
     for &i in m.indices() {
         match node {
             Node::Tuple(v, _) => {
-                out.push(v.len().saturating_sub(1 + i as usize));
+                out.push(v.len().saturating_sub(usize::from(i)).saturating_sub(1));
                 match v.get(i as usize) {
                     Some(n) => node = n,
                     None => break,
@@ -72,8 +72,9 @@ fn coordinate(shape: &layout_core::Tree<i64>, mut i: i64, cute: bool) -> String 
     fn go(t: &layout_core::Tree<i64>, i: &mut i64) -> layout_core::Tree<i64> {
         match t {
             layout_core::Tree::Leaf(n) => {
-                let c = *i % n;
-                *i /= n;
+                // Sizes are positive: neither operation can fail.
+                let c = i.checked_rem(*n).unwrap_or(0);
+                *i = i.checked_div(*n).unwrap_or(0);
                 layout_core::Tree::Leaf(c)
             }
             layout_core::Tree::Tuple(v) => {
