@@ -586,7 +586,10 @@ fn layout_op(
             ),
         )]);
     }
-    let (layout, dom, cod) = match e {
+    // The operand's tile shapes (on its logical sides), from which the result's are computed.
+    let t_dom = v.map.domain_tile().map(<[i64]>::to_vec);
+    let t_cod = v.map.codomain_tile().map(<[i64]>::to_vec);
+    let (layout, dom, cod, tiles) = match e {
         AExpr::Divide(_, tile, modes, _) => {
             let k: Vec<i64> = tile.entries.iter().map(|(k, _)| *k).collect();
             let r = if *modes {
@@ -604,7 +607,22 @@ fn layout_op(
                 Error::TileRank { .. } => tile.span,
                 _ => span,
             };
-            (r.map_err(|e| err(at(&e), &e))?, dom, cod)
+            let r = r.map_err(|e| err(at(&e), &e))?;
+            // `divide_modes` is the same function on flat indices: both tiles stay. `divide`
+            // reorders the domain to `(tile, rest)`: a domain tile equal to the top-level sizes
+            // `(n_i)` becomes `(k_i.., n_i/k_i..)`; the codomain is untouched.
+            let dt = match t_dom {
+                Some(t) if !*modes => Some(divided_tile(&l, &t, &k).ok_or_else(|| {
+                    vec![syn::Error::new(
+                        span_of(a),
+                        format!(
+                            "`divide` reorders a domain whose tile shape {t:?} is not its top-level sizes, so the result's tile shape is unknown\nhelp: declare the layout with one top-level mode per tile extent, or use `divide_modes`, which keeps the order"
+                        ),
+                    )]
+                })?),
+                t => t,
+            };
+            (r, dom, cod, (dt, t_cod))
         }
         AExpr::Repeat(_, b, interleave, _) => {
             let arr = match b.as_ref() {
@@ -624,10 +642,25 @@ fn layout_op(
             } else {
                 layout_core::repeat(&l, &arr)
             };
+            // `repeat`: index `a·size(L) + l`, value `size(L)·A(a) + L(l)` on a logical
+            // codomain (dense, so `M = size(L)`): the arrangement's size is the slowest extent.
+            // `interleave`: `l·size(A) + a` and `size(A)·L(l) + A(a)`: the fastest.
+            let n = arr.size();
+            let extend = |t: Option<Vec<i64>>| {
+                t.map(|mut t| {
+                    if *interleave {
+                        t.push(n);
+                    } else {
+                        t.insert(0, n);
+                    }
+                    t
+                })
+            };
             (
                 r.map_err(|e| not_dense(op, "the arrangement", span_of(b), &e))?,
                 dom,
                 cod,
+                (extend(t_dom), extend(t_cod)),
             )
         }
         AExpr::Broadcast(_, shape, _) => {
@@ -641,15 +674,38 @@ fn layout_op(
                 )]);
             }
             let r = layout_core::broadcast(&l, shape).map_err(|e| err(span, &e))?;
-            (r, dom, cod)
+            // The copies are the slowest group of the domain.
+            let copies = shape
+                .leaves()
+                .into_iter()
+                .try_fold(1i64, |a, &n| a.checked_mul(n))
+                .unwrap_or(i64::MAX);
+            let dt = t_dom.map(|mut t| {
+                t.insert(0, copies);
+                t
+            });
+            (r, dom, cod, (dt, None))
         }
         _ => {
             let r =
                 layout_core::inverse(&l).map_err(|e| not_dense(op, "this map", span_of(a), &e))?;
-            (r, cod, dom)
+            // The two sides exchange places, with their tiles.
+            (r, cod, dom, (t_cod, t_dom))
         }
     };
-    let map = layout_map(layout, dom, cod).map_err(|e| err(span, &e))?;
+    let (dt, ct) = tiles;
+    for t in [&dt, &ct].into_iter().flatten() {
+        if t.len() > MAX_TILE_EXTENTS {
+            return Err(vec![syn::Error::new(
+                span,
+                format!(
+                    "the result's tile shape {t:?} has {} extents; a tile shape has at most {MAX_TILE_EXTENTS}\nhelp: apply `{op}` to a layout without a tile shape on that side, or with fewer extents",
+                    t.len()
+                ),
+            )]);
+        }
+    }
+    let map = layout_map(layout, dom, cod, dt, ct).map_err(|e| err(span, &e))?;
     Ok(Value2 {
         map,
         index: v.index,
@@ -770,14 +826,49 @@ fn not_a_layout(a: &AExpr, m: &Map, op: &str) -> Vec<syn::Error> {
 /// An operation's result as a map. Thread-value -> physical exists only as a composite
 /// (SPEC §2): such a layout (an operation on a composite decided to be a layout) is itself after
 /// the identity `canonical(shape)`, thread-value -> logical, which keeps its mode names.
-fn layout_map(l: Layout, dom: Space, cod: Space) -> Result<Map, Error> {
+fn layout_map(
+    l: Layout,
+    dom: Space,
+    cod: Space,
+    domain_tile: Option<Vec<i64>>,
+    codomain_tile: Option<Vec<i64>>,
+) -> Result<Map, Error> {
     if (dom, cod) == (Space::ThreadValue, Space::Physical) {
         let id = layout_core::canonical(l.shape())?.with_names(l.names().to_vec())?;
         let left = Annotated::new(l, Space::Logical, Space::Physical)?;
         let right = Annotated::new(id, Space::ThreadValue, Space::Logical)?;
         return layout_core::compose(&left.into(), &right.into());
     }
-    Ok(Annotated::new(l, dom, cod)?.into())
+    Ok(Annotated::new(l, dom, cod)?
+        .with_tiles(domain_tile, codomain_tile)?
+        .into())
+}
+
+/// The most extents a tile shape has (the typed API's `Tile1` to `Tile4`).
+const MAX_TILE_EXTENTS: usize = 4;
+
+/// The domain tile of `divide(l, k)` when `l`'s domain tile `t` is its top-level sizes `(n_i)`:
+/// `(k_i.., n_i/k_i..)`, the order of the `(tile, rest)` groups. `None` otherwise.
+fn divided_tile(l: &Layout, t: &[i64], k: &[i64]) -> Option<Vec<i64>> {
+    let sizes: Vec<i64> = match l.shape() {
+        Tree::Tuple(v) => v
+            .iter()
+            .map(|m| {
+                m.leaves()
+                    .into_iter()
+                    .try_fold(1i64, |a, &n| a.checked_mul(n))
+            })
+            .collect::<Option<_>>()?,
+        Tree::Leaf(n) => vec![*n],
+    };
+    if sizes != t || sizes.len() != k.len() {
+        return None;
+    }
+    let mut out = k.to_vec();
+    for (n, k) in sizes.iter().zip(k) {
+        out.push(n.checked_div(*k)?);
+    }
+    Some(out)
 }
 
 fn span_of(e: &AExpr) -> Span {

@@ -573,6 +573,16 @@ fn generated(
         }
         .as_ref(),
     );
+    // The codomain keeps its tile (a swizzled map's codomain is physical and has none).
+    let ct = tile(
+        k,
+        if map.is_swizzled() {
+            None
+        } else {
+            map.codomain_tile().map(<[i64]>::to_vec)
+        }
+        .as_ref(),
+    );
     let idx = index_type(index);
     let (min, max) = range.unwrap_or_else(|| offset_range(map));
     let coords: Vec<TokenStream> = (0..shape.leaves().len())
@@ -665,7 +675,7 @@ fn generated(
             type Size = #k::Size<#n>;
             type Access = #acc;
             type DomainTile = #dt;
-            type CodomainTile = #k::NoTile;
+            type CodomainTile = #ct;
             type Index = #idx;
             type Form = #form;
             const SIZE: usize = #n;
