@@ -286,6 +286,19 @@ fn error_messages() {
             &["nesting deeper than 8 levels"],
         ),
         ("():(), logical -> logical", &["empty tuple"]),
+        // Algebra results past the typed API's limits, named at expansion.
+        (
+            "broadcast([(4,8):(8,1), logical -> physical], (2,2,2,2,2,2,2,2,2))",
+            &["9 modes in one tuple; the typed API takes at most 8"],
+        ),
+        (
+            "broadcast([((2,2,2,2,2,2,2,2),(2,2,2,2,2,2,2,2),(2,2,2,2,2,2,2,2),(2,2,2,2,2,2,2,2)):((1,2,4,8,16,32,64,128),(256,512,1024,2048,4096,8192,16384,32768),(65536,131072,262144,524288,1048576,2097152,4194304,8388608),(16777216,33554432,67108864,134217728,268435456,536870912,1073741824,2147483648)), logical -> physical], (2))",
+            &["33 leaf modes; the typed API takes at most 32"],
+        ),
+        (
+            "repeat([((2,2,2,2,2,2,2,2),(2,2,2,2,2,2,2,2),(2,2,2,2,2,2,2,2),(2,2,2,2,2,2,2,2)):((1,2,4,8,16,32,64,128),(256,512,1024,2048,4096,8192,16384,32768),(65536,131072,262144,524288,1048576,2097152,4194304,8388608),(16777216,33554432,67108864,134217728,268435456,536870912,1073741824,2147483648)), logical -> physical], (2):(1))",
+            &["33 leaf modes; the typed API takes at most 32"],
+        ),
     ];
     for (input, want) in cases {
         assert_eq!(&rules(input), want, "messages of `{input}`");
