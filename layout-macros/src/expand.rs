@@ -569,7 +569,7 @@ fn generated(
         if runtime.is_some() {
             None
         } else {
-            map.domain_tile().map(<[i64]>::to_vec)
+            map.domain_tile_shape()
         }
         .as_ref(),
     );

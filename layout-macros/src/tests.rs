@@ -286,6 +286,11 @@ fn error_messages() {
             &["nesting deeper than 8 levels"],
         ),
         ("():(), logical -> logical", &["empty tuple"]),
+        // A restriction keeps its free entries' tile shape, checked by a composition.
+        (
+            "compose(restrict([(4,16,8):(128,8,1), logical(4,16,8) -> physical], 0 = 1), [(8,16):(16,1), thread-value -> logical(8,16)])",
+            &["logical tile shapes differ at extent 0: 8 on the right operand vs 16 on the left"],
+        ),
         // Algebra results past the typed API's limits, named at expansion.
         (
             "broadcast([(4,8):(8,1), logical -> physical], (2,2,2,2,2,2,2,2,2))",

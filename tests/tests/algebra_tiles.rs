@@ -7,6 +7,7 @@
 //! - `repeat(L, A)` puts `size(A)` first on each tiled logical side, `interleave` last;
 //! - `broadcast(L, S)` puts `size(S)` first on the domain;
 //! - `inverse` exchanges the two sides with their tiles (so `inverse(inverse(C))` is `C`'s);
+//! - `restrict` keeps the free entries' extents of a domain tile equal to the top-level sizes;
 //! - `compose` takes the right operand's domain tile and the left operand's codomain tile, also
 //!   when the composite is not a layout (a generated type).
 //!
@@ -34,6 +35,20 @@ layout! {
     const LL = (16,8):(1,16), logical(16, 8) -> logical(8, 16);
     /// Storage over a 16×8 tile.
     const G = (16,8):(8,1), logical(16, 8) -> physical;
+    /// Four 16×8 stages.
+    const G3 = (4,16,8):(128,8,1), logical(4, 16, 8) -> physical;
+}
+
+#[test]
+fn restrict_keeps_the_free_entries_tile() {
+    assert_eq!(
+        tiles(layout!(restrict(G3, 0 = 1))),
+        pair("Tile2<16, 8>", "NoTile")
+    );
+    assert_eq!(
+        tiles(layout!(restrict(G3, 0 = 1, 1 = 3))),
+        pair("Tile1<8>", "NoTile")
+    );
 }
 
 #[test]
