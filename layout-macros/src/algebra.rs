@@ -81,7 +81,7 @@ pub struct Algebra {
     pub expr: AExpr,
 }
 
-/// Whether the input is an algebra expression: `[NAME = ..]` groups or `op(` (any name but
+/// Whether the input is an algebra expression: `[PATH = ..]` groups or `op(` (any name but
 /// `cute`, which starts a layout in CuTe order; an unknown operation is reported as one).
 pub fn is_algebra(s: ParseStream) -> bool {
     if s.peek(syn::token::Bracket) {

@@ -120,7 +120,9 @@ fn form(k: &TokenStream, shape: &Tree<i64>, stride: &Tree<Stride>) -> TokenStrea
             }
         }
         // A rank-1 tuple is its entry (SPEC §1).
-        (Tree::Tuple(a), Tree::Tuple(b)) if a.len() == 1 && b.len() == 1 => form(k, &a[0], &b[0]),
+        (Tree::Tuple(a), Tree::Tuple(b)) if let ([a], [b]) = (a.as_slice(), b.as_slice()) => {
+            form(k, a, b)
+        }
         (Tree::Tuple(a), Tree::Tuple(b)) => {
             let parts = a.iter().zip(b).map(|(s, d)| form(k, s, d));
             quote!((#(#parts,)*))

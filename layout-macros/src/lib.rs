@@ -100,7 +100,8 @@
     clippy::arithmetic_side_effects,
     clippy::cast_possible_truncation,
     clippy::cast_possible_wrap,
-    clippy::cast_sign_loss
+    clippy::cast_sign_loss,
+    clippy::indexing_slicing
 )]
 #![warn(missing_docs)]
 
