@@ -60,7 +60,10 @@ pub fn layout(tokens: TokenStream) -> TokenStream {
                     } else {
                         quote::format_ident!("__layout_def_{}", name)
                     };
-                    let export = exported.then(|| quote!(#[macro_export]));
+                    // An item in a function body cannot be named from outside it; its exported
+                    // macro is harmless there, and the lint about it is silenced.
+                    let export =
+                        exported.then(|| quote!(#[macro_export] #[allow(non_local_definitions)]));
                     out.extend(quote! {
                         #(#attrs)*
                         #[allow(non_camel_case_types)]

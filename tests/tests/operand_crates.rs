@@ -2,7 +2,7 @@
 //! `layout-typed` dependency: `tests/fixtures/operand_crates/user` (which depends on
 //! `layout-typed` as `lt`) composes items of `tests/fixtures/operand_crates/dep` named `P` in two
 //! modules, by module path, `use … as`, a root re-export of an item of a private module, and next
-//! to a local item of the same name. The fixture prints each result's offsets; they are compared
+//! to a local item of the same name; a `pub` item in a function body builds without a warning. The fixture prints each result's offsets; they are compared
 //! with values computed here from the layouts' formulas.
 
 use std::path::Path;
@@ -49,6 +49,7 @@ fn operands_from_another_crate_under_a_renamed_dependency() {
         line("local", &compose(&a, &b)),
         line("re-export", &compose(&store, &compose(&a, &b))),
         line("renamed-literal", &compose(&store, &id)),
+        "in-a-body 6".to_owned(),
     ];
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
@@ -68,4 +69,9 @@ fn operands_from_another_crate_under_a_renamed_dependency() {
     );
     let got: Vec<&str> = stdout.lines().collect();
     assert_eq!(got, expected);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !stderr.contains("warning"),
+        "the expansions build without warnings:\n{stderr}"
+    );
 }
