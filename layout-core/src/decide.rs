@@ -255,10 +255,20 @@ fn coordinate_sizes(shape: &Tree<i64>, by_mode: bool) -> Vec<i64> {
 pub fn decide(map: &Map, by_mode: bool) -> Result<Decision, Error> {
     let shape = map.domain_shape();
     let sizes = coordinate_sizes(&shape, by_mode);
-    if !by_mode && let Some(chains) = symbolic(map) {
+    // One chain per coordinate, or the decision is not direct.
+    if !by_mode
+        && let Some(chains) = direct(map)
+        && chains.len() == sizes.len()
+    {
+        // A restriction's constant part: the map at the free coordinates 0 (O(rank)).
+        let constant = if map.is_restricted() {
+            map.eval_index(0)?
+        } else {
+            0
+        };
         return Ok(Decision {
             coordinate_shape: sizes,
-            constant: 0,
+            constant,
             result: Ok(chains),
         });
     }
@@ -282,42 +292,55 @@ pub fn decide(map: &Map, by_mode: bool) -> Result<Decision, Error> {
     })
 }
 
-/// The leaves `(size, stride)` of a map that is a layout without enumeration: a layout, or a
-/// composite that [`symbolic`] decides (its leaves are the coarsest pieces, slowest first).
-fn flat_leaves(map: &Map) -> Option<Vec<(i64, i64)>> {
+/// The leaves `(size, stride)` of a map that is a layout without enumeration, grouped by the
+/// domain leaf they belong to: a layout's leaves (one each), or the coarsest pieces of each
+/// domain leaf of a composite that [`symbolic`] decides (slowest first).
+fn grouped_leaves(map: &Map) -> Option<Vec<Vec<(i64, i64)>>> {
     match map {
         Map::Layout(a) => Some(
             a.layout()
                 .leaves()
                 .iter()
-                .map(|m| (m.size, m.stride.value()))
+                .map(|m| vec![(m.size, m.stride.value())])
                 .collect(),
         ),
         Map::Composite { .. } => Some(
             symbolic(map)?
                 .iter()
-                .flat_map(|c| c.shape.iter().copied().zip(c.strides.iter().copied()))
+                .map(|c| {
+                    c.shape
+                        .iter()
+                        .copied()
+                        .zip(c.strides.iter().copied())
+                        .collect()
+                })
                 .collect(),
         ),
         _ => None,
     }
 }
 
-/// Decides `left ∘ right` over the right operand's leaves without enumerating the domain, when
-/// both are layouts (or such composites) and the two mixed-radix systems agree: the weights of
-/// the left operand's modes and the strides of the right operand's leaves (with both ends of
-/// every range) form one chain under divisibility. Then every refined digit of the left
-/// operand's flat index belongs to exactly one right leaf and one left mode, so the map is
-/// separable and each leaf's `g(t) = left(t·d)` is a layout; [`scan`] on each `g` (O(Σ nᵢ), not
-/// O(Π nᵢ)) gives the coarsest refinement. `None` sends [`decide`] to enumeration.
+/// Decides `left ∘ right` over the right operand's domain leaves without enumerating the
+/// domain, when both are layouts (or such composites) and the two mixed-radix systems agree:
+/// the weights of the left operand's modes and the strides of the right operand's pieces (with
+/// both ends of every range) form one chain under divisibility. Then every refined digit of the
+/// left operand's flat index belongs to exactly one right piece and one left mode, so the map
+/// is separable and each domain leaf's `g(t) = left(right(t))` is a layout; [`scan`] on each
+/// `g` (O(Σ nᵢ), not O(Π nᵢ)) gives the coarsest refinement. A right operand that is itself a
+/// composite contributes the pieces of its domain leaves, and the chains stay one per domain
+/// leaf of `right` (the map's coordinates). `None` sends [`decide`] to enumeration.
 fn symbolic(map: &Map) -> Option<Vec<Chain>> {
     let Map::Composite { left, right } = map else {
         return None;
     };
-    let a = flat_leaves(left)?;
-    let b = flat_leaves(right)?;
+    let a: Vec<(i64, i64)> = grouped_leaves(left)?.into_iter().flatten().collect();
+    let b = grouped_leaves(right)?;
     let total = a.iter().try_fold(1i64, |acc, &(n, _)| acc.checked_mul(n))?;
-    if b.iter().try_fold(1i64, |acc, &(n, _)| acc.checked_mul(n))? != total {
+    let right_total = b
+        .iter()
+        .flatten()
+        .try_fold(1i64, |acc, &(n, _)| acc.checked_mul(n))?;
+    if right_total != total {
         return None;
     }
     // The left operand's modes with their canonical weights (last fastest).
@@ -332,7 +355,7 @@ fn symbolic(map: &Map) -> Option<Vec<Chain>> {
             bounds.push(weights[k].checked_mul(m)?);
         }
     }
-    for &(n, d) in &b {
+    for &(n, d) in b.iter().flatten() {
         if n > 1 {
             if d <= 0 {
                 return None;
@@ -353,11 +376,81 @@ fn symbolic(map: &Map) -> Option<Vec<Chain>> {
         })
     };
     let mut chains = Vec::with_capacity(b.len());
-    for &(n, d) in &b {
-        let g: Vec<i64> = (0..n).map(|t| left_at(t * d)).collect();
+    for pieces in &b {
+        // The leaf's coordinate `t` read in its pieces (slowest first): right's value at `t`.
+        let n = pieces
+            .iter()
+            .try_fold(1i64, |acc, &(m, _)| acc.checked_mul(m))?;
+        let g: Vec<i64> = (0..n)
+            .map(|t| {
+                let mut rest = t;
+                let mut x = 0i64;
+                for &(m, d) in pieces.iter().rev() {
+                    x = x.wrapping_add((rest % m).wrapping_mul(d));
+                    rest /= m;
+                }
+                left_at(x)
+            })
+            .collect();
         chains.push(scan(&g).ok()?);
     }
     Some(chains)
+}
+
+/// The chain of one leaf `n:d` of a layout, `g(t) = t·d` (what [`scan`] returns for it).
+fn leaf_chain(n: i64, d: i64) -> Chain {
+    let (shape, strides) = if n == 1 { (1, 0) } else { (n, d) };
+    Chain {
+        chain: vec![1],
+        shape: vec![shape],
+        strides: vec![strides],
+        recorded: if n > 1 && d != 0 {
+            vec![(1, d)]
+        } else {
+            Vec::new()
+        },
+    }
+}
+
+/// The coarsest refinement per domain leaf without enumerating the domain, where the map is a
+/// layout by construction: a layout (one chain per leaf, O(rank)), a composite that
+/// [`symbolic`] decides, and a restriction of either. A restriction of a map `f` that is a
+/// layout is `f` at the fixed coordinates plus `f` on the free ones (separability), so its
+/// chains are those of the free leaves; the constant is left to the caller. `None` otherwise.
+fn direct(map: &Map) -> Option<Vec<Chain>> {
+    match map {
+        Map::Layout(a) => Some(
+            a.layout()
+                .leaves()
+                .iter()
+                .map(|m| leaf_chain(m.size, m.stride.value()))
+                .collect(),
+        ),
+        Map::Composite { .. } => symbolic(map),
+        Map::Restricted { fixed, inner } => {
+            let chains = direct(inner)?;
+            let shape = inner.domain_shape();
+            let entries: Vec<usize> = match &shape {
+                Tree::Leaf(_) => vec![1],
+                Tree::Tuple(v) => v.iter().map(|t| t.leaves().len()).collect(),
+            };
+            if entries.iter().sum::<usize>() != chains.len() {
+                return None;
+            }
+            let mut out = Vec::with_capacity(chains.len());
+            let mut chains = chains.into_iter();
+            for (e, count) in entries.into_iter().enumerate() {
+                let keep = !fixed.iter().any(|(f, _)| *f == e);
+                for c in chains.by_ref().take(count) {
+                    if keep {
+                        out.push(c);
+                    }
+                }
+            }
+            Some(out)
+        }
+        Map::Swizzled { .. } => None,
+    }
 }
 
 /// Every value of `map` at the flat indices `0..size`, in order: `map.eval_index(i)` for every
@@ -594,12 +687,18 @@ mod tests {
                         Space::ThreadValue,
                         Space::Logical,
                     );
+                    let mid =
+                        annotated(&text(&b_sizes, &b_strides), Space::Logical, Space::Logical);
                     let map = if chain {
-                        // left ∘ (identity permutation into logical) ∘ b: a chain of three.
-                        let mid =
-                            annotated(&text(&b_sizes, &b_strides), Space::Logical, Space::Logical);
-                        let inner = compose(&a, &mid).expect("sizes");
-                        compose(&inner, &b).expect("sizes")
+                        // left ∘ (identity permutation into logical) ∘ b: a chain of three,
+                        // nested to the left or to the right.
+                        if b_sizes.len().is_multiple_of(2) {
+                            let inner = compose(&a, &mid).expect("sizes");
+                            compose(&inner, &b).expect("sizes")
+                        } else {
+                            let inner = compose(&mid, &b).expect("sizes");
+                            compose(&a, &inner).expect("sizes")
+                        }
                     } else {
                         compose(&a, &b).expect("sizes")
                     };

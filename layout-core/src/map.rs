@@ -346,6 +346,41 @@ impl Map {
         }
     }
 
+    /// The tile shape of the domain, if it carries one, also for a restriction: the unrestricted
+    /// domain's tile less the fixed entries when that tile is the domain's top-level sizes (a
+    /// restricted domain indexes the free entries in the same order). Any other tile of a
+    /// restricted domain is returned whole, so that a composition checks it against the right
+    /// operand's tile (and refuses it) instead of dropping it.
+    #[must_use]
+    pub fn domain_tile_shape(&self) -> Option<Vec<i64>> {
+        let Map::Restricted { fixed, inner } = self else {
+            return self.domain_tile().map(<[i64]>::to_vec);
+        };
+        let tile = inner.domain_tile_shape()?;
+        let sizes: Option<Vec<i64>> = entries(&inner.domain_shape())
+            .iter()
+            .map(|t| {
+                t.leaves()
+                    .into_iter()
+                    .try_fold(1i64, |a, &n| a.checked_mul(n))
+            })
+            .collect();
+        if sizes.as_ref() != Some(&tile) {
+            return Some(tile);
+        }
+        let free: Vec<i64> = tile
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !fixed.iter().any(|(e, _)| e == i))
+            .map(|(_, &k)| k)
+            .collect();
+        Some(if free.is_empty() {
+            alloc::vec![1]
+        } else {
+            free
+        })
+    }
+
     /// The tile shape of the codomain, if it carries one.
     #[must_use]
     pub fn codomain_tile(&self) -> Option<&[i64]> {
@@ -494,8 +529,8 @@ pub fn compose(left: &Map, right: &Map) -> Result<Map, Error> {
             right: right.size(),
         });
     }
-    if let (Some(l), Some(r)) = (left.domain_tile(), right.codomain_tile()) {
-        check_same_tile(l, r)?;
+    if let (Some(l), Some(r)) = (left.domain_tile_shape(), right.codomain_tile()) {
+        check_same_tile(&l, r)?;
     }
     Ok(Map::Composite {
         left: Box::new(left.clone()),

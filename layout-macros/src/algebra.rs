@@ -3,11 +3,16 @@
 //! `swizzle(L, b = 3, src = 7, dst = 4)`.
 //!
 //! Named operands are items made by `layout! { const NAME = ..; }` elsewhere. Each such item
-//! also defines a hidden `macro_rules! __layout_def_NAME` that hands its declaration back; this
-//! module first resolves every name through those macros (one callback per name: the
-//! definitions arrive as `[NAME = DECL]` groups before the expression), then evaluates the
-//! expression with `layout-core` during expansion, so every rule is a compile error with the
-//! numbers, and emits a typed value whose `offset` is the decided code.
+//! also defines a hidden `macro_rules!` that hands its declaration back, re-exported under the
+//! item's own name in the macro namespace (a `pub` item's is `#[macro_export]`ed under a unique
+//! hidden name, so other crates reach it too). This module resolves every operand by invoking
+//! that macro through the operand's path exactly as written (`a::P!`, `crate::m::P!`,
+//! `other_crate::P!`), so Rust's own name resolution picks the item, imports, re-exports and
+//! renames included. One callback per distinct path: the definitions arrive as
+//! `[PATH = DECL]` groups before the expression, keyed by the path as written, and an operand is
+//! looked up by that key only (never by its last segment). Then the expression is evaluated
+//! with `layout-core` during expansion, so every rule is a compile error with the numbers, and
+//! the expansion is a typed value whose `offset` is the decided code.
 
 use std::collections::BTreeMap;
 
@@ -69,13 +74,14 @@ pub enum AExpr {
     Swizzle(Box<AExpr>, crate::ast::SwizzleAst, Span),
 }
 
-/// A parsed algebra invocation: the definitions resolved so far and the expression.
+/// A parsed algebra invocation: the definitions resolved so far (by the path that named them)
+/// and the expression.
 pub struct Algebra {
-    pub defs: Vec<(Ident, Decl)>,
+    pub defs: Vec<(syn::Path, Decl)>,
     pub expr: AExpr,
 }
 
-/// Whether the input is an algebra expression: `[NAME = ..]` groups or `op(` (any name but
+/// Whether the input is an algebra expression: `[PATH = ..]` groups or `op(` (any name but
 /// `cute`, which starts a layout in CuTe order; an unknown operation is reported as one).
 pub fn is_algebra(s: ParseStream) -> bool {
     if s.peek(syn::token::Bracket) {
@@ -102,10 +108,10 @@ pub fn parse(s: ParseStream) -> syn::Result<Algebra> {
     while s.peek(syn::token::Bracket) {
         let content;
         syn::bracketed!(content in s);
-        let name: Ident = content.parse()?;
+        let path: syn::Path = content.parse()?;
         content.parse::<Token![=]>()?;
         let d = parse::decl_stream(&content)?;
-        defs.push((name, d));
+        defs.push((path, d));
     }
     let expr = expr(s)?;
     if !s.is_empty() {
@@ -323,22 +329,22 @@ fn names(e: &AExpr, out: &mut Vec<syn::Path>) {
     }
 }
 
+/// The key of an operand: its whole path as written (`a::P`, `crate::a::P`), so two items of the
+/// same name in different modules or crates never share a definition. Two paths that name the
+/// same item are two keys with the same definition.
 fn key(p: &syn::Path) -> String {
-    p.segments
-        .last()
-        .map(|s| s.ident.to_string())
-        .unwrap_or_default()
+    quote!(#p).to_string()
 }
 
 /// Either the callback that fetches the next definition, or the evaluated expression.
 pub fn expand(k: &TokenStream, rest: TokenStream, a: Algebra) -> TokenStream {
     let mut used = Vec::new();
     names(&a.expr, &mut used);
-    let defined: Vec<String> = a.defs.iter().map(|(n, _)| n.to_string()).collect();
+    let defined: Vec<String> = a.defs.iter().map(|(p, _)| key(p)).collect();
     if let Some(p) = used.iter().find(|p| !defined.contains(&key(p))) {
         // Ask the item's hidden macro (re-exported under the item's name in the macro
-        // namespace) for its declaration; it calls us back with it.
-        return quote!(#p! { { #k::__private::layout_impl } { (#k) #rest } });
+        // namespace) for its declaration; it calls us back with it, keyed by `p`.
+        return quote!(#p! { { #k::__private::layout_impl } { #p } { (#k) #rest } });
     }
     match evaluate(k, &a) {
         Ok(t) => t,
@@ -511,8 +517,9 @@ fn eval_expr(
                 v.map
             } else {
                 // Fixing entries renumbers the later ones, the run-time entry among them.
+                // The fixed entries are distinct and below `r`, so there are at most `r`.
                 for (r, _) in &mut runtime {
-                    *r -= statics.iter().filter(|(e, _)| e < r).count();
+                    *r = r.saturating_sub(statics.iter().filter(|(e, _)| e < r).count());
                 }
                 v.map.restrict(&statics).map_err(|e| err(*span, &e))?
             };
@@ -579,7 +586,10 @@ fn layout_op(
             ),
         )]);
     }
-    let (layout, dom, cod) = match e {
+    // The operand's tile shapes (on its logical sides), from which the result's are computed.
+    let t_dom = v.map.domain_tile().map(<[i64]>::to_vec);
+    let t_cod = v.map.codomain_tile().map(<[i64]>::to_vec);
+    let (layout, dom, cod, tiles) = match e {
         AExpr::Divide(_, tile, modes, _) => {
             let k: Vec<i64> = tile.entries.iter().map(|(k, _)| *k).collect();
             let r = if *modes {
@@ -597,7 +607,22 @@ fn layout_op(
                 Error::TileRank { .. } => tile.span,
                 _ => span,
             };
-            (r.map_err(|e| err(at(&e), &e))?, dom, cod)
+            let r = r.map_err(|e| err(at(&e), &e))?;
+            // `divide_modes` is the same function on flat indices: both tiles stay. `divide`
+            // reorders the domain to `(tile, rest)`: a domain tile equal to the top-level sizes
+            // `(n_i)` becomes `(k_i.., n_i/k_i..)`; the codomain is untouched.
+            let dt = match t_dom {
+                Some(t) if !*modes => Some(divided_tile(&l, &t, &k).ok_or_else(|| {
+                    vec![syn::Error::new(
+                        span_of(a),
+                        format!(
+                            "`divide` reorders a domain whose tile shape {t:?} is not its top-level sizes, so the result's tile shape is unknown\nhelp: declare the layout with one top-level mode per tile extent, or use `divide_modes`, which keeps the order"
+                        ),
+                    )]
+                })?),
+                t => t,
+            };
+            (r, dom, cod, (dt, t_cod))
         }
         AExpr::Repeat(_, b, interleave, _) => {
             let arr = match b.as_ref() {
@@ -617,10 +642,25 @@ fn layout_op(
             } else {
                 layout_core::repeat(&l, &arr)
             };
+            // `repeat`: index `a·size(L) + l`, value `size(L)·A(a) + L(l)` on a logical
+            // codomain (dense, so `M = size(L)`): the arrangement's size is the slowest extent.
+            // `interleave`: `l·size(A) + a` and `size(A)·L(l) + A(a)`: the fastest.
+            let n = arr.size();
+            let extend = |t: Option<Vec<i64>>| {
+                t.map(|mut t| {
+                    if *interleave {
+                        t.push(n);
+                    } else {
+                        t.insert(0, n);
+                    }
+                    t
+                })
+            };
             (
                 r.map_err(|e| not_dense(op, "the arrangement", span_of(b), &e))?,
                 dom,
                 cod,
+                (extend(t_dom), extend(t_cod)),
             )
         }
         AExpr::Broadcast(_, shape, _) => {
@@ -634,15 +674,38 @@ fn layout_op(
                 )]);
             }
             let r = layout_core::broadcast(&l, shape).map_err(|e| err(span, &e))?;
-            (r, dom, cod)
+            // The copies are the slowest group of the domain.
+            let copies = shape
+                .leaves()
+                .into_iter()
+                .try_fold(1i64, |a, &n| a.checked_mul(n))
+                .unwrap_or(i64::MAX);
+            let dt = t_dom.map(|mut t| {
+                t.insert(0, copies);
+                t
+            });
+            (r, dom, cod, (dt, None))
         }
         _ => {
             let r =
                 layout_core::inverse(&l).map_err(|e| not_dense(op, "this map", span_of(a), &e))?;
-            (r, cod, dom)
+            // The two sides exchange places, with their tiles.
+            (r, cod, dom, (t_cod, t_dom))
         }
     };
-    let map = layout_map(layout, dom, cod).map_err(|e| err(span, &e))?;
+    let (dt, ct) = tiles;
+    for t in [&dt, &ct].into_iter().flatten() {
+        if t.len() > MAX_TILE_EXTENTS {
+            return Err(vec![syn::Error::new(
+                span,
+                format!(
+                    "the result's tile shape {t:?} has {} extents; a tile shape has at most {MAX_TILE_EXTENTS}\nhelp: apply `{op}` to a layout without a tile shape on that side, or with fewer extents",
+                    t.len()
+                ),
+            )]);
+        }
+    }
+    let map = layout_map(layout, dom, cod, dt, ct).map_err(|e| err(span, &e))?;
     Ok(Value2 {
         map,
         index: v.index,
@@ -763,14 +826,49 @@ fn not_a_layout(a: &AExpr, m: &Map, op: &str) -> Vec<syn::Error> {
 /// An operation's result as a map. Thread-value -> physical exists only as a composite
 /// (SPEC §2): such a layout (an operation on a composite decided to be a layout) is itself after
 /// the identity `canonical(shape)`, thread-value -> logical, which keeps its mode names.
-fn layout_map(l: Layout, dom: Space, cod: Space) -> Result<Map, Error> {
+fn layout_map(
+    l: Layout,
+    dom: Space,
+    cod: Space,
+    domain_tile: Option<Vec<i64>>,
+    codomain_tile: Option<Vec<i64>>,
+) -> Result<Map, Error> {
     if (dom, cod) == (Space::ThreadValue, Space::Physical) {
         let id = layout_core::canonical(l.shape())?.with_names(l.names().to_vec())?;
         let left = Annotated::new(l, Space::Logical, Space::Physical)?;
         let right = Annotated::new(id, Space::ThreadValue, Space::Logical)?;
         return layout_core::compose(&left.into(), &right.into());
     }
-    Ok(Annotated::new(l, dom, cod)?.into())
+    Ok(Annotated::new(l, dom, cod)?
+        .with_tiles(domain_tile, codomain_tile)?
+        .into())
+}
+
+/// The most extents a tile shape has (the typed API's `Tile1` to `Tile4`).
+const MAX_TILE_EXTENTS: usize = 4;
+
+/// The domain tile of `divide(l, k)` when `l`'s domain tile `t` is its top-level sizes `(n_i)`:
+/// `(k_i.., n_i/k_i..)`, the order of the `(tile, rest)` groups. `None` otherwise.
+fn divided_tile(l: &Layout, t: &[i64], k: &[i64]) -> Option<Vec<i64>> {
+    let sizes: Vec<i64> = match l.shape() {
+        Tree::Tuple(v) => v
+            .iter()
+            .map(|m| {
+                m.leaves()
+                    .into_iter()
+                    .try_fold(1i64, |a, &n| a.checked_mul(n))
+            })
+            .collect::<Option<_>>()?,
+        Tree::Leaf(n) => vec![*n],
+    };
+    if sizes != t || sizes.len() != k.len() {
+        return None;
+    }
+    let mut out = k.to_vec();
+    for (n, k) in sizes.iter().zip(k) {
+        out.push(n.checked_div(*k)?);
+    }
+    Some(out)
 }
 
 fn span_of(e: &AExpr) -> Span {
@@ -804,11 +902,15 @@ fn materialise(m: &Map) -> Option<(Layout, Space, Space)> {
 
 fn evaluate(k: &TokenStream, a: &Algebra) -> Result<TokenStream, Vec<syn::Error>> {
     let mut defs = BTreeMap::new();
-    for (name, d) in &a.defs {
+    for (path, d) in &a.defs {
         let (c, errs) = valid::check(d);
         match c {
             Some(c) if errs.is_empty() => {
-                defs.insert(name.to_string(), (c, name.span()));
+                let span = path
+                    .segments
+                    .last()
+                    .map_or_else(Span::call_site, |s| s.ident.span());
+                defs.insert(key(path), (c, span));
             }
             _ => return Err(errs),
         }
@@ -817,15 +919,19 @@ fn evaluate(k: &TokenStream, a: &Algebra) -> Result<TokenStream, Vec<syn::Error>
     // The result's offsets must fit the index type its left operand declared: the span of the
     // decided layout when it is one (no enumeration), else every value.
     let (type_min, type_max) = v.index.range();
-    let decided = if v.map.is_swizzled() || v.map.is_restricted() {
+    // A restriction is a constant plus the decided layout.
+    let decided = if v.map.is_swizzled() {
         None
     } else {
-        layout_core::decide(&v.map, false)
-            .ok()
-            .and_then(|d| d.coarsest_layout(&v.map.domain_shape()))
+        layout_core::decide(&v.map, false).ok().and_then(|d| {
+            let c = d.constant;
+            let layout = layout_core::Decision { constant: 0, ..d };
+            let (min, max) = layout.coarsest_layout(&v.map.domain_shape())?.span();
+            Some((min.checked_add(c)?, max.checked_add(c)?))
+        })
     };
     let (min, max) = match decided {
-        Some(l) => l.span(),
+        Some(range) => range,
         None => {
             let (mut min, mut max) = (0i64, 0i64);
             for i in 0..v.map.size().min(layout_core::DECIDE_LIMIT) {
@@ -848,5 +954,8 @@ fn evaluate(k: &TokenStream, a: &Algebra) -> Result<TokenStream, Vec<syn::Error>
             },
         ));
     }
-    crate::expand::typed_map(k, &v.map, v.index, &v.runtime).map_err(|e| err(span_of(&a.expr), &e))
+    crate::expand::typed_map(k, &v.map, v.index, &v.runtime).map_err(|e| match e {
+        crate::expand::Failure::Core(e) => err(span_of(&a.expr), &e),
+        crate::expand::Failure::Message(m) => vec![syn::Error::new(span_of(&a.expr), m)],
+    })
 }

@@ -37,7 +37,7 @@ impl<T: Clone> Node<T> {
             Node::Leaf(..) => self.clone(),
             Node::Tuple(v, s) => {
                 let inner: Vec<Node<T>> = v.iter().map(Node::normalised).collect();
-                if inner.len() == 1 && matches!(inner[0], Node::Leaf(..)) {
+                if matches!(inner.as_slice(), [Node::Leaf(..)]) {
                     inner
                         .into_iter()
                         .next()

@@ -48,15 +48,22 @@ pub fn layout(tokens: TokenStream) -> TokenStream {
                 if let Some(c) = checked {
                     let (ty, expr) = typed(k, &c);
                     let (attrs, vis, name) = (&it.attrs, &it.vis, &it.name);
-                    let def = quote::format_ident!("__layout_def_{}", name);
                     let decl = &it.tokens;
                     // The definition macro is re-exported under the item's own name, in the macro
                     // namespace only, so `use m::SMEM;` brings it along with the type and the
-                    // constant; a `pub` item's is visible crate-wide.
-                    let def_vis = match vis {
-                        syn::Visibility::Inherited => quote!(),
-                        _ => quote!(pub(crate)),
+                    // constant, with the item's visibility. A `pub` item's is `#[macro_export]`ed
+                    // (under a name unique in the crate, since exported macros live at its root)
+                    // so that other crates reach it through the item's path.
+                    let exported = matches!(vis, syn::Visibility::Public(_));
+                    let def = if exported {
+                        quote::format_ident!("__layout_def_{}_{:016x}", name, unique(&it))
+                    } else {
+                        quote::format_ident!("__layout_def_{}", name)
                     };
+                    // An item in a function body cannot be named from outside it; its exported
+                    // macro is harmless there, and the lint about it is silenced.
+                    let export =
+                        exported.then(|| quote!(#[macro_export] #[allow(non_local_definitions)]));
                     out.extend(quote! {
                         #(#attrs)*
                         #[allow(non_camel_case_types)]
@@ -65,19 +72,32 @@ pub fn layout(tokens: TokenStream) -> TokenStream {
                         #vis const #name: #name = #expr;
                         #[doc(hidden)]
                         #[allow(unused_macros)]
+                        #export
                         macro_rules! #def {
-                            ({ $($cb:tt)* } { ( $($k:tt)* ) $($rest:tt)* }) => {
-                                $($cb)*! { $($k)* ; [#name = #decl] $($rest)* }
+                            ({ $($cb:tt)* } { $($key:tt)* } { ( $($k:tt)* ) $($rest:tt)* }) => {
+                                $($cb)*! { $($k)* ; [$($key)* = #decl] $($rest)* }
                             };
                         }
                         #[allow(unused_imports)]
-                        #def_vis use #def as #name;
+                        #vis use #def as #name;
                     });
                 }
             }
             out
         }
     }
+}
+
+/// A hash of an item (its name, its declaration, where it is written): the suffix of its
+/// exported definition macro's name. The span's debug form tells apart equal declarations
+/// written in different places (or made by different expansions of one `macro_rules!`).
+fn unique(it: &crate::ast::Item) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    it.name.to_string().hash(&mut h);
+    format!("{:?}", it.name.span()).hash(&mut h);
+    it.tokens.to_string().hash(&mut h);
+    h.finish()
 }
 
 fn errors(errs: Vec<syn::Error>) -> TokenStream {
@@ -87,11 +107,13 @@ fn errors(errs: Vec<syn::Error>) -> TokenStream {
 fn form(k: &TokenStream, shape: &Tree<i64>, stride: &Tree<Stride>) -> TokenStream {
     match (shape, stride) {
         (Tree::Leaf(n), Tree::Leaf(d)) => {
-            let n = Literal::usize_unsuffixed(*n as usize);
+            // Sizes are positive (checked by `layout-core`); an unsuffixed literal takes the
+            // parameter's type, and one that does not fit is a compile error, never a wrap.
+            let n = Literal::i64_unsuffixed(*n);
             match d {
                 Stride::Broadcast => quote!(#k::Bcast<#n>),
                 Stride::Int(d) if *d < 0 => {
-                    let d = Literal::i64_unsuffixed(-d);
+                    let d = Literal::u64_unsuffixed(d.unsigned_abs());
                     quote!(#k::Dim<#n, { -#d }>)
                 }
                 Stride::Int(d) => {
@@ -101,7 +123,9 @@ fn form(k: &TokenStream, shape: &Tree<i64>, stride: &Tree<Stride>) -> TokenStrea
             }
         }
         // A rank-1 tuple is its entry (SPEC §1).
-        (Tree::Tuple(a), Tree::Tuple(b)) if a.len() == 1 && b.len() == 1 => form(k, &a[0], &b[0]),
+        (Tree::Tuple(a), Tree::Tuple(b)) if let ([a], [b]) = (a.as_slice(), b.as_slice()) => {
+            form(k, a, b)
+        }
         (Tree::Tuple(a), Tree::Tuple(b)) => {
             let parts = a.iter().zip(b).map(|(s, d)| form(k, s, d));
             quote!((#(#parts,)*))
@@ -132,7 +156,7 @@ fn tile(k: &TokenStream, t: Option<&Vec<i64>>) -> TokenStream {
     let Some(t) = t else {
         return quote!(#k::NoTile);
     };
-    let ext = t.iter().map(|e| Literal::usize_unsuffixed(*e as usize));
+    let ext = t.iter().map(|e| Literal::i64_unsuffixed(*e));
     let name = quote::format_ident!("Tile{}", t.len());
     quote!(#k::#name<#(#ext),*>)
 }
@@ -172,7 +196,7 @@ fn typed(k: &TokenStream, c: &Checked) -> (TokenStream, TokenStream) {
     }
     let f = form(k, c.layout.shape(), c.layout.stride());
     let (dom, cod) = (space(k, c.domain), space(k, c.codomain));
-    let n = Literal::usize_unsuffixed(c.layout.size() as usize);
+    let n = Literal::i64_unsuffixed(c.layout.size());
     let acc = if c.layout.is_broadcast() {
         quote!(#k::ReadOnly)
     } else {
@@ -219,7 +243,7 @@ pub fn typed_map(
     map: &Map,
     index: IndexTy,
     runtime: &[(usize, TokenStream)],
-) -> Result<TokenStream, layout_core::Error> {
+) -> Result<TokenStream, Failure> {
     let checked = |layout: Layout, swizzle: Option<layout_core::Swizzle>| Checked {
         domain_tile: map.domain_tile().map(<[i64]>::to_vec),
         codomain_tile: if swizzle.is_some() {
@@ -238,11 +262,15 @@ pub fn typed_map(
         index,
         runtime: Vec::new(),
     };
-    if runtime.is_empty() {
+    let Some((entry, value)) = runtime.first() else {
         match map {
-            Map::Layout(a) => return Ok(typed(k, &checked(a.layout().clone(), None)).1),
+            Map::Layout(a) => {
+                typed_limits(a.layout().shape())?;
+                return Ok(typed(k, &checked(a.layout().clone(), None)).1);
+            }
             Map::Swizzled { swizzle, inner } => {
                 if let Map::Layout(a) = inner.as_ref() {
+                    typed_limits(a.layout().shape())?;
                     return Ok(typed(k, &checked(a.layout().clone(), Some(*swizzle))).1);
                 }
             }
@@ -255,11 +283,18 @@ pub fn typed_map(
             }
         }
         let e = emit(map, false)?;
-        return Ok(generated(k, map, index, &e.program, None));
-    }
-    let (entry, value) = &runtime[0];
+        let range = decided_range(map, &e.decision);
+        return generated(k, map, index, &e.program, range, None);
+    };
     // Decide every slice at compile time (SPEC §5): equal layouts → constant + that layout.
-    let size = entry_size(&map.domain_shape(), *entry);
+    // When the whole map is a layout, every slice is a constant plus the same layout (the
+    // free coordinates' part, by separability): one slice decides them all.
+    let full = emit(map, false)?;
+    let size = if full.decision.is_layout() {
+        1
+    } else {
+        entry_size(&map.domain_shape(), *entry)
+    };
     let mut common: Option<Program> = None;
     let mut agree = true;
     for v in 0..size {
@@ -273,8 +308,9 @@ pub fn typed_map(
             }
         }
     }
-    let full = emit(map, false)?.program;
-    Ok(generated(
+    let range = decided_range(map, &full.decision);
+    let full = full.program;
+    generated(
         k,
         map,
         index,
@@ -283,13 +319,62 @@ pub fn typed_map(
         } else {
             &full
         },
+        range,
         Some((*entry, value, agree, &full)),
-    ))
+    )
+}
+
+/// The exact offset range of a map decided to be a constant plus a layout, from the layout's
+/// strides (no enumeration); `None` when it is not one or the range leaves `i64`.
+fn decided_range(map: &Map, d: &Decision) -> Option<(i64, i64)> {
+    let layout = Decision {
+        constant: 0,
+        ..d.clone()
+    };
+    let (min, max) = layout.coarsest_layout(&map.domain_shape())?.span();
+    Some((min.checked_add(d.constant)?, max.checked_add(d.constant)?))
+}
+
+/// Why an algebra result has no typed value.
+pub enum Failure {
+    /// A rule of `layout-core`.
+    Core(layout_core::Error),
+    /// A limit of the typed API, or an emitted program that does not fit its domain.
+    Message(String),
+}
+
+impl From<layout_core::Error> for Failure {
+    fn from(e: layout_core::Error) -> Failure {
+        Failure::Core(e)
+    }
+}
+
+/// The typed API's limits on the form of a generated type: [`valid::MAX_TYPED_LEAVES`] leaves
+/// (the fixed coordinate arrays) and [`valid::MAX_TYPED_RANK`] entries per tuple.
+fn typed_limits(shape: &Tree<i64>) -> Result<(), Failure> {
+    let leaves = shape.leaves().len();
+    if leaves > valid::MAX_TYPED_LEAVES {
+        return Err(Failure::Message(valid::too_many_leaves(leaves)));
+    }
+    let rank = max_rank(shape);
+    if rank > valid::MAX_TYPED_RANK {
+        return Err(Failure::Message(valid::too_wide(rank)));
+    }
+    Ok(())
+}
+
+/// The product of a shape's sizes: a domain of a checked map, so it fits `i64` (saturating
+/// instead of wrapping, were it ever not to).
+fn checked_product(t: &Tree<i64>) -> i64 {
+    t.leaves()
+        .into_iter()
+        .try_fold(1i64, |a, &n| a.checked_mul(n))
+        .unwrap_or(i64::MAX)
 }
 
 fn entry_size(shape: &Tree<i64>, entry: usize) -> i64 {
     match shape {
-        Tree::Tuple(v) => v.get(entry).map_or(1, |t| t.leaves().into_iter().product()),
+        Tree::Tuple(v) => v.get(entry).map_or(1, checked_product),
         Tree::Leaf(n) => *n,
     }
 }
@@ -309,38 +394,49 @@ fn max_rank(t: &Tree<i64>) -> usize {
     }
 }
 
-/// Rust tokens of a program over leaf coordinates `l[first + i]`, in `isize`.
-fn program_tokens(p: &Program, coords: &[TokenStream]) -> TokenStream {
-    let var = |v: &Var| match v {
-        Var::Coord(i) => coords.get(*i).cloned().unwrap_or_else(|| quote!(0isize)),
-        Var::Temp(i) => {
+/// Rust tokens of a program over leaf coordinates `l[first + i]`, in `isize`. A variable the
+/// program reads but does not have (a coordinate past `coords`, a temporary not yet bound) is
+/// an error, never a silent 0.
+fn program_tokens(p: &Program, coords: &[TokenStream]) -> Result<TokenStream, String> {
+    let var = |v: &Var, bound: usize| match v {
+        Var::Coord(i) => coords.get(*i).cloned().ok_or_else(|| {
+            format!(
+                "the emitted program reads coordinate {i} of a domain with {} leaf coordinates",
+                coords.len()
+            )
+        }),
+        Var::Temp(i) if *i < bound => {
             let t = quote::format_ident!("t{}", *i);
-            quote!(#t)
+            Ok(quote!(#t))
         }
+        Var::Temp(i) => Err(format!(
+            "the emitted program reads temporary {i} before it is bound"
+        )),
     };
-    let sum = |s: &Sum| {
+    let sum = |s: &Sum, bound: usize| -> Result<TokenStream, String> {
         let c = Literal::i64_unsuffixed(s.constant);
-        let terms = s.terms.iter().map(|(coef, t)| {
+        let mut terms = Vec::with_capacity(s.terms.len());
+        for (coef, t) in &s.terms {
             let body = match t {
-                Term::Var(v) => var(v),
+                Term::Var(v) => var(v, bound)?,
                 Term::Div(v, w) => {
-                    let (v, w) = (var(v), Literal::i64_unsuffixed(*w));
+                    let (v, w) = (var(v, bound)?, Literal::i64_unsuffixed(*w));
                     quote!((#v / #w))
                 }
                 Term::Mod(v, m) => {
-                    let (v, m) = (var(v), Literal::i64_unsuffixed(*m));
+                    let (v, m) = (var(v, bound)?, Literal::i64_unsuffixed(*m));
                     quote!((#v % #m))
                 }
                 Term::DivMod(v, w, m) => {
                     let (v, w, m) = (
-                        var(v),
+                        var(v, bound)?,
                         Literal::i64_unsuffixed(*w),
                         Literal::i64_unsuffixed(*m),
                     );
                     quote!(((#v / #w) % #m))
                 }
                 Term::Swizzle { x, src, mask, dst } => {
-                    let x = var(x);
+                    let x = var(x, bound)?;
                     let (src, mask, dst) = (
                         Literal::u32_unsuffixed(*src),
                         Literal::i64_unsuffixed(*mask),
@@ -350,17 +446,18 @@ fn program_tokens(p: &Program, coords: &[TokenStream]) -> TokenStream {
                 }
             };
             let coef = Literal::i64_unsuffixed(*coef);
-            quote!(+ (#coef as isize) * #body)
-        });
-        quote!((#c as isize) #(#terms)*)
+            terms.push(quote!(+ (#coef as isize) * #body));
+        }
+        Ok(quote!((#c as isize) #(#terms)*))
     };
-    let lets = p.lets.iter().enumerate().map(|(i, s)| {
+    let mut lets = Vec::with_capacity(p.lets.len());
+    for (i, s) in p.lets.iter().enumerate() {
         let t = quote::format_ident!("t{}", i);
-        let v = sum(s);
-        quote!(let #t: isize = #v;)
-    });
-    let r = sum(&p.result);
-    quote!({ #(#lets)* #r })
+        let v = sum(s, i)?;
+        lets.push(quote!(let #t: isize = #v;));
+    }
+    let r = sum(&p.result, p.lets.len())?;
+    Ok(quote!({ #(#lets)* #r }))
 }
 
 /// Rust code that rebuilds the map at run time with `layout-core` (for `to_map`).
@@ -431,8 +528,9 @@ fn generated(
     map: &Map,
     index: IndexTy,
     program: &Program,
+    range: Option<(i64, i64)>,
     runtime: Option<(usize, &TokenStream, bool, &Program)>,
-) -> TokenStream {
+) -> Result<TokenStream, Failure> {
     let full_shape = map.domain_shape();
     let entries: Vec<Tree<i64>> = match &full_shape {
         Tree::Tuple(v) => v.clone(),
@@ -455,10 +553,11 @@ fn generated(
             }
         }
     };
-    let size: i64 = shape.leaves().into_iter().product();
+    typed_limits(&shape)?;
+    let size: i64 = checked_product(&shape);
     let form = Layout::new(shape.clone(), shape.map(&mut |_| Stride::Int(1)))
         .map_or(quote!(#k::Dim<1, 0>), |l| form(k, l.shape(), l.stride()));
-    let n = Literal::usize_unsuffixed(size as usize);
+    let n = Literal::i64_unsuffixed(size);
     let dom = space(k, map.domain());
     let cod = if map.is_swizzled() {
         quote!(#k::SwizzledPhysicalSpace)
@@ -475,12 +574,22 @@ fn generated(
         if runtime.is_some() {
             None
         } else {
-            map.domain_tile().map(<[i64]>::to_vec)
+            map.domain_tile_shape()
+        }
+        .as_ref(),
+    );
+    // The codomain keeps its tile (a swizzled map's codomain is physical and has none).
+    let ct = tile(
+        k,
+        if map.is_swizzled() {
+            None
+        } else {
+            map.codomain_tile().map(<[i64]>::to_vec)
         }
         .as_ref(),
     );
     let idx = index_type(index);
-    let (min, max) = offset_range(map);
+    let (min, max) = range.unwrap_or_else(|| offset_range(map));
     let coords: Vec<TokenStream> = (0..shape.leaves().len())
         .map(|i| quote!((l[#i] as isize)))
         .collect();
@@ -489,7 +598,7 @@ fn generated(
         None => (
             quote!(),
             quote!(__LayoutExpr {}),
-            program_tokens(program, &coords),
+            program_tokens(program, &coords).map_err(Failure::Message)?,
             quote!(__m),
         ),
         Some((entry, value, agree, full)) => {
@@ -507,41 +616,53 @@ fn generated(
                             let (wl, szl) =
                                 (Literal::i64_unsuffixed(w), Literal::i64_unsuffixed(sz));
                             parts.push(quote!(((((t as usize) / #wl) % #szl) as isize)));
-                            w *= sz;
+                            // The product of the entry's leaves is its size, which fits.
+                            w = w.saturating_mul(sz);
                         }
                         parts.reverse();
                         out.extend(parts);
                     } else {
                         for _ in &leaves {
                             out.push(free_leaf(free));
-                            free += 1;
+                            free = free.saturating_add(1);
                         }
                     }
                 }
                 out
             };
             let restrict = quote!(__m.restrict(&[(#entry, self.t as i64)])?);
-            // The value is a coordinate of the entry: checked like one (debug assertions).
-            let esize = entry_size(&full_shape, entry) as isize;
-            let check = quote!(::core::debug_assert!(
-                (0..#esize).contains(&t),
-                "restrict: the run-time value is outside its entry [0, {})",
-                #esize
-            ););
+            // The value is a coordinate of the entry: checked like a slice index, in every
+            // profile, once when the value is built (never in `offset`): a value of any integer
+            // type outside `[0, size)` panics with the value and the entry's range; a
+            // non-integer type is a compile error.
+            let esize = Literal::i64_unsuffixed(entry_size(&full_shape, entry));
+            let take = quote!(
+                let __value = #value;
+                let t: isize = match ::core::convert::TryInto::<isize>::try_into(__value) {
+                    ::core::result::Result::Ok(t) if (0..#esize).contains(&t) => t,
+                    _ => ::core::panic!(
+                        "restrict: the run-time value {} is outside its entry [0, {})",
+                        __value,
+                        #esize
+                    ),
+                };
+            );
             if agree {
-                let base = program_tokens(full, &full_coords(&|_| quote!(0isize)));
-                let restricted = program_tokens(program, &coords);
+                let base = program_tokens(full, &full_coords(&|_| quote!(0isize)))
+                    .map_err(Failure::Message)?;
+                let restricted = program_tokens(program, &coords).map_err(Failure::Message)?;
                 (
                     quote!(t: isize, base: isize,),
-                    quote!({ let t: isize = (#value) as isize; #check let base: isize = #base; __LayoutExpr { t, base } }),
+                    quote!({ #take let base: isize = #base; __LayoutExpr { t, base } }),
                     quote!(self.base + #restricted),
                     restrict,
                 )
             } else {
-                let full_body = program_tokens(full, &full_coords(&|i| quote!((l[#i] as isize))));
+                let full_body = program_tokens(full, &full_coords(&|i| quote!((l[#i] as isize))))
+                    .map_err(Failure::Message)?;
                 (
                     quote!(t: isize,),
-                    quote!({ let t: isize = (#value) as isize; #check __LayoutExpr { t } }),
+                    quote!({ #take __LayoutExpr { t } }),
                     quote!({ let t: isize = self.t; #full_body }),
                     restrict,
                 )
@@ -549,7 +670,7 @@ fn generated(
         }
     };
     let build = map_builder(k, map);
-    quote!({
+    Ok(quote!({
         #[derive(Clone, Copy, Debug)]
         struct __LayoutExpr { #fields }
         #[allow(clippy::all, unused_parens)]
@@ -559,7 +680,7 @@ fn generated(
             type Size = #k::Size<#n>;
             type Access = #acc;
             type DomainTile = #dt;
-            type CodomainTile = #k::NoTile;
+            type CodomainTile = #ct;
             type Index = #idx;
             type Form = #form;
             const SIZE: usize = #n;
@@ -597,5 +718,5 @@ fn generated(
             }
         }
         #init
-    })
+    }))
 }

@@ -84,8 +84,10 @@
 //!   (`(Dim<16, 32>, Dim<32, 1>)`, `Bcast<N>` for `_`), so `offset` inlines to `Σ cᵢ·dᵢ`
 //!   with constant strides. A swizzle wraps it in `Swizzled<L, B, SRC, DST>`.
 //! - The item form: a type alias and a constant of the same name, and a hidden
-//!   `macro_rules!` under that name that hands the declaration's tokens to later algebra
-//!   expressions of the same crate (this is how `divide(SMEM, ..)` sees `SMEM` during
+//!   `macro_rules!` re-exported under that name (with the item's visibility; `#[macro_export]`ed
+//!   under a unique hidden name for a `pub` item) that hands the declaration's tokens to algebra
+//!   expressions. An expression invokes it through the operand's path as written, so Rust's
+//!   own resolution finds the item (this is how `divide(SMEM, ..)` sees `SMEM` during
 //!   expansion, with full spans and numbers in its errors).
 //! - An algebra expression is evaluated here with `layout-core`; a result that is a layout
 //!   (an operation's result, or a composite that Theorem 1 decides to be one) is a `Static`,
@@ -96,6 +98,13 @@
 //! Pipeline: `parse` (tokens → `ast`, with spans) → `valid` (calls `layout-core`, maps each
 //! error's mode path back to its token, collects independent errors) → `expand`.
 #![forbid(unsafe_code)]
+#![deny(
+    clippy::arithmetic_side_effects,
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss,
+    clippy::indexing_slicing
+)]
 #![warn(missing_docs)]
 
 mod algebra;

@@ -522,7 +522,8 @@ fn tree<T>(
             if let Some(list) = names.as_deref_mut() {
                 list.push(name);
             }
-            items.push(tree(&content, depth + 1, None, leaf)?);
+            // `depth` is at most `MAX_DEPTH + 1` (checked above).
+            items.push(tree(&content, depth.saturating_add(1), None, leaf)?);
             if content.is_empty() {
                 break;
             }

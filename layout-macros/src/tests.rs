@@ -6,6 +6,15 @@
 //! `proc_macro2` runs on its fallback here (no compiler session), so spans carry no positions;
 //! the UI snapshots in `ui-tests` check where errors point.
 
+// Test code: an overflow or a failed index panics, which fails the test it is in.
+#![allow(
+    clippy::arithmetic_side_effects,
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss,
+    clippy::indexing_slicing
+)]
+
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::str::FromStr;
 
@@ -308,6 +317,24 @@ fn error_messages() {
         (
             "(((((((((((2))))))))))):(1), logical -> logical",
             &["nesting deeper than 8 levels"],
+        ),
+        // A restriction keeps its free entries' tile shape, checked by a composition.
+        (
+            "compose(restrict([(4,16,8):(128,8,1), logical(4,16,8) -> physical], 0 = 1), [(8,16):(16,1), thread-value -> logical(8,16)])",
+            &["logical tile shapes differ at extent 0: 8 on the right operand vs 16 on the left"],
+        ),
+        // Algebra results past the typed API's limits, named at expansion.
+        (
+            "broadcast([(4,8):(8,1), logical -> physical], (2,2,2,2,2,2,2,2,2))",
+            &["9 modes in one tuple; the typed API takes at most 8"],
+        ),
+        (
+            "broadcast([((2,2,2,2,2,2,2,2),(2,2,2,2,2,2,2,2),(2,2,2,2,2,2,2,2),(2,2,2,2,2,2,2,2)):((1,2,4,8,16,32,64,128),(256,512,1024,2048,4096,8192,16384,32768),(65536,131072,262144,524288,1048576,2097152,4194304,8388608),(16777216,33554432,67108864,134217728,268435456,536870912,1073741824,2147483648)), logical -> physical], (2))",
+            &["33 leaf modes; the typed API takes at most 32"],
+        ),
+        (
+            "repeat([((2,2,2,2,2,2,2,2),(2,2,2,2,2,2,2,2),(2,2,2,2,2,2,2,2),(2,2,2,2,2,2,2,2)):((1,2,4,8,16,32,64,128),(256,512,1024,2048,4096,8192,16384,32768),(65536,131072,262144,524288,1048576,2097152,4194304,8388608),(16777216,33554432,67108864,134217728,268435456,536870912,1073741824,2147483648)), logical -> physical], (2):(1))",
+            &["33 leaf modes; the typed API takes at most 32"],
         ),
     ];
     for (input, want) in cases {
@@ -1178,4 +1205,90 @@ proptest! {
         assert_well_formed(&text, &e);
         prop_assert_eq!(!e.has_errors(), d.accepted(), "`{}`: {:?}", text, e.errors);
     }
+}
+
+/// The slowest expansions known, each timed: a restriction of a 2^25-position layout (a constant
+/// plus a layout, decided in O(rank)), restrictions of a composite and by a run-time value,
+/// `broadcast` to a 32-leaf layout, a swizzled restriction, a large composite, and the
+/// rejections at the typed API's limits (33 leaves, 9 entries in one tuple). Each must expand (or fail) well within the bound; the
+/// times are printed. The bound is generous so that the test is not flaky on a loaded machine;
+/// the target is 100 ms in the dev profile.
+#[test]
+fn worst_expansions_are_fast() {
+    // 31 leaves of size 2, row-major, in four groups of at most 8.
+    let leaves31 = {
+        let (mut shape, mut stride, mut k) = (Vec::new(), Vec::new(), 31);
+        for group in [8, 8, 8, 7] {
+            let mut d = Vec::new();
+            for _ in 0..group {
+                k -= 1;
+                d.push((1i64 << k).to_string());
+            }
+            shape.push(format!("({})", vec!["2"; group].join(",")));
+            stride.push(format!("({})", d.join(",")));
+        }
+        format!("({}):({})", shape.join(","), stride.join(","))
+    };
+    let cases: Vec<(String, bool)> = vec![
+        (
+            "restrict([(4096,8192):(8192,1), logical -> physical], 0 = 5)".into(),
+            false,
+        ),
+        (
+            "restrict([(32768,1024):(1,32768), logical -> physical], 1 = 1000)".into(),
+            false,
+        ),
+        (
+            "restrict(compose([(4096,8192):(8192,1), logical -> physical], [(thread: 4096, value: 8192):(8192,1), thread-value -> logical]), thread = 7)".into(),
+            false,
+        ),
+        (
+            "restrict(compose([(4096,8192):(8192,1), logical -> physical], [(thread: 4096, value: 8192):(8192,1), thread-value -> logical]), thread = t)".into(),
+            false,
+        ),
+        (
+            "restrict([(4096,8192):(8192,1), logical -> physical], 0 = t)".into(),
+            false,
+        ),
+        (
+            format!("broadcast([{leaves31}, logical -> physical], (4))"),
+            false,
+        ),
+        (
+            format!("broadcast([{leaves31}, logical -> physical], (2, 2))"),
+            true,
+        ),
+        (
+            "broadcast([(4,8):(8,1), logical -> physical], (2,2,2,2,2,2,2,2,2))".into(),
+            true,
+        ),
+        (
+            "divide([(4096,8192):(8192,1), logical -> physical], (64, 128))".into(),
+            false,
+        ),
+        (
+            "restrict(swizzle(compose([(4096,8192):(8192,1), logical -> physical], [(thread: 4096, value: 8192):(8192,1), thread-value -> logical]), b = 3, src = 7, dst = 4), thread = 9)".into(),
+            false,
+        ),
+        (
+            "compose([(4096,8192):(8192,1), logical -> physical], [(8192,4096):(1,8192), thread-value -> logical])".into(),
+            false,
+        ),
+    ];
+    let mut report = Vec::new();
+    let mut failures = Vec::new();
+    for (input, must_fail) in &cases {
+        let start = std::time::Instant::now();
+        let e = expand_str(input);
+        let took = start.elapsed();
+        report.push(format!("{:>8.1} ms  {input}", took.as_secs_f64() * 1e3));
+        if e.has_errors() != *must_fail {
+            failures.push(format!("{input}: errors {:?}", e.errors));
+        }
+        if took > std::time::Duration::from_secs(1) {
+            failures.push(format!("{input} took {took:?}"));
+        }
+    }
+    println!("{}", report.join("\n"));
+    assert!(failures.is_empty(), "{failures:#?}");
 }

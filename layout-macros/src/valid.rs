@@ -55,7 +55,7 @@ fn cute_path(shape: &Node<i64>, m: &ModePath) -> ModePath {
     for &i in m.indices() {
         match node {
             Node::Tuple(v, _) => {
-                out.push(v.len().saturating_sub(1 + i as usize));
+                out.push(v.len().saturating_sub(usize::from(i)).saturating_sub(1));
                 match v.get(i as usize) {
                     Some(n) => node = n,
                     None => break,
@@ -72,8 +72,9 @@ fn coordinate(shape: &layout_core::Tree<i64>, mut i: i64, cute: bool) -> String 
     fn go(t: &layout_core::Tree<i64>, i: &mut i64) -> layout_core::Tree<i64> {
         match t {
             layout_core::Tree::Leaf(n) => {
-                let c = *i % n;
-                *i /= n;
+                // Sizes are positive: neither operation can fail.
+                let c = i.checked_rem(*n).unwrap_or(0);
+                *i = i.checked_div(*n).unwrap_or(0);
                 layout_core::Tree::Leaf(c)
             }
             layout_core::Tree::Tuple(v) => {
@@ -220,10 +221,7 @@ pub fn check(d: &Decl) -> (Option<Checked>, Vec<syn::Error>) {
         ]
         .into_iter()
         .collect();
-        leaf.push(syn::Error::new_spanned(
-            tokens,
-            format!("{leaves} leaf modes; the typed API takes at most {MAX_TYPED_LEAVES}\nhelp: merge contiguous modes"),
-        ));
+        leaf.push(syn::Error::new_spanned(tokens, too_many_leaves(leaves)));
     }
     for side in [&d.domain, &d.codomain] {
         if let Some((t, span)) = &side.tile
@@ -324,17 +322,29 @@ pub fn check(d: &Decl) -> (Option<Checked>, Vec<syn::Error>) {
     (checked, errs)
 }
 
-/// The typed API implements forms for tuples of 2 to 8 entries.
 /// `layout_typed::MAX_LEAVES`: the typed API evaluates composites through fixed arrays.
-const MAX_TYPED_LEAVES: usize = 32;
+pub const MAX_TYPED_LEAVES: usize = 32;
+/// The typed API implements forms for tuples of 2 to 8 entries.
+pub const MAX_TYPED_RANK: usize = 8;
+
+/// The message of a layout past [`MAX_TYPED_LEAVES`].
+pub fn too_many_leaves(leaves: usize) -> String {
+    format!(
+        "{leaves} leaf modes; the typed API takes at most {MAX_TYPED_LEAVES}\nhelp: merge contiguous modes"
+    )
+}
+
+/// The message of a tuple past [`MAX_TYPED_RANK`].
+pub fn too_wide(rank: usize) -> String {
+    format!(
+        "{rank} modes in one tuple; the typed API takes at most {MAX_TYPED_RANK}\nhelp: group modes into nested tuples"
+    )
+}
 
 fn typed_limits(shape: &Node<i64>, out: &mut Vec<syn::Error>) {
     if let Node::Tuple(v, span) = shape {
-        if v.len() > 8 {
-            out.push(syn::Error::new(
-                *span,
-                format!("{} modes in one tuple; the typed API takes at most 8\nhelp: group modes into nested tuples", v.len()),
-            ));
+        if v.len() > MAX_TYPED_RANK {
+            out.push(syn::Error::new(*span, too_wide(v.len())));
         }
         v.iter().for_each(|t| typed_limits(t, out));
     }

@@ -203,6 +203,24 @@ pub mod prelude {
 /// the rule, the mode and the numbers, with a `help:` line: not dense (Lemma 1), aliasing,
 /// zero stride, profile mismatch, forbidden annotation, swizzle fields, overflow, tile size.
 ///
+/// Algebra form: `layout!(compose(A, B))`, `divide(L, (64, 32))`, … (see the algebra chapter,
+/// `docs/algebra.md`). An operand is a literal `[LAYOUT, DOMAIN -> CODOMAIN]` or a path to an
+/// item of the item form, and it is found by Rust's own name resolution: the item form also
+/// defines a hidden macro under the item's name (macro namespace, the item's visibility) that
+/// hands the declaration back, and the expression invokes it through the operand's path as
+/// written. So `a::P`, `crate::a::P`, `super::P`, a `use … as` name, a `pub use` re-export and
+/// a `pub` item of another crate (`other::P`, also under a renamed `layout-typed`) each name
+/// exactly the item that path names in Rust; two items called `P` in different modules are
+/// never confused, and a path that names no `layout!` item is an error ("cannot find macro").
+///
+/// ```
+/// use layout_typed::prelude::*;
+/// mod a { layout_typed::layout! { pub const P = (2,3):(1,2), logical -> logical; } }
+/// mod b { layout_typed::layout! { pub const P = (3,2):(1,3), logical -> logical; } }
+/// let ab = layout!(compose(a::P, b::P)); // a::P after b::P: the identity of 6 positions
+/// assert_eq!((0..6).map(|i| ab.offset_index(i)).collect::<Vec<_>>(), [0, 1, 2, 3, 4, 5]);
+/// ```
+///
 /// ```
 /// use layout_typed::prelude::*;
 /// layout! { pub const SMEM = (16,32):(32,1), logical -> physical; }

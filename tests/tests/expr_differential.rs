@@ -27,11 +27,6 @@ use layout_tests::expr::{self, Arr, Decl, Entry, Expr, Generated, RVal, Sh, Sp};
 // list is checked both ways: a difference outside the list fails, and so does a listed tree
 // that no longer differs — remove its id once the bug is fixed.
 //
-// - 182, 183, 184, 188, 195, 198, 229, 255, 258, 272, 289, 310, 329, 346, 360: a
-//   composition whose right operand is itself a composition (`compose(S, compose(T, I))`) is
-//   decided and emitted over the wrong coordinates: wrong offsets, or refused as "not a
-//   layout" under `divide`, `repeat`, `inverse` (360 is the specification's example; the
-//   left-nested form is right);
 // - 216, 307, 365: `restrict` by a coordinate of the one entry a previous restriction left
 //   free (`restrict(restrict(R, 0 = 1), 0 = (1, 2))`) is refused: the entry is read as its
 //   children;
@@ -41,15 +36,10 @@ use layout_tests::expr::{self, Arr, Decl, Entry, Expr, Generated, RVal, Sh, Sp};
 // - invalid 49: a swizzle of a restriction whose offsets are negative is accepted.
 
 /// Trees whose `layout!` expansion differs from the evaluator (or is refused).
-const EXPANSION_KNOWN_WRONG: &[usize] = &[
-    182, 183, 184, 188, 195, 198, 212, 216, 229, 255, 258, 272, 289, 300, 307, 310, 329, 346, 360,
-    364, 365,
-];
+const EXPANSION_KNOWN_WRONG: &[usize] = &[212, 216, 300, 307, 364, 365];
 
 /// Trees whose `layout_core` map or rendered programs differ from the evaluator.
-const RENDER_KNOWN_WRONG: &[usize] = &[
-    182, 183, 184, 188, 195, 198, 216, 229, 255, 258, 272, 289, 307, 310, 329, 346, 360, 365,
-];
+const RENDER_KNOWN_WRONG: &[usize] = &[216, 307, 365];
 
 /// Invalid trees (ids as printed) that the expansion accepts.
 const ACCEPTED_KNOWN: &[usize] = &[49];

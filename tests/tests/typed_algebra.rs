@@ -560,13 +560,75 @@ fn runtime_and_literal_values_together() {
     }
 }
 
+/// The panic message of `f`, which must panic.
+fn panic_message(f: impl FnOnce() + std::panic::UnwindSafe) -> String {
+    let p = std::panic::catch_unwind(f).expect_err("panics");
+    p.downcast_ref::<String>()
+        .cloned()
+        .or_else(|| p.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+        .unwrap_or_default()
+}
+
 #[test]
-#[cfg(debug_assertions)]
-#[should_panic(expected = "outside its entry")]
-fn a_runtime_value_outside_its_entry_is_caught_by_debug_assertions() {
-    let t = 128usize;
-    let a = layout!(restrict(compose(SMEM, TVN), thread = t));
-    let _ = a.offset(0usize);
+fn a_runtime_value_outside_its_entry_panics_in_every_profile() {
+    // Checked when the value is built, like a slice index (not only under debug assertions),
+    // for every integer type, on both emitted forms: constant + layout, and the composite as
+    // written (a swizzled map, whose slices are not layouts).
+    let msg = |v: &str| format!("restrict: the run-time value {v} is outside its entry [0, 128)");
+    assert_eq!(
+        panic_message(|| {
+            let t = 128usize;
+            let _ = layout!(restrict(compose(SMEM, TVN), thread = t));
+        }),
+        msg("128")
+    );
+    assert_eq!(
+        panic_message(|| {
+            let t = 200u32;
+            let _ = layout!(restrict(compose(SMEM, TVN), thread = t));
+        }),
+        msg("200")
+    );
+    assert_eq!(
+        panic_message(|| {
+            let t = -1i32;
+            let _ = layout!(restrict(compose(SMEM, TVN), 0 = t));
+        }),
+        msg("-1")
+    );
+    assert_eq!(
+        panic_message(|| {
+            let t = u64::MAX;
+            let _ = layout!(restrict(compose(SMEM, TVN), thread = t));
+        }),
+        msg(&u64::MAX.to_string())
+    );
+    assert_eq!(
+        panic_message(|| {
+            let t = i64::MIN;
+            let _ = layout!(restrict(
+                swizzle(compose(SMEM, TVN), b = 2, src = 5, dst = 0),
+                thread = t
+            ));
+        }),
+        msg(&i64::MIN.to_string())
+    );
+    assert_eq!(
+        panic_message(|| {
+            let t = 128u8;
+            let _ = layout!(restrict(
+                swizzle(compose(SMEM, TVN), b = 2, src = 5, dst = 0),
+                thread = t
+            ));
+        }),
+        msg("128")
+    );
+    // Every value inside the entry is accepted, of any integer type.
+    for t in 0..128u8 {
+        let a = layout!(restrict(compose(SMEM, TVN), thread = t));
+        let b = layout!(restrict(compose(SMEM, TVN), thread = i64::from(t)));
+        assert_eq!(a.offset(3usize), b.offset(3usize));
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -290,6 +290,12 @@ const SECTIONS: &[Section] = &[
                  address the wrong elements.",
             ),
             case(
+                "compose/tile_mismatch_after_divide_modes.rs",
+                "Logical tiles that differ, through an algebra result",
+                "An operation's result keeps or recomputes its operand's tile shapes \
+                 (`divide_modes` keeps them), so the transposed storage is still refused.",
+            ),
+            case(
                 "algebra/result_into_physical_as_right_operand.rs",
                 "A `layout!` result into physical space as the right operand",
                 "The value of a `layout!` expression carries its spaces like a declared layout.",
