@@ -401,6 +401,15 @@ pub enum Error {
         /// The limit.
         limit: i64,
     },
+    /// The exact offset range of a swizzled or restricted map needs a search past its limit
+    /// ([`crate::RANGE_SEARCH_LIMIT`] steps of the branch-and-bound over a swizzle, or
+    /// [`crate::DECIDE_LIMIT`] values of a restricted composite that is not a layout).
+    RangeUndecided {
+        /// Number of coordinates of the map's domain.
+        size: i64,
+        /// The limit that was reached.
+        limit: i64,
+    },
     /// `scale_mode` needs a layout of one mode `n:d`, but this one has `leaves` leaves.
     NotOneMode {
         /// Number of leaves of the layout given.
@@ -614,6 +623,7 @@ impl Error {
             | Error::RestrictEntry { .. }
             | Error::UnknownModeName => "restrict",
             Error::DecideTooLarge { .. } => "decide-too-large",
+            Error::RangeUndecided { .. } => "range-undecided",
             Error::TileExtent { .. } => "tile-shape",
             Error::SwizzleNegativeField { .. } | Error::SwizzleNegativeOffset { .. } => {
                 "swizzle-fields"
@@ -755,6 +765,7 @@ impl fmt::Display for HelpText {
             Error::RestrictEntry { rank, .. } => write!(f, "the domain has {rank} free top-level entries, numbered from 0"),
             Error::UnknownModeName => f.write_str("name a top-level mode of the domain, e.g. `thread` in `(thread: 32, value: 4):(4, 1)`, or give its position"),
             Error::DecideTooLarge { .. } => f.write_str("emit the composite as written, or decide a smaller tile"),
+            Error::RangeUndecided { .. } => f.write_str("swizzle a layout (or a composite decided to be one) whose strides are powers of two, or restrict a smaller tile"),
             Error::NotOneMode { .. } => f.write_str("scale one mode at a time: `select` or `flatten` the layout and pass a single mode"),
             Error::ScaleSize { size, .. } => write!(f, "the shape refines the mode, so its sizes must multiply to {size}"),
             Error::TileRank { rank, .. } => write!(f, "give one tile entry per top-level mode, {rank} in all (an entry of 1 leaves the whole mode in `rest`)"),
@@ -972,6 +983,10 @@ impl fmt::Display for Error {
             Error::DecideTooLarge { size, limit } => write!(
                 f,
                 "deciding {size} coordinates exceeds the limit of {limit}"
+            ),
+            Error::RangeUndecided { size, limit } => write!(
+                f,
+                "the exact offset range of this map of {size} coordinates needs more than the limit of {limit} steps"
             ),
             Error::TileExtent { position, extent } => write!(
                 f,

@@ -119,6 +119,7 @@ mod layout;
 mod map;
 mod ops;
 mod parse;
+mod range;
 mod space;
 mod swizzle;
 mod tree;
@@ -137,6 +138,7 @@ pub use ops::{
     broadcast, canonical, divide, divide_modes, flatten, group, interleave, inverse, permute,
     repeat, repeat_modewise, repeat_modewise_raked, scale_mode, select,
 };
+pub use range::RANGE_SEARCH_LIMIT;
 pub use space::{Space, check, check_annotation, check_codomain};
 pub use swizzle::{Swizzle, swizzled_max};
 pub use tree::{Stride, Tree};

@@ -255,7 +255,7 @@ pub fn typed_map(
             }
         }
         let e = emit(map, false)?;
-        return Ok(generated(k, map, index, &e.program, None));
+        return generated(k, map, index, &e.program, None);
     }
     let (entry, value) = &runtime[0];
     // Decide every slice at compile time (SPEC §5): equal layouts → constant + that layout.
@@ -274,7 +274,7 @@ pub fn typed_map(
         }
     }
     let full = emit(map, false)?.program;
-    Ok(generated(
+    generated(
         k,
         map,
         index,
@@ -284,7 +284,7 @@ pub fn typed_map(
             &full
         },
         Some((*entry, value, agree, &full)),
-    ))
+    )
 }
 
 fn entry_size(shape: &Tree<i64>, entry: usize) -> i64 {
@@ -400,17 +400,6 @@ fn map_builder(k: &TokenStream, m: &Map) -> TokenStream {
     }
 }
 
-/// The smallest and largest offset of a map (tabulated).
-fn offset_range(map: &Map) -> (i64, i64) {
-    let mut range = (i64::MAX, i64::MIN);
-    for i in 0..map.size().min(layout_core::DECIDE_LIMIT) {
-        if let Ok(v) = map.eval_index(i) {
-            range = (range.0.min(v), range.1.max(v));
-        }
-    }
-    if range.0 > range.1 { (0, 0) } else { range }
-}
-
 /// A readable description of a map, for `Display`.
 fn describe(m: &Map) -> String {
     match m {
@@ -432,7 +421,7 @@ fn generated(
     index: IndexTy,
     program: &Program,
     runtime: Option<(usize, &TokenStream, bool, &Program)>,
-) -> TokenStream {
+) -> Result<TokenStream, layout_core::Error> {
     let full_shape = map.domain_shape();
     let entries: Vec<Tree<i64>> = match &full_shape {
         Tree::Tuple(v) => v.clone(),
@@ -480,7 +469,7 @@ fn generated(
         .as_ref(),
     );
     let idx = index_type(index);
-    let (min, max) = offset_range(map);
+    let (min, max) = map.offset_range()?;
     let coords: Vec<TokenStream> = (0..shape.leaves().len())
         .map(|i| quote!((l[#i] as isize)))
         .collect();
@@ -549,7 +538,7 @@ fn generated(
         }
     };
     let build = map_builder(k, map);
-    quote!({
+    Ok(quote!({
         #[derive(Clone, Copy, Debug)]
         struct __LayoutExpr { #fields }
         #[allow(clippy::all, unused_parens)]
@@ -597,5 +586,5 @@ fn generated(
             }
         }
         #init
-    })
+    }))
 }
