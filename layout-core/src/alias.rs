@@ -7,10 +7,15 @@ use crate::error::Error;
 use crate::layout::Layout;
 use crate::tree::Stride;
 
-/// Largest offset range the exact fallback enumerates over a bitset (2²⁶ bits = 8 MiB).
+/// Largest offset range the exact fallback marks in a bitset (2²⁶ bits = 8 MiB); over a wider
+/// range it sorts the offsets instead, of at most [`ENUMERATION_SORT_LIMIT`] coordinates.
 pub const ENUMERATION_RANGE_LIMIT: i64 = 1 << 26;
-/// Largest number of coordinates the exact fallback sorts when the range is wider.
-pub const ENUMERATION_SIZE_LIMIT: i64 = 1 << 20;
+/// Most coordinates the exact fallback visits over a bitset (it stops at the first collision,
+/// so more coordinates than offsets in a range of at most this width are decided too).
+pub const ENUMERATION_SIZE_LIMIT: i64 = 1 << 19;
+/// Most coordinates the exact fallback sorts, when the range is wider than
+/// [`ENUMERATION_RANGE_LIMIT`].
+pub const ENUMERATION_SORT_LIMIT: i64 = 1 << 15;
 
 /// A leaf mode that takes part in addressing: size > 1, integer stride, with its canonical
 /// weight in the flat index of the whole layout.
@@ -37,7 +42,7 @@ fn parts(layout: &Layout) -> Vec<Part> {
                 weight,
             });
         }
-        // Weights are divisors of size(L), which fits in i64.
+        // Weights are divisors of size(L), which fits in i64 (checked at construction).
         weight = weight.saturating_mul(m.size);
     }
     out.reverse();
@@ -84,7 +89,10 @@ fn fast(layout: &Layout) -> Fast {
             separated = false;
             break;
         }
-        spread += i128::from(p.stride.unsigned_abs()) * i128::from(p.size - 1);
+        spread = spread.saturating_add(
+            i128::from(p.stride.unsigned_abs())
+                .saturating_mul(i128::from(p.size.saturating_sub(1))),
+        );
     }
     if separated {
         return Fast::Free;
@@ -122,8 +130,18 @@ fn fast(layout: &Layout) -> Fast {
 }
 
 /// Whether `layout` is alias-free (SPEC §2): `L(c) = L(c')` only when `c` and `c'` differ at
-/// broadcast modes alone. Exact: the two fast tests of [`fast_alias_test`], then an
-/// enumeration over a bitset of the offset range.
+/// broadcast modes alone. Exact: the two fast tests of [`fast_alias_test`], then a symbolic
+/// reduction (padded and blocked tiles, divisible strides: see below), and only where neither
+/// decides, an enumeration of at most [`ENUMERATION_SIZE_LIMIT`] coordinates (each limit
+/// keeps one check near 100 ms in an unoptimised build, as a proc-macro runs).
+///
+/// The reduction asks whether two coordinates lie closer than `t` (`t = 1`: collide), i.e.
+/// whether some difference `δ ≠ 0`, `|δᵢ| < nᵢ`, has `|Σ δᵢ·dᵢ| < t`. A mode with `|d| < t`
+/// answers yes; a common factor `g` of the strides divides out (`t → ⌈t/g⌉`); strides sorted
+/// with each at least `t` above the spread of the smaller ones answer no; the largest mode
+/// drops out when it is that far above all the others; and a mode of stride ±1 drops out
+/// while `t` grows by its size − 1 (the others must then keep that distance: the rows of a
+/// padded tile, the blocks of a tiling). Each step is exact, and a yes carries its `δ`.
 ///
 /// ```
 /// use layout_core::{is_alias_free, Layout};
@@ -134,8 +152,9 @@ fn fast(layout: &Layout) -> Fast {
 /// ```
 ///
 /// # Errors
-/// [`Error::AliasUndecided`] when the fast tests do not decide and the enumeration would
-/// exceed [`ENUMERATION_RANGE_LIMIT`] bits and [`ENUMERATION_SIZE_LIMIT`] coordinates.
+/// [`Error::AliasUndecided`] when neither the fast tests nor the reduction decide and the
+/// enumeration would visit more than [`ENUMERATION_SIZE_LIMIT`] coordinates (more than
+/// [`ENUMERATION_SORT_LIMIT`] over a range wider than [`ENUMERATION_RANGE_LIMIT`]).
 pub fn is_alias_free(layout: &Layout) -> Result<bool, Error> {
     match check_alias_free(layout) {
         Ok(()) => Ok(true),
@@ -153,18 +172,245 @@ pub fn check_alias_free(layout: &Layout) -> Result<(), Error> {
     match fast(layout) {
         Fast::Free => Ok(()),
         Fast::Alias(e) => Err(e),
-        Fast::Unknown => enumerate(layout),
+        Fast::Unknown => {
+            let ps = parts(layout);
+            let modes: Vec<(i64, i64, usize)> = ps
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (p.size, p.stride, i))
+                .collect();
+            match collision(modes, 1) {
+                Verdict::Free => Ok(()),
+                Verdict::Collide(delta) => {
+                    witness(&ps, &delta).map_or_else(|| enumerate(layout), Err)
+                }
+                Verdict::Unknown => enumerate(layout),
+            }
+        }
     }
+}
+
+/// The answer of the reduction for a list of `(size, stride, part)` modes and a distance `t`.
+enum Verdict {
+    /// No two coordinates lie closer than `t`.
+    Free,
+    /// This difference `(part, δ)` has `|Σ δ·d| < t` (parts not listed have `δ = 0`).
+    Collide(Vec<(usize, i64)>),
+    /// No rule applies.
+    Unknown,
+}
+
+/// Whether some `δ ≠ 0` with `|δᵢ| < nᵢ` has `|Σ δᵢ·dᵢ| < t` ([`is_alias_free`]'s reduction).
+/// Every mode has `n > 1` and `d ≠ 0`; `t ≥ 1`.
+fn collision(mut modes: Vec<(i64, i64, usize)>, t: i64) -> Verdict {
+    // A single step of one mode is already closer than t.
+    if let Some(&(_, _, i)) = modes
+        .iter()
+        .find(|m| i128::from(m.1.unsigned_abs()) < i128::from(t))
+    {
+        return Verdict::Collide(vec![(i, 1)]);
+    }
+    if modes.is_empty() {
+        return Verdict::Free;
+    }
+    // A common factor of the strides scales every sum.
+    let g = modes.iter().fold(0i64, |g, m| gcd(g, m.1.abs()));
+    if g > 1 {
+        for m in &mut modes {
+            m.1 /= g;
+        }
+        // ⌈t/g⌉ (t ≥ 1, g ≥ 2: no overflow).
+        let t = (t - 1) / g + 1;
+        return collision(modes, t);
+    }
+    modes.sort_by_key(|m| m.1.unsigned_abs());
+    let reach = |m: &(i64, i64, usize)| {
+        i128::from(m.1.unsigned_abs()).saturating_mul(i128::from(m.0.saturating_sub(1)))
+    };
+    // Separated: the largest nonzero δᵢ alone is at least t away from what the rest reach.
+    let mut spread: i128 = 0;
+    let mut separated = true;
+    for m in &modes {
+        if i128::from(m.1.unsigned_abs()) < spread.saturating_add(i128::from(t)) {
+            separated = false;
+            break;
+        }
+        spread = spread.saturating_add(reach(m));
+    }
+    if separated {
+        return Verdict::Free;
+    }
+    // The largest mode, far above all the others, never takes part in a close pair.
+    let others: i128 = modes
+        .iter()
+        .take(modes.len().saturating_sub(1))
+        .map(reach)
+        .fold(0, i128::saturating_add);
+    if let Some(top) = modes.last()
+        && i128::from(top.1.unsigned_abs()) >= others.saturating_add(i128::from(t))
+    {
+        modes.pop();
+        return collision(modes, t);
+    }
+    // A stride ±1 (the gcd is 1 now, so only the smallest can divide all others): Σ δ·d =
+    // S + δⱼ·dⱼ with S the others' sum, and δⱼ cancels up to nⱼ − 1 of it.
+    if let Some(&(n, d, j)) = modes.first()
+        && d.unsigned_abs() == 1
+    {
+        let Some(wider) = t.checked_add(n - 1) else {
+            return Verdict::Unknown;
+        };
+        let rest: Vec<(i64, i64, usize)> = modes.get(1..).map(<[_]>::to_vec).unwrap_or_default();
+        return match collision(rest.clone(), wider) {
+            Verdict::Collide(mut delta) => {
+                let sum: i128 = delta
+                    .iter()
+                    .map(|&(i, x)| {
+                        let di = rest.iter().find(|m| m.2 == i).map_or(0, |m| m.1);
+                        i128::from(x).saturating_mul(i128::from(di))
+                    })
+                    .fold(0, i128::saturating_add);
+                let cancel = (-sum).clamp(-i128::from(n - 1), i128::from(n - 1));
+                // δⱼ·dⱼ = cancel with dⱼ = ±1.
+                let dj = i64::try_from(cancel).unwrap_or(0).saturating_mul(d);
+                if dj != 0 {
+                    delta.push((j, dj));
+                }
+                Verdict::Collide(delta)
+            }
+            other => other,
+        };
+    }
+    differences(&modes, t)
+}
+
+/// Most differences [`differences`] tries.
+const DIFFERENCE_LIMIT: i128 = 1 << 18;
+
+/// [`collision`] by trying every difference of all modes but the largest (half of them: `δ`
+/// and `−δ` are the same question), and for each the difference of the largest mode nearest to
+/// cancelling it: exact, in `∏ (2nᵢ − 1) / 2` steps over the smaller modes, where enumerating
+/// coordinates would take `∏ nᵢ`. The largest mode alone (`δ = 0` elsewhere) stays at least
+/// `|d| ≥ t` away. `Unknown` past [`DIFFERENCE_LIMIT`] steps.
+fn differences(modes: &[(i64, i64, usize)], t: i64) -> Verdict {
+    let Some(big) = (0..modes.len()).max_by_key(|&k| modes.get(k).map_or(0, |m| m.0)) else {
+        return Verdict::Free;
+    };
+    let Some(&(nb, db, ib)) = modes.get(big) else {
+        return Verdict::Free;
+    };
+    let rest: Vec<(i64, i64, usize)> = modes
+        .iter()
+        .enumerate()
+        .filter(|&(k, _)| k != big)
+        .map(|(_, m)| *m)
+        .collect();
+    let steps = rest.iter().fold(1i128, |acc, m| {
+        acc.saturating_mul(i128::from(m.0).saturating_mul(2).saturating_sub(1))
+    });
+    if steps / 2 > DIFFERENCE_LIMIT {
+        return Verdict::Unknown;
+    }
+    let (db, nb) = (i128::from(db), i128::from(nb));
+    // An odometer over δ of the other modes, each in −(n−1)..=n−1, starting at all −(n−1);
+    // only vectors whose first nonzero entry is positive are tried.
+    let mut delta: Vec<i64> = rest.iter().map(|m| 1 - m.0).collect();
+    loop {
+        if delta.iter().find(|&&x| x != 0).is_some_and(|&x| x > 0) {
+            let sum: i128 = delta
+                .iter()
+                .zip(&rest)
+                .map(|(&x, m)| i128::from(x) * i128::from(m.1))
+                .sum();
+            let q = (-sum).div_euclid(db);
+            for y in [q - 1, q, q + 1] {
+                let y = y.clamp(1 - nb, nb - 1);
+                if (sum + y * db).abs() < i128::from(t) {
+                    let mut out: Vec<(usize, i64)> = delta
+                        .iter()
+                        .zip(&rest)
+                        .filter(|(x, _)| **x != 0)
+                        .map(|(&x, m)| (m.2, x))
+                        .collect();
+                    match i64::try_from(y) {
+                        Ok(0) => {}
+                        Ok(y) => out.push((ib, y)),
+                        Err(_) => return Verdict::Unknown,
+                    }
+                    return Verdict::Collide(out);
+                }
+            }
+        }
+        // Next δ, last entry fastest.
+        let mut k = delta.len();
+        loop {
+            let Some(prev) = k.checked_sub(1) else {
+                return Verdict::Free;
+            };
+            k = prev;
+            let (Some(x), Some(m)) = (delta.get_mut(k), rest.get(k)) else {
+                return Verdict::Unknown;
+            };
+            if *x < m.0 - 1 {
+                *x += 1;
+                break;
+            }
+            *x = 1 - m.0;
+        }
+    }
+}
+
+/// The aliasing error for a difference `δ` with `Σ δ·d = 0`: the coordinates of its positive
+/// and negative parts. `None` if `δ` does not check out (never expected).
+fn witness(ps: &[Part], delta: &[(usize, i64)]) -> Option<Error> {
+    let (mut first, mut second, mut offset, mut other) = (0i64, 0i64, 0i64, 0i64);
+    for &(i, x) in delta {
+        let p = ps.get(i)?;
+        if x.unsigned_abs() >= p.size.unsigned_abs() {
+            return None;
+        }
+        let (flat, off) = (
+            x.abs().checked_mul(p.weight)?,
+            x.abs().checked_mul(p.stride)?,
+        );
+        if x > 0 {
+            first = first.checked_add(flat)?;
+            offset = offset.checked_add(off)?;
+        } else {
+            second = second.checked_add(flat)?;
+            other = other.checked_add(off)?;
+        }
+    }
+    if offset != other || first == second {
+        return None;
+    }
+    Some(Error::Aliasing {
+        first: first.min(second),
+        second: first.max(second),
+        offset,
+        modes: None,
+    })
 }
 
 fn enumerate(layout: &Layout) -> Result<(), Error> {
     let ps = parts(layout);
-    let count: i64 = ps.iter().map(|p| p.size).product();
-    let (min, max) = ps.iter().fold((0i64, 0i64), |(lo, hi), p| {
-        let r = (p.size - 1) * p.stride;
-        if r < 0 { (lo + r, hi) } else { (lo, hi + r) }
-    });
-    let range = max - min + 1;
+    let count = ps
+        .iter()
+        .try_fold(1i64, |acc, p| acc.checked_mul(p.size))
+        .unwrap_or(i64::MAX);
+    // The offsets lie within the layout's span, which fits in i64; its width may not.
+    let (min, max) = layout.span();
+    let range = max
+        .checked_sub(min)
+        .and_then(|w| w.checked_add(1))
+        .unwrap_or(i64::MAX);
+    // The walk stops at the first collision, at the latest after range + 1 coordinates.
+    let visits = count.min(range.saturating_add(1));
+    if (range <= ENUMERATION_RANGE_LIMIT && visits > ENUMERATION_SIZE_LIMIT)
+        || (range > ENUMERATION_RANGE_LIMIT && count > ENUMERATION_SORT_LIMIT)
+    {
+        return Err(Error::AliasUndecided { size: count, range });
+    }
     // Walk every coordinate of the addressing modes, last fastest, yielding (flat index, offset).
     let walk = |f: &mut dyn FnMut(i64, i64) -> bool| {
         let mut c = vec![0i64; ps.len()];
@@ -198,7 +444,7 @@ fn enumerate(layout: &Layout) -> Result<(), Error> {
             seen[bit / 64] |= 1 << (bit % 64);
             false
         });
-    } else if count <= ENUMERATION_SIZE_LIMIT {
+    } else {
         let mut all = Vec::with_capacity(count as usize);
         walk(&mut |flat, off| {
             all.push((off, flat));
@@ -209,8 +455,6 @@ fn enumerate(layout: &Layout) -> Result<(), Error> {
             .windows(2)
             .find(|w| w[0].0 == w[1].0)
             .map(|w| (w[0].1.max(w[1].1), w[0].0));
-    } else {
-        return Err(Error::AliasUndecided { size: count, range });
     }
     let Some((second, offset)) = hit else {
         return Ok(());

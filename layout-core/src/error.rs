@@ -783,7 +783,7 @@ impl fmt::Display for HelpText {
             | Error::IndexOutOfRange { .. }
             | Error::CoordOutOfRange { .. }
             | Error::CoordProfile { .. } => Ok(()),
-            Error::AliasUndecided { .. } => f.write_str("the exact test enumerates at most 2^26 offsets (or 2^20 coordinates); give strides that pass the fast test (each stride above the span of the smaller modes)"),
+            Error::AliasUndecided { .. } => f.write_str("the exact test enumerates at most 2^19 coordinates (2^15 over a range past 2^26); give strides that pass the fast test (each stride above the span of the smaller modes)"),
             Error::SwizzleTooWide { .. } => f.write_str("swizzle fields are bit positions of the element offset and must end below bit 62"),
             Error::TileExtent { .. } => f.write_str("tile extents count positions and are at least 1"),
             Error::SwizzleNegativeField { .. } => f.write_str("give the number of bits and the lowest source and destination bits, each at least 0"),

@@ -40,10 +40,11 @@
 //!   [`Stride::Broadcast`]).
 //! - **The rules (§2):** [`check`] (one layout against its annotation), [`check_annotation`],
 //!   [`is_dense_bijection`] / [`check_dense_bijection`] (Lemma 1, no enumeration),
-//!   [`is_alias_free`] / [`check_alias_free`] (two fast tests, then an exact enumeration up to
-//!   [`ENUMERATION_SIZE_LIMIT`]), [`Space`].
+//!   [`is_alias_free`] / [`check_alias_free`] (two fast tests, an exact symbolic reduction, then
+//!   an exact enumeration up to [`ENUMERATION_SIZE_LIMIT`]), [`Space`].
 //! - **Maps:** [`Annotated`] (a checked layout with its spaces and tile shapes), [`Map`]
 //!   (a layout, a composite, a swizzled or restricted map), [`compose`], [`Map::restrict`],
+//!   [`Map::offset_range`] (exact, without enumeration),
 //!   [`Swizzle`] (seed fields and CuTe's `Swizzle<B,M,S>`).
 //! - **Operations (§3):** [`canonical`], [`scale_mode`], [`divide`], [`divide_modes`],
 //!   [`repeat`], [`repeat_modewise`], [`repeat_modewise_raked`], [`interleave`], [`broadcast`],
@@ -125,8 +126,8 @@ mod swizzle;
 mod tree;
 
 pub use alias::{
-    ENUMERATION_RANGE_LIMIT, ENUMERATION_SIZE_LIMIT, check_alias_free, fast_alias_test,
-    is_alias_free,
+    ENUMERATION_RANGE_LIMIT, ENUMERATION_SIZE_LIMIT, ENUMERATION_SORT_LIMIT, check_alias_free,
+    fast_alias_test, is_alias_free,
 };
 pub use decide::{Chain, DECIDE_LIMIT, Decision, NotLayout, decide, decide_values, scan};
 pub use dense::{check_dense_bijection, is_dense_bijection};
