@@ -1,4 +1,10 @@
 //! Alias-freedom of a map into physical space (SPEC §2): exact, with a fast path.
+#![deny(
+    clippy::arithmetic_side_effects,
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
 
 use alloc::vec;
 use alloc::vec::Vec;
@@ -49,14 +55,18 @@ fn parts(layout: &Layout) -> Vec<Part> {
     out
 }
 
-const fn gcd(mut a: i64, mut b: i64) -> i64 {
-    while b != 0 {
-        let t = a % b;
+const fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while let Some(t) = a.checked_rem(b) {
         a = b;
         b = t;
     }
     a
 }
+
+const OVERFLOW: Error = Error::Overflow {
+    mode: crate::ModePath::ROOT,
+    what: crate::Quantity::Offset,
+};
 
 /// The answer of SPEC §2's two fast tests, without enumeration: `Some(true)` when, sorted by
 /// |stride|, each |stride| exceeds the spread of the smaller modes; `Some(false)` when a pair
@@ -98,18 +108,35 @@ fn fast(layout: &Layout) -> Fast {
         return Fast::Free;
     }
     for (x, pi) in ps.iter().enumerate() {
-        for pj in &ps[x + 1..] {
-            let (si, sj) = (pi.stride.abs(), pj.stride.abs());
+        for pj in ps.get(x.saturating_add(1)..).unwrap_or_default() {
+            let (si, sj) = (pi.stride.unsigned_abs(), pj.stride.unsigned_abs());
+            // Strides are nonzero, so g ≥ 1 and the quotients are at most |s| ≤ 2^63.
             let g = gcd(si, sj);
-            let (a, b) = (sj / g, si / g);
-            if a < pi.size && b < pj.size {
+            let (Some(a), Some(b)) = (sj.checked_div(g), si.checked_div(g)) else {
+                continue;
+            };
+            if let (Ok(a), Ok(b)) = (i64::try_from(a), i64::try_from(b))
+                && a < pi.size
+                && b < pj.size
+            {
                 // a·s_i and b·s_j have the same magnitude: with equal signs the coordinates
                 // (i = a) and (j = b) collide; with opposite signs (i = a, j = b) meets the origin.
+                // a < n_i and b < n_j: these are flat indices and an offset of the layout.
                 let same_sign = (pi.stride > 0) == (pj.stride > 0);
+                let (Some(wa), Some(wb), Some(oa)) = (
+                    a.checked_mul(pi.weight),
+                    b.checked_mul(pj.weight),
+                    a.checked_mul(pi.stride),
+                ) else {
+                    continue;
+                };
                 let (first, second, offset) = if same_sign {
-                    (a * pi.weight, b * pj.weight, a * pi.stride)
+                    (wa, wb, oa)
                 } else {
-                    (0, a * pi.weight + b * pj.weight, 0)
+                    let Some(sum) = wa.checked_add(wb) else {
+                        continue;
+                    };
+                    (0, sum, 0)
                 };
                 let (first, second) = (first.min(second), first.max(second));
                 return Fast::Alias(Error::Aliasing {
@@ -214,13 +241,21 @@ fn collision(mut modes: Vec<(i64, i64, usize)>, t: i64) -> Verdict {
         return Verdict::Free;
     }
     // A common factor of the strides scales every sum.
-    let g = modes.iter().fold(0i64, |g, m| gcd(g, m.1.abs()));
+    let g = modes.iter().fold(0u64, |g, m| gcd(g, m.1.unsigned_abs()));
     if g > 1 {
+        // g ≥ 2 divides every stride, so each quotient fits in i64.
+        let Ok(g) = i64::try_from(g) else {
+            return Verdict::Unknown;
+        };
         for m in &mut modes {
-            m.1 /= g;
+            m.1 = m.1.checked_div(g).unwrap_or(0);
         }
-        // ⌈t/g⌉ (t ≥ 1, g ≥ 2: no overflow).
-        let t = (t - 1) / g + 1;
+        // ⌈t/g⌉ for t ≥ 1.
+        let t = t
+            .saturating_sub(1)
+            .checked_div(g)
+            .unwrap_or(0)
+            .saturating_add(1);
         return collision(modes, t);
     }
     modes.sort_by_key(|m| m.1.unsigned_abs());
@@ -257,7 +292,7 @@ fn collision(mut modes: Vec<(i64, i64, usize)>, t: i64) -> Verdict {
     if let Some(&(n, d, j)) = modes.first()
         && d.unsigned_abs() == 1
     {
-        let Some(wider) = t.checked_add(n - 1) else {
+        let Some(wider) = t.checked_add(n.saturating_sub(1)) else {
             return Verdict::Unknown;
         };
         let rest: Vec<(i64, i64, usize)> = modes.get(1..).map(<[_]>::to_vec).unwrap_or_default();
@@ -270,7 +305,8 @@ fn collision(mut modes: Vec<(i64, i64, usize)>, t: i64) -> Verdict {
                         i128::from(x).saturating_mul(i128::from(di))
                     })
                     .fold(0, i128::saturating_add);
-                let cancel = (-sum).clamp(-i128::from(n - 1), i128::from(n - 1));
+                let reach = i128::from(n.saturating_sub(1));
+                let cancel = sum.saturating_neg().clamp(reach.saturating_neg(), reach);
                 // δⱼ·dⱼ = cancel with dⱼ = ±1.
                 let dj = i64::try_from(cancel).unwrap_or(0).saturating_mul(d);
                 if dj != 0 {
@@ -308,24 +344,33 @@ fn differences(modes: &[(i64, i64, usize)], t: i64) -> Verdict {
     let steps = rest.iter().fold(1i128, |acc, m| {
         acc.saturating_mul(i128::from(m.0).saturating_mul(2).saturating_sub(1))
     });
-    if steps / 2 > DIFFERENCE_LIMIT {
+    if steps > DIFFERENCE_LIMIT.saturating_mul(2) {
         return Verdict::Unknown;
     }
     let (db, nb) = (i128::from(db), i128::from(nb));
     // An odometer over δ of the other modes, each in −(n−1)..=n−1, starting at all −(n−1);
     // only vectors whose first nonzero entry is positive are tried.
-    let mut delta: Vec<i64> = rest.iter().map(|m| 1 - m.0).collect();
+    // Sizes and strides are i64, so every product and sum below fits in i128 many times over
+    // (at most 64 terms of magnitude below 2^126 would not, but a domain of 2^63 positions has
+    // fewer than 64 modes of size > 1).
+    let mut delta: Vec<i64> = rest
+        .iter()
+        .map(|m| m.0.saturating_sub(1).saturating_neg())
+        .collect();
     loop {
         if delta.iter().find(|&&x| x != 0).is_some_and(|&x| x > 0) {
             let sum: i128 = delta
                 .iter()
                 .zip(&rest)
-                .map(|(&x, m)| i128::from(x) * i128::from(m.1))
-                .sum();
-            let q = (-sum).div_euclid(db);
-            for y in [q - 1, q, q + 1] {
-                let y = y.clamp(1 - nb, nb - 1);
-                if (sum + y * db).abs() < i128::from(t) {
+                .map(|(&x, m)| i128::from(x).saturating_mul(i128::from(m.1)))
+                .fold(0, i128::saturating_add);
+            let Some(q) = sum.saturating_neg().checked_div_euclid(db) else {
+                return Verdict::Unknown;
+            };
+            let top = nb.saturating_sub(1);
+            for y in [q.saturating_sub(1), q, q.saturating_add(1)] {
+                let y = y.clamp(top.saturating_neg(), top);
+                if sum.saturating_add(y.saturating_mul(db)).saturating_abs() < i128::from(t) {
                     let mut out: Vec<(usize, i64)> = delta
                         .iter()
                         .zip(&rest)
@@ -351,11 +396,11 @@ fn differences(modes: &[(i64, i64, usize)], t: i64) -> Verdict {
             let (Some(x), Some(m)) = (delta.get_mut(k), rest.get(k)) else {
                 return Verdict::Unknown;
             };
-            if *x < m.0 - 1 {
-                *x += 1;
+            if *x < m.0.saturating_sub(1) {
+                *x = x.saturating_add(1);
                 break;
             }
-            *x = 1 - m.0;
+            *x = m.0.saturating_sub(1).saturating_neg();
         }
     }
 }
@@ -412,49 +457,62 @@ fn enumerate(layout: &Layout) -> Result<(), Error> {
         return Err(Error::AliasUndecided { size: count, range });
     }
     // Walk every coordinate of the addressing modes, last fastest, yielding (flat index, offset).
-    let walk = |f: &mut dyn FnMut(i64, i64) -> bool| {
+    // Every running value is a flat index or an offset of the layout, so the checked steps
+    // never fail on a layout that was built.
+    let walk = |f: &mut dyn FnMut(i64, i64) -> bool| -> Result<(), Error> {
         let mut c = vec![0i64; ps.len()];
         let (mut flat, mut off) = (0i64, 0i64);
         for _ in 0..count {
             if f(flat, off) {
-                return;
+                return Ok(());
             }
-            for k in (0..ps.len()).rev() {
-                c[k] += 1;
-                flat += ps[k].weight;
-                off += ps[k].stride;
-                if c[k] < ps[k].size {
+            for (ck, p) in c.iter_mut().zip(&ps).rev() {
+                if *ck < p.size.saturating_sub(1) {
+                    *ck = ck.saturating_add(1);
+                    flat = flat.checked_add(p.weight).ok_or(OVERFLOW)?;
+                    off = off.checked_add(p.stride).ok_or(OVERFLOW)?;
                     break;
                 }
-                flat -= ps[k].weight * ps[k].size;
-                off -= ps[k].stride * ps[k].size;
-                c[k] = 0;
+                let back = |x: i64| x.checked_mul(p.size.saturating_sub(1)).ok_or(OVERFLOW);
+                flat = flat.checked_sub(back(p.weight)?).ok_or(OVERFLOW)?;
+                off = off.checked_sub(back(p.stride)?).ok_or(OVERFLOW)?;
+                *ck = 0;
             }
         }
+        Ok(())
     };
     let mut hit: Option<(i64, i64)> = None;
     if range <= ENUMERATION_RANGE_LIMIT {
-        let mut seen = vec![0u64; (range as usize).div_ceil(64)];
+        // range ≤ 2^26: fits usize on every target this crate supports (≥ 32 bits).
+        let words = usize::try_from(range).map_err(|_| OVERFLOW)?.div_ceil(64);
+        let mut seen = vec![0u64; words];
         walk(&mut |flat, off| {
-            let bit = (off - min) as usize;
-            if seen[bit / 64] & (1 << (bit % 64)) != 0 {
+            // off − min ∈ [0, range): the offset lies in the span.
+            let Some(bit) = off.checked_sub(min).and_then(|b| usize::try_from(b).ok()) else {
+                return false;
+            };
+            let Some(word) = seen.get_mut(bit / 64) else {
+                return false;
+            };
+            let mask = 1u64 << (bit % 64);
+            if *word & mask != 0 {
                 hit = Some((flat, off));
                 return true;
             }
-            seen[bit / 64] |= 1 << (bit % 64);
+            *word |= mask;
             false
-        });
+        })?;
     } else {
-        let mut all = Vec::with_capacity(count as usize);
+        let mut all = Vec::with_capacity(usize::try_from(count).unwrap_or(0));
         walk(&mut |flat, off| {
             all.push((off, flat));
             false
-        });
+        })?;
         all.sort_unstable();
-        hit = all
-            .windows(2)
-            .find(|w| w[0].0 == w[1].0)
-            .map(|w| (w[0].1.max(w[1].1), w[0].0));
+        hit = all.windows(2).find_map(|w| match w {
+            [(o1, f1), (o2, f2)] if o1 == o2 => Some((*f1.max(f2), *o1)),
+            _ => None,
+        });
     }
     let Some((second, offset)) = hit else {
         return Ok(());
@@ -466,7 +524,7 @@ fn enumerate(layout: &Layout) -> Result<(), Error> {
             return true;
         }
         false
-    });
+    })?;
     Err(Error::Aliasing {
         first: first.min(second),
         second: first.max(second),
