@@ -1,4 +1,10 @@
 //! The one error type of the crate, with the mode path and the numbers of every failure.
+#![deny(
+    clippy::arithmetic_side_effects,
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
 
 use core::fmt;
 
@@ -54,8 +60,11 @@ impl ModePath {
             });
         };
         let mut p = self;
-        p.idx[p.len as usize] = i;
-        p.len += 1;
+        if let Some(slot) = p.idx.get_mut(usize::from(p.len)) {
+            *slot = i;
+        }
+        // len < MAX_DEPTH was checked above.
+        p.len = p.len.saturating_add(1);
         Ok(p)
     }
 
@@ -909,8 +918,8 @@ impl fmt::Display for Error {
             Error::SwizzleOverlap { b, src, dst } => write!(
                 f,
                 "swizzle fields overlap: source bits [{src}, {}) and destination bits [{dst}, {}) share a bit",
-                src + b,
-                dst + b
+                u64::from(src).saturating_add(u64::from(b)),
+                u64::from(dst).saturating_add(u64::from(b))
             ),
             Error::SwizzleTooWide { b, src, dst } => write!(
                 f,

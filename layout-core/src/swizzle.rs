@@ -1,4 +1,10 @@
 //! The XOR swizzle of SPEC §3 (seed 000 §2, Definition 4) and CuTe's `Swizzle<B,M,S>`.
+#![deny(
+    clippy::arithmetic_side_effects,
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
 
 use core::fmt;
 
@@ -31,7 +37,7 @@ impl Swizzle {
     /// [`Error::SwizzleOverlap`] when the fields share a bit (`|src − dst| < b`),
     /// [`Error::SwizzleTooWide`] when a field reaches past bit 62.
     pub const fn new(b: u32, src: u32, dst: u32) -> Result<Swizzle, Error> {
-        if b > 62 || src > 62 - b || dst > 62 - b {
+        if b > 62 || src > 62u32.saturating_sub(b) || dst > 62u32.saturating_sub(b) {
             return Err(Error::SwizzleTooWide { b, src, dst });
         }
         if src.abs_diff(dst) < b {
@@ -51,7 +57,7 @@ impl Swizzle {
         }
         if b > 62 || src > 62 || dst > 62 {
             const fn clamp(v: i64) -> u32 {
-                if v > 62 { 62 } else { v as u32 }
+                field(if v > 62 { 62 } else { v })
             }
             return Err(Error::SwizzleTooWide {
                 b: clamp(b),
@@ -59,7 +65,7 @@ impl Swizzle {
                 dst: clamp(dst),
             });
         }
-        Swizzle::new(b as u32, src as u32, dst as u32)
+        Swizzle::new(field(b), field(src), field(dst))
     }
 
     /// CuTe's `Swizzle<B,M,S>`.
@@ -72,8 +78,13 @@ impl Swizzle {
         if b < 0 || m < 0 || b > 62 || m > 62 || s > 62 || s < -62 {
             return Err(Error::SwizzleCuteShift { b, m, s });
         }
-        let (src, dst) = if s >= 0 { (m + s, m) } else { (m, m - s) };
-        Swizzle::new(b as u32, src as u32, dst as u32)
+        // m, |s| ≤ 62: the sums stay below 125.
+        let (src, dst) = if s >= 0 {
+            (m.saturating_add(s), m)
+        } else {
+            (m, m.saturating_sub(s))
+        };
+        Swizzle::new(field(b), field(src), field(dst))
     }
 
     /// Number of bits moved.
@@ -102,7 +113,8 @@ impl Swizzle {
         } else {
             self.dst
         };
-        (self.b as i64, m as i64, self.src as i64 - self.dst as i64)
+        let (src, dst) = (self.src as i64, self.dst as i64);
+        (self.b as i64, m as i64, src.saturating_sub(dst))
     }
 
     /// An upper bound of `σ(x)` over `0 ≤ x ≤ max`: σ changes only the bits below
@@ -117,8 +129,22 @@ impl Swizzle {
     #[must_use]
     #[inline]
     pub const fn apply(self, x: i64) -> i64 {
-        let mask = (1i64 << self.b) - 1;
+        // b, src, dst ≤ 62 (checked when built): the shifts are in range and 2^b − 1 ≥ 0.
+        let mask = (1i64 << self.b).wrapping_sub(1);
         x ^ (((x >> self.src) & mask) << self.dst)
+    }
+}
+
+/// A field value known to lie in `0..=124` (or clamped to 62 when above), as `u32`.
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+const fn field(v: i64) -> u32 {
+    // Callers checked v ≥ 0; the clamp keeps the cast exact.
+    if v > 124 {
+        124
+    } else if v < 0 {
+        0
+    } else {
+        v as u32
     }
 }
 
@@ -135,13 +161,17 @@ impl fmt::Display for Swizzle {
 /// [`Swizzle::max_offset`] on raw fields (used by the typed API's constants).
 #[must_use]
 pub const fn swizzled_max(max: i64, b: u32, src: u32, dst: u32) -> i64 {
-    let top = if src > dst { src } else { dst } + b;
+    let top = (if src > dst { src } else { dst }).saturating_add(b);
     if top >= 63 {
         return i64::MAX;
     }
     let block = 1i64 << top;
-    match (max / block + 1).checked_mul(block) {
-        Some(v) => v - 1,
+    // block ≥ 1; max / block + 1 ≤ 2^62 + 1; a product that fits is ≥ 1.
+    let Some(blocks) = max.checked_div(block) else {
+        return i64::MAX;
+    };
+    match blocks.saturating_add(1).checked_mul(block) {
+        Some(v) => v.saturating_sub(1),
         None => i64::MAX,
     }
 }
