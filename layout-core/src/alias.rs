@@ -1,10 +1,4 @@
 //! Alias-freedom of a map into physical space (SPEC §2): exact, with a fast path.
-#![deny(
-    clippy::arithmetic_side_effects,
-    clippy::cast_possible_truncation,
-    clippy::cast_possible_wrap,
-    clippy::cast_sign_loss
-)]
 
 use alloc::vec;
 use alloc::vec::Vec;

@@ -1,11 +1,5 @@
 //! Emitting the offset code of a map (seed 000 §4–5; SPEC §7): the layout form of a decided
 //! map, the composite as written, and the cheaper of the two, rendered as Rust or C/CUDA text.
-#![deny(
-    clippy::arithmetic_side_effects,
-    clippy::cast_possible_truncation,
-    clippy::cast_possible_wrap,
-    clippy::cast_sign_loss
-)]
 
 use alloc::format;
 use alloc::string::{String, ToString};

@@ -1,10 +1,4 @@
 //! The one error type of the crate, with the mode path and the numbers of every failure.
-#![deny(
-    clippy::arithmetic_side_effects,
-    clippy::cast_possible_truncation,
-    clippy::cast_possible_wrap,
-    clippy::cast_sign_loss
-)]
 
 use core::fmt;
 

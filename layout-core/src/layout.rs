@@ -1,10 +1,4 @@
 //! The layout: a shape and a stride of the same profile, with checked size and offset range.
-#![deny(
-    clippy::arithmetic_side_effects,
-    clippy::cast_possible_truncation,
-    clippy::cast_possible_wrap,
-    clippy::cast_sign_loss
-)]
 
 use alloc::string::String;
 use alloc::vec::Vec;

@@ -1,10 +1,4 @@
 //! Annotated layouts, swizzles and composition as maps (SPEC §2–4, seed 000 Definitions 4–5).
-#![deny(
-    clippy::arithmetic_side_effects,
-    clippy::cast_possible_truncation,
-    clippy::cast_possible_wrap,
-    clippy::cast_sign_loss
-)]
 
 use alloc::boxed::Box;
 use alloc::string::String;

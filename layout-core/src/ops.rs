@@ -16,12 +16,6 @@
 //!   top-level *group* of the result (`repeat`, `interleave`, `broadcast`) passes its name to the
 //!   group when it has exactly one top-level mode; the names of the modes of a larger operand
 //!   cannot survive there (they would be nested). `divide` names its groups `tile` and `rest`.
-#![deny(
-    clippy::arithmetic_side_effects,
-    clippy::cast_possible_truncation,
-    clippy::cast_possible_wrap,
-    clippy::cast_sign_loss
-)]
 
 use alloc::string::{String, ToString};
 use alloc::vec;

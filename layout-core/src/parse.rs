@@ -6,12 +6,6 @@
 //! item   := (name ':')? tree          // names label top-level shape modes only
 //! leaf   := integer | '_'
 //! ```
-#![deny(
-    clippy::arithmetic_side_effects,
-    clippy::cast_possible_truncation,
-    clippy::cast_possible_wrap,
-    clippy::cast_sign_loss
-)]
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;

@@ -11,12 +11,6 @@
 //! by the bit search of Hacker's Delight §4-3); a best-first branch-and-bound halves the
 //! coordinate intervals of the modes, evaluates the swizzle at the ends of each box, and stops
 //! when no box can beat the best value found — the extreme is then exact.
-#![deny(
-    clippy::arithmetic_side_effects,
-    clippy::cast_possible_truncation,
-    clippy::cast_possible_wrap,
-    clippy::cast_sign_loss
-)]
 
 use alloc::collections::BinaryHeap;
 use alloc::vec;

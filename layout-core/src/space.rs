@@ -1,10 +1,4 @@
 //! The three index spaces and the rules a layout between them obeys (SPEC §2, seed 000 §2).
-#![deny(
-    clippy::arithmetic_side_effects,
-    clippy::cast_possible_truncation,
-    clippy::cast_possible_wrap,
-    clippy::cast_sign_loss
-)]
 
 use core::fmt;
 use core::str::FromStr;

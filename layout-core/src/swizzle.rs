@@ -1,10 +1,4 @@
 //! The XOR swizzle of SPEC §3 (seed 000 §2, Definition 4) and CuTe's `Swizzle<B,M,S>`.
-#![deny(
-    clippy::arithmetic_side_effects,
-    clippy::cast_possible_truncation,
-    clippy::cast_possible_wrap,
-    clippy::cast_sign_loss
-)]
 
 use core::fmt;
 

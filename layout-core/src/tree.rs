@@ -1,10 +1,4 @@
 //! Nested tuples: the trees that shapes, strides and coordinates are made of.
-#![deny(
-    clippy::arithmetic_side_effects,
-    clippy::cast_possible_truncation,
-    clippy::cast_possible_wrap,
-    clippy::cast_sign_loss
-)]
 
 use alloc::vec::Vec;
 use core::fmt;
