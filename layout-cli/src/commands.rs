@@ -43,7 +43,7 @@ pub fn failure(errors: &[Diag], json: bool, with_ok: bool) -> Output {
             let _ = write!(
                 line,
                 " ({} more: `--json` lists every error)",
-                errors.len() - 1
+                errors.len().saturating_sub(1)
             );
         }
         Output {
@@ -240,8 +240,8 @@ pub fn unflatten(shape: &Tree<i64>, i: i64) -> Tree<i64> {
     fn walk(t: &Tree<i64>, rest: &mut i64) -> Tree<i64> {
         match t {
             Tree::Leaf(n) => {
-                let c = *rest % n;
-                *rest /= n;
+                let c = rest.checked_rem(*n).unwrap_or(0);
+                *rest = rest.checked_div(*n).unwrap_or(0);
                 Tree::Leaf(c)
             }
             Tree::Tuple(v) => {
@@ -313,7 +313,7 @@ pub fn eval(text: &str, cute: bool, json: bool) -> Output {
         .iter()
         .enumerate()
         .map(|(i, o)| {
-            let c = unflatten(layout.shape(), i as i64);
+            let c = unflatten(layout.shape(), i64::try_from(i).unwrap_or(i64::MAX));
             (
                 i.to_string(),
                 c.to_string(),
@@ -443,7 +443,7 @@ pub fn explain(text: &str, cute: bool, by_mode: bool, json: bool) -> Output {
         .iter()
         .fold((i64::MAX, i64::MIN), |(a, b), &v| (a.min(v), b.max(v)));
     let cosize = if lo >= 0 {
-        (hi + 1).to_string()
+        i128::from(hi).saturating_add(1).to_string()
     } else {
         format!("undefined (smallest offset {lo})")
     };
