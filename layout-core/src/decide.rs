@@ -382,6 +382,11 @@ fn symbolic(map: &Map) -> Option<Vec<Chain>> {
             acc.checked_add(digit.checked_mul(e)?)
         })
     };
+    // The scans tabulate Σ nᵢ values: within the limit of a decision.
+    let work = b.iter().try_fold(0i64, |acc, &(n, _)| acc.checked_add(n))?;
+    if work > DECIDE_LIMIT {
+        return None;
+    }
     let mut chains = Vec::with_capacity(b.len());
     for &(n, d) in &b {
         let g = (0..n)
