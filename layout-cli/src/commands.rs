@@ -43,7 +43,7 @@ pub fn failure(errors: &[Diag], json: bool, with_ok: bool) -> Output {
             let _ = write!(
                 line,
                 " ({} more: `--json` lists every error)",
-                errors.len() - 1
+                errors.len().saturating_sub(1)
             );
         }
         Output {
@@ -240,8 +240,8 @@ pub fn unflatten(shape: &Tree<i64>, i: i64) -> Tree<i64> {
     fn walk(t: &Tree<i64>, rest: &mut i64) -> Tree<i64> {
         match t {
             Tree::Leaf(n) => {
-                let c = *rest % n;
-                *rest /= n;
+                let c = rest.checked_rem(*n).unwrap_or(0);
+                *rest = rest.checked_div(*n).unwrap_or(0);
                 Tree::Leaf(c)
             }
             Tree::Tuple(v) => {
@@ -313,7 +313,7 @@ pub fn eval(text: &str, cute: bool, json: bool) -> Output {
         .iter()
         .enumerate()
         .map(|(i, o)| {
-            let c = unflatten(layout.shape(), i as i64);
+            let c = unflatten(layout.shape(), i64::try_from(i).unwrap_or(i64::MAX));
             (
                 i.to_string(),
                 c.to_string(),
@@ -361,7 +361,8 @@ struct ExplainJson {
     cost: usize,
     written_cost: usize,
     size: i64,
-    values: Vec<i64>,
+    /// Every value, or `null` past [`layout_core::DECIDE_LIMIT`] positions.
+    values: Option<Vec<i64>>,
     errors: Vec<JsonError>,
 }
 
@@ -409,10 +410,25 @@ pub fn explain(text: &str, cute: bool, by_mode: bool, json: bool) -> Output {
     };
     let d = &emitted.decision;
     let size = map.size();
-    // `emit` decided the map, so its size is within `DECIDE_LIMIT`: list every value.
-    let values: Vec<i64> = match (0..size).map(|i| map.eval_index(i)).collect() {
-        Ok(v) => v,
-        Err(e) => return failure(&[Diag::core(&e, &main_source(text), 0, None)], json, false),
+    // A layout is decided from its strides at any size: every value is listed only up to
+    // `DECIDE_LIMIT` positions; the range is exact at any size (`Map::offset_range`).
+    let values: Option<Vec<i64>> = if size <= layout_core::DECIDE_LIMIT {
+        match (0..size).map(|i| map.eval_index(i)).collect() {
+            Ok(v) => Some(v),
+            Err(e) => {
+                return failure(&[Diag::core(&e, &main_source(text), 0, None)], json, false);
+            }
+        }
+    } else {
+        None
+    };
+    let range = match (map.offset_range(), &values) {
+        (Ok(r), _) => Some(r),
+        (Err(_), Some(v)) => Some(
+            v.iter()
+                .fold((i64::MAX, i64::MIN), |(a, b), &x| (a.min(x), b.max(x))),
+        ),
+        (Err(_), None) => None,
     };
     let result = result_layout(&map, d);
     let coarse = coarsest(d);
@@ -438,20 +454,23 @@ pub fn explain(text: &str, cute: bool, by_mode: bool, json: bool) -> Output {
         };
     }
     let mut out = String::new();
-    let (lo, hi) = j
-        .values
-        .iter()
-        .fold((i64::MAX, i64::MIN), |(a, b), &v| (a.min(v), b.max(v)));
-    let cosize = if lo >= 0 {
-        (hi + 1).to_string()
-    } else {
-        format!("undefined (smallest offset {lo})")
-    };
     let _ = writeln!(out, "map        {}: {}", describe(&map), spaces(&map));
-    let _ = writeln!(
-        out,
-        "size       {size}, cosize {cosize}, offsets {lo}..={hi}"
-    );
+    match range {
+        Some((lo, hi)) => {
+            let cosize = if lo >= 0 {
+                i128::from(hi).saturating_add(1).to_string()
+            } else {
+                format!("undefined (smallest offset {lo})")
+            };
+            let _ = writeln!(
+                out,
+                "size       {size}, cosize {cosize}, offsets {lo}..={hi}"
+            );
+        }
+        None => {
+            let _ = writeln!(out, "size       {size}, offset range undecided");
+        }
+    }
     match &result {
         Some(l) => {
             let _ = writeln!(out, "result     {l}");

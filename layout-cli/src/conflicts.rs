@@ -148,7 +148,7 @@ pub fn command(o: &Options<'_>) -> Output {
             vector: o.vector,
             warp: o.warp,
             thread_mode: if o.cute {
-                tv.rank() - 1 - thread_mode
+                tv.rank().saturating_sub(1).saturating_sub(thread_mode)
             } else {
                 thread_mode
             },
@@ -195,7 +195,7 @@ pub fn command(o: &Options<'_>) -> Output {
         smem.codomain()
     );
     let threads_written = if o.cute {
-        tv.rank() - 1 - thread_mode
+        tv.rank().saturating_sub(1).saturating_sub(thread_mode)
     } else {
         thread_mode
     };
@@ -221,7 +221,11 @@ pub fn command(o: &Options<'_>) -> Output {
         let values = if o.vector == 1 {
             i.first_value.to_string()
         } else {
-            format!("{}..{}", i.first_value, i.first_value + o.vector)
+            format!(
+                "{}..{}",
+                i.first_value,
+                i.first_value.saturating_add(o.vector)
+            )
         };
         let _ = writeln!(
             out,
@@ -235,7 +239,7 @@ pub fn command(o: &Options<'_>) -> Output {
         let _ = writeln!(
             out,
             "  ...  ({} more instructions; --json lists all)",
-            r.instructions.len() - SHOWN
+            r.instructions.len().saturating_sub(SHOWN)
         );
     }
     let _ = writeln!(out, "total    {}", verdict(&r));

@@ -126,10 +126,12 @@ fn distance(a: &str, b: &str) -> usize {
     let mut row: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {
         let mut prev = row[0];
-        row[0] = i + 1;
+        row[0] = i.saturating_add(1);
         for (j, &cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
+            let cur = row[j.saturating_add(1)];
+            row[j.saturating_add(1)] = (prev.saturating_add(usize::from(ca != cb)))
+                .min(row[j].saturating_add(1))
+                .min(cur.saturating_add(1));
             prev = cur;
         }
     }
@@ -164,7 +166,7 @@ fn read_arg(kind: Kind, text: &str, lhs_is_chain: bool) -> Result<(), Error> {
 /// has one, else naming the argument.
 fn arg_diag(e: &Error, i: usize, text: &str) -> Diag {
     let src = Source {
-        name: ARG_NAMES[i.min(ARG_NAMES.len() - 1)],
+        name: ARG_NAMES[i.min(ARG_NAMES.len().saturating_sub(1))],
         text,
     };
     let located = matches!(
@@ -245,8 +247,8 @@ fn colex(shape: &Tree<i64>, i: i64) -> Tree<i64> {
         match t {
             Tree::Leaf(n) => {
                 let n = (*n).max(1);
-                let c = *rest % n;
-                *rest /= n;
+                let c = rest.checked_rem(n).unwrap_or(0);
+                *rest = rest.checked_div(n).unwrap_or(0);
                 Tree::Leaf(c)
             }
             Tree::Tuple(v) => Tree::Tuple(v.iter().map(|x| walk(x, rest)).collect()),
@@ -371,7 +373,7 @@ pub fn command(o: &Options<'_>) -> Output {
             .iter()
             .enumerate()
             .map(|(i, v)| {
-                let i = i as i64;
+                let i = i64::try_from(i).unwrap_or(i64::MAX);
                 (i.to_string(), colex(&shape, i).to_string(), v.to_string())
             })
             .collect();

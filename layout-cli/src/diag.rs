@@ -36,9 +36,9 @@ impl Source<'_> {
         let at = at.min(self.text.len());
         let mut b = at;
         while b > 0 && !self.text.is_char_boundary(b) {
-            b -= 1;
+            b = b.saturating_sub(1);
         }
-        self.text[..b].chars().count() + 1
+        self.text[..b].chars().count().saturating_add(1)
     }
 
     /// "column N" or "column N of --tv".
@@ -92,19 +92,22 @@ impl Diag {
             Error::Parse { column, expected } => {
                 format!(
                     "syntax error at {}: expected {expected}",
-                    src.at(offset + column)
+                    src.at(offset.saturating_add(column))
                 )
             }
             Error::IntegerTooLarge { column } => {
-                format!("integer at {} does not fit in i64", src.at(offset + column))
+                format!(
+                    "integer at {} does not fit in i64",
+                    src.at(offset.saturating_add(column))
+                )
             }
             Error::RuntimeLeaf { column } => format!(
                 "run-time leaf `{{..}}` at {} is not allowed here",
-                src.at(offset + column)
+                src.at(offset.saturating_add(column))
             ),
             Error::NestedName { column } => format!(
                 "mode name at {} is below the top level",
-                src.at(offset + column)
+                src.at(offset.saturating_add(column))
             ),
             _ => located(e.to_string(), span.map(|s| s.start)),
         };

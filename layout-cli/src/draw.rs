@@ -106,7 +106,11 @@ fn values_grid(map: &Map, rows: i64, cols: i64, src: &Source<'_>) -> Result<Vec<
     (0..rows)
         .map(|r| {
             (0..cols)
-                .map(|c| map.eval_index(r * cols + c))
+                .map(|c| {
+                    // Past i64 the index is out of range, which eval_index reports.
+                    let i = r.checked_mul(cols).and_then(|x| x.checked_add(c));
+                    map.eval_index(i.unwrap_or(-1))
+                })
                 .collect::<Result<Vec<i64>, _>>()
         })
         .collect::<Result<_, _>>()
@@ -114,7 +118,7 @@ fn values_grid(map: &Map, rows: i64, cols: i64, src: &Source<'_>) -> Result<Vec<
 }
 
 fn too_large(cells: i64, src: &crate::diag::Source<'_>) -> Option<Diag> {
-    (cells > MAX_CELLS as i64).then(|| {
+    (cells > i64::try_from(MAX_CELLS).unwrap_or(i64::MAX)).then(|| {
         Diag::rule(
             "too-large",
             src,
@@ -190,7 +194,7 @@ pub fn picture(map: &Map, o: &Options<'_>) -> Result<Picture, Diag> {
                 Some("give extents whose product is the layout's size".into()),
             ));
         }
-        if let Some(d) = too_large(rows * cols, &src) {
+        if let Some(d) = too_large(rows.checked_mul(cols).unwrap_or(i64::MAX), &src) {
             return Err(d);
         }
         let Map::Layout(a) = map else {
@@ -206,31 +210,48 @@ pub fn picture(map: &Map, o: &Options<'_>) -> Result<Picture, Diag> {
         let rank = l.rank();
         let tm = thread_mode(l.names(), rank, o.cute);
         let entry_size = |k: usize| match l.shape() {
-            Tree::Tuple(v) => v[k].leaves().into_iter().product::<i64>(),
+            Tree::Tuple(v) => v.get(k).map_or(1, |e| {
+                e.leaves()
+                    .into_iter()
+                    .fold(1i64, |acc, &n| acc.saturating_mul(n))
+            }),
             Tree::Leaf(n) => *n,
         };
         let (threads, values) = if rank == 2 {
-            (entry_size(tm), entry_size(1 - tm))
+            (entry_size(tm), entry_size(1usize.saturating_sub(tm)))
         } else {
             (l.size(), 1)
         };
-        let mut t_grid = vec![vec![-1i64; cols as usize]; rows as usize];
+        // rows·cols ≤ MAX_CELLS (checked above).
+        let (rows_n, cols_n) = (
+            usize::try_from(rows).unwrap_or(0),
+            usize::try_from(cols).unwrap_or(0),
+        );
+        let mut t_grid = vec![vec![-1i64; cols_n]; rows_n];
         let mut v_grid = t_grid.clone();
         for t in 0..threads {
             for v in 0..values {
                 let flat = if rank != 2 {
                     t
                 } else if tm == 0 {
-                    t * values + v
+                    // t < threads, v < values: a flat index below size(l).
+                    t.saturating_mul(values).saturating_add(v)
                 } else {
-                    v * threads + t
+                    v.saturating_mul(threads).saturating_add(t)
                 };
                 let i = map
                     .eval_index(flat)
                     .map_err(|e| Diag::core(&e, &src, 0, None))?;
-                let (r, c) = ((i / cols) as usize, (i % cols) as usize);
-                t_grid[r][c] = t;
-                v_grid[r][c] = v;
+                let at = |x: Option<i64>| x.and_then(|x| usize::try_from(x).ok());
+                let (Some(r), Some(c)) = (at(i.checked_div(cols)), at(i.checked_rem(cols))) else {
+                    continue;
+                };
+                if let Some(cell) = t_grid.get_mut(r).and_then(|row| row.get_mut(c)) {
+                    *cell = t;
+                }
+                if let Some(cell) = v_grid.get_mut(r).and_then(|row| row.get_mut(c)) {
+                    *cell = v;
+                }
             }
         }
         return Ok(if o.cute {
@@ -257,7 +278,7 @@ pub fn picture(map: &Map, o: &Options<'_>) -> Result<Picture, Diag> {
             Some("group the modes into two, e.g. `((2,4),8):((8,16),1)` instead of `(2,4,8):(8,16,1)`".into()),
         ));
     };
-    if let Some(d) = too_large(rows * cols, &src) {
+    if let Some(d) = too_large(rows.checked_mul(cols).unwrap_or(i64::MAX), &src) {
         return Err(d);
     }
     let orient = |g: Vec<Vec<i64>>| if o.cute { transpose(g) } else { g };
@@ -266,7 +287,8 @@ pub fn picture(map: &Map, o: &Options<'_>) -> Result<Picture, Diag> {
             before: orient(values_grid(inner, rows, cols, &src)?),
             after: orient(values_grid(map, rows, cols, &src)?),
             dst: swizzle.dst(),
-            mask: (1i64 << swizzle.bits()) - 1,
+            // bits ≤ 62 for a built swizzle: 2^b − 1 ≥ 0.
+            mask: (1i64 << swizzle.bits()).wrapping_sub(1),
         });
     }
     Ok(Picture::Values {
@@ -316,7 +338,10 @@ fn colors(g: &[Vec<i64>], key: impl Fn(i64) -> i64) -> Vec<Vec<usize>> {
     g.iter()
         .map(|row| {
             row.iter()
-                .map(|&v| key(v).rem_euclid(PALETTE.len() as i64) as usize)
+                .map(|&v| {
+                    let colours = i64::try_from(PALETTE.len()).unwrap_or(1);
+                    usize::try_from(key(v).rem_euclid(colours)).unwrap_or(0)
+                })
                 .collect()
         })
         .collect()
@@ -371,6 +396,10 @@ pub fn svg(p: &Picture, title: &str) -> String {
     render(title, &panels)
 }
 
+// Pixel geometry: a picture has at most MAX_CELLS cells (too_large runs before any Picture is
+// built) and each label is at most 21 characters (an i64), so every coordinate below is a sum
+// of products of numbers below 2^16 and a few hundred pixels: far below usize::MAX.
+#[allow(clippy::arithmetic_side_effects)]
 fn render(title: &str, panels: &[Panel<'_>]) -> String {
     let mut body = String::new();
     let _ = writeln!(
@@ -463,6 +492,8 @@ fn render(title: &str, panels: &[Panel<'_>]) -> String {
 }
 
 /// The text grid of one panel, in CuTe's `print_layout` style.
+// Widths of labels (at most 21 characters) times at most MAX_CELLS columns: see `render`.
+#[allow(clippy::arithmetic_side_effects)]
 fn text_panel(out: &mut String, title: &str, grid: &[Vec<i64>], labels: Option<&[Vec<i64>]>) {
     let cell = |r: usize, c: usize| match labels {
         Some(v) => format!("T{}V{}", grid[r][c], v[r][c]),

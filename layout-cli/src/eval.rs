@@ -65,7 +65,7 @@ impl Evaluator<'_> {
                             // CuTe order: entry 0 is the fastest free entry (all the positions of
                             // one `restrict` count the same free entries, SPEC §5).
                             let free = rank;
-                            match free.checked_sub(1 + *p) {
+                            match free.checked_sub(p.saturating_add(1)) {
                                 Some(q) => q,
                                 None => {
                                     return Err(self.at(

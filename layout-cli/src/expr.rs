@@ -333,7 +333,7 @@ impl<'a> Parser<'a> {
 
     fn ws(&mut self) {
         while self.s.get(self.pos).is_some_and(u8::is_ascii_whitespace) {
-            self.pos += 1;
+            self.pos = self.pos.saturating_add(1);
         }
     }
 
@@ -344,7 +344,7 @@ impl<'a> Parser<'a> {
 
     fn expect(&mut self, c: u8, what: &str) -> R<()> {
         if self.peek() == Some(c) {
-            self.pos += 1;
+            self.pos = self.pos.saturating_add(1);
             Ok(())
         } else {
             Err(self.fail(what, None))
@@ -375,13 +375,16 @@ impl<'a> Parser<'a> {
         if !(first.is_ascii_alphabetic() || first == b'_') {
             return None;
         }
-        let mut end = start + 1;
+        let mut end = start.saturating_add(1);
         while let Some(&c) = self.s.get(end) {
             let dash = c == b'-'
-                && self.s.get(end + 1).is_some_and(|n| n.is_ascii_alphabetic())
-                && self.s.get(end + 1) != Some(&b'>');
+                && self
+                    .s
+                    .get(end.saturating_add(1))
+                    .is_some_and(|n| n.is_ascii_alphabetic())
+                && self.s.get(end.saturating_add(1)) != Some(&b'>');
             if c.is_ascii_alphanumeric() || c == b'_' || dash {
-                end += 1;
+                end = end.saturating_add(1);
             } else {
                 break;
             }
@@ -395,11 +398,11 @@ impl<'a> Parser<'a> {
         let start = self.pos;
         let mut end = start;
         if self.s.get(end) == Some(&b'-') {
-            end += 1;
+            end = end.saturating_add(1);
         }
         let digits = end;
         while self.s.get(end).is_some_and(u8::is_ascii_digit) {
-            end += 1;
+            end = end.saturating_add(1);
         }
         if end == digits {
             return Err(self.fail(what, None));
@@ -440,7 +443,7 @@ impl<'a> Parser<'a> {
 
     /// Enters one level of nesting; an error past [`MAX_NESTING`].
     fn enter(&mut self) -> R<()> {
-        self.depth += 1;
+        self.depth = self.depth.saturating_add(1);
         if self.depth > MAX_NESTING {
             let mut d = Diag::rule(
                 "too-large",
@@ -458,7 +461,7 @@ impl<'a> Parser<'a> {
     fn expr(&mut self, defaults: (Space, Space)) -> R<Expr> {
         self.enter()?;
         let e = self.expr_inner(defaults);
-        self.depth -= 1;
+        self.depth = self.depth.saturating_sub(1);
         e
     }
 
@@ -466,7 +469,7 @@ impl<'a> Parser<'a> {
         match self.peek() {
             Some(b'[') => {
                 let start = self.pos;
-                self.pos += 1;
+                self.pos = self.pos.saturating_add(1);
                 let mut op = self.decl()?;
                 self.expect(b']', "`]` after the operand's spaces and options")?;
                 op.span = Span::new(start, self.pos);
@@ -481,7 +484,7 @@ impl<'a> Parser<'a> {
                 let after = {
                     let mut p = span.end;
                     while self.s.get(p).is_some_and(u8::is_ascii_whitespace) {
-                        p += 1;
+                        p = p.saturating_add(1);
                     }
                     self.s.get(p).copied()
                 };
@@ -514,7 +517,7 @@ impl<'a> Parser<'a> {
         let a = Box::new(self.expr(first_default)?);
         let comma = |p: &mut Parser<'_>, what: &str, help: &str| -> R<()> {
             if p.peek() == Some(b',') {
-                p.pos += 1;
+                p.pos = p.pos.saturating_add(1);
                 Ok(())
             } else {
                 Err(p.fail(&format!("`,`: `{op}` takes {what}"), Some(help)))
@@ -577,7 +580,7 @@ impl<'a> Parser<'a> {
                     let (v, _) = self.int("an integer value")?;
                     fixed.push((entry, v, espan));
                     if self.peek() == Some(b',') {
-                        self.pos += 1;
+                        self.pos = self.pos.saturating_add(1);
                     } else {
                         break;
                     }
@@ -632,26 +635,26 @@ impl<'a> Parser<'a> {
         if self.peek() != Some(b')') {
             return Err(self.fail(&format!("`)` closing `{op}(`"), None));
         }
-        self.pos += 1;
+        self.pos = self.pos.saturating_add(1);
         Ok(e)
     }
 
     fn tile(&mut self, out: &mut Vec<(i64, Span)>) -> R<()> {
         self.enter()?;
         let r = self.tile_inner(out);
-        self.depth -= 1;
+        self.depth = self.depth.saturating_sub(1);
         r
     }
 
     fn tile_inner(&mut self, out: &mut Vec<(i64, Span)>) -> R<()> {
         if self.peek() == Some(b'(') {
-            self.pos += 1;
+            self.pos = self.pos.saturating_add(1);
             loop {
                 self.tile(out)?;
                 match self.peek() {
-                    Some(b',') => self.pos += 1,
+                    Some(b',') => self.pos = self.pos.saturating_add(1),
                     Some(b')') => {
-                        self.pos += 1;
+                        self.pos = self.pos.saturating_add(1);
                         return Ok(());
                     }
                     _ => return Err(self.core_fail(Expected::CommaOrClose)),
@@ -665,20 +668,20 @@ impl<'a> Parser<'a> {
     fn shape(&mut self) -> R<Tree<i64>> {
         self.enter()?;
         let r = self.shape_inner();
-        self.depth -= 1;
+        self.depth = self.depth.saturating_sub(1);
         r
     }
 
     fn shape_inner(&mut self) -> R<Tree<i64>> {
         if self.peek() == Some(b'(') {
-            self.pos += 1;
+            self.pos = self.pos.saturating_add(1);
             let mut items = Vec::new();
             loop {
                 items.push(self.shape()?);
                 match self.peek() {
-                    Some(b',') => self.pos += 1,
+                    Some(b',') => self.pos = self.pos.saturating_add(1),
                     Some(b')') => {
-                        self.pos += 1;
+                        self.pos = self.pos.saturating_add(1);
                         break;
                     }
                     _ => return Err(self.core_fail(Expected::CommaOrClose)),
@@ -729,7 +732,7 @@ impl<'a> Parser<'a> {
                 ));
             }
             if self.peek() == Some(b',') && self.peek_after_comma_is_field() {
-                self.pos += 1;
+                self.pos = self.pos.saturating_add(1);
             } else {
                 break;
             }
@@ -747,7 +750,7 @@ impl<'a> Parser<'a> {
 
     fn peek_after_comma_is_field(&mut self) -> bool {
         let save = self.pos;
-        self.pos += 1;
+        self.pos = self.pos.saturating_add(1);
         let r = self
             .peek_ident()
             .is_some_and(|(k, _)| matches!(k.as_str(), "b" | "src" | "dst"));
@@ -765,13 +768,13 @@ impl<'a> Parser<'a> {
             if p.peek() != Some(sep) {
                 return Err(p.fail(&format!("`{}`", sep as char), help));
             }
-            p.pos += 1;
+            p.pos = p.pos.saturating_add(1);
             Ok(v)
         };
         if self.peek() != Some(b'<') {
             return Err(self.fail("`<`", help));
         }
-        self.pos += 1;
+        self.pos = self.pos.saturating_add(1);
         let b = field(self, b',')?;
         let m = field(self, b',')?;
         let s = field(self, b'>')?;
@@ -815,7 +818,7 @@ impl<'a> Parser<'a> {
         if !self.s[self.pos..].starts_with(b"-bit") {
             return Err(self.fail(expected, Some(&help)));
         }
-        self.pos += 4;
+        self.pos = self.pos.saturating_add(4);
         word(self, "elements")?;
         match u32::try_from(bits) {
             Ok(elem_bits) => Ok(SwizzleUnit::Bytes { elem_bits }),
@@ -831,13 +834,13 @@ impl<'a> Parser<'a> {
                 Some("write `[LAYOUT, DOMAIN -> CODOMAIN]`, e.g. `[(16,32):(32,1), logical -> physical]`"),
             ));
         }
-        self.pos += 1;
+        self.pos = self.pos.saturating_add(1);
         let mut domain = self.side()?;
         self.ws();
         if !self.s[self.pos..].starts_with(b"->") {
             return Err(self.fail("`->` between the domain and the codomain space", None));
         }
-        self.pos += 2;
+        self.pos = self.pos.saturating_add(2);
         let mut codomain = self.side()?;
         if layout.cute {
             for side in [&mut domain, &mut codomain] {
@@ -848,7 +851,7 @@ impl<'a> Parser<'a> {
         }
         let mut swizzle = None;
         while self.peek() == Some(b',') {
-            self.pos += 1;
+            self.pos = self.pos.saturating_add(1);
             let Some((name, s)) = self.peek_ident() else {
                 return Err(self.fail(
                     "an option: `swizzle(b = .., src = .., dst = ..)` or `Swizzle<B,M,S>`",
@@ -951,11 +954,11 @@ impl<'a> Parser<'a> {
         if self.peek() != Some(b':') {
             return Err(self.core_fail(Expected::Colon));
         }
-        self.pos += 1;
+        self.pos = self.pos.saturating_add(1);
         let stride = self.tree(0, None, &mut |p, c| {
             if c == b'_' {
-                let s = Span::new(p.pos, p.pos + 1);
-                p.pos += 1;
+                let s = Span::new(p.pos, p.pos.saturating_add(1));
+                p.pos = p.pos.saturating_add(1);
                 Ok((Stride::Broadcast, s))
             } else {
                 let (v, s) = p.int_leaf()?;
@@ -987,11 +990,11 @@ impl<'a> Parser<'a> {
         let start = self.pos;
         let mut end = start;
         if self.s.get(end) == Some(&b'-') {
-            end += 1;
+            end = end.saturating_add(1);
         }
         let digits = end;
         while self.s.get(end).is_some_and(u8::is_ascii_digit) {
-            end += 1;
+            end = end.saturating_add(1);
         }
         if end == digits {
             return Err(self.core_fail(Expected::Tree));
@@ -1027,11 +1030,11 @@ impl<'a> Parser<'a> {
         }
         match self.peek() {
             Some(b'(') => {
-                self.pos += 1;
+                self.pos = self.pos.saturating_add(1);
                 let mut items = Vec::new();
                 if self.peek() == Some(b')') {
                     // `()`: the rank-0 layout `():()` of size 1 (CuTe's scalar layout).
-                    self.pos += 1;
+                    self.pos = self.pos.saturating_add(1);
                     return Ok(Tree::Tuple(items));
                 }
                 loop {
@@ -1039,7 +1042,7 @@ impl<'a> Parser<'a> {
                     if let Some((name, s)) = self.peek_ident() {
                         let mut after = s.end;
                         while self.s.get(after).is_some_and(u8::is_ascii_whitespace) {
-                            after += 1;
+                            after = after.saturating_add(1);
                         }
                         if self.s.get(after) == Some(&b':') && name != "_" {
                             match names.as_deref_mut() {
@@ -1053,24 +1056,24 @@ impl<'a> Parser<'a> {
                                     ));
                                 }
                             }
-                            self.pos = after + 1;
+                            self.pos = after.saturating_add(1);
                         } else if let Some(list) = names.as_deref_mut() {
                             list.push(None);
                         }
                     } else if let Some(list) = names.as_deref_mut() {
                         list.push(None);
                     }
-                    items.push(self.tree(depth + 1, None, leaf)?);
+                    items.push(self.tree(depth.saturating_add(1), None, leaf)?);
                     match self.peek() {
                         Some(b',') => {
-                            self.pos += 1;
+                            self.pos = self.pos.saturating_add(1);
                             if self.peek() == Some(b')') {
-                                self.pos += 1;
+                                self.pos = self.pos.saturating_add(1);
                                 break;
                             }
                         }
                         Some(b')') => {
-                            self.pos += 1;
+                            self.pos = self.pos.saturating_add(1);
                             break;
                         }
                         _ => return Err(self.core_fail(Expected::CommaOrClose)),

@@ -46,6 +46,10 @@ use crate::tree::{Stride, Tree};
 
 /// Number of shared-memory banks.
 pub const BANKS: usize = 32;
+/// [`BANKS`] as `i64`.
+const BANKS_I64: i64 = 32;
+/// [`BANKS`] as `u64`.
+const BANKS_U64: u64 = 32;
 /// Width of one bank word, in bytes.
 pub const BANK_BYTES: i64 = 4;
 /// Bytes one phase serves: 32 banks of 4 bytes.
@@ -275,7 +279,7 @@ impl fmt::Display for HelpText {
                 BankError::ElementBits { .. } => f.write_str("give the element width in bits: 8, 16, 32, 64 or 128 (a copy atom that counts bits is converted to elements first)"),
                 BankError::Vector { values, .. } => write!(f, "a lane moves 1, 2, 4, 8 or 16 bytes per instruction, and the vector must divide the {values} values per thread"),
                 BankError::ThreadMode { .. } => f.write_str("the thread-value layout has a thread mode and at most one value mode: `(thread, value)`"),
-                BankError::NoSuchWarp { threads, .. } => write!(f, "the thread mode has {threads} threads: warps 0 to {}", (threads - 1).max(0) / WARP_SIZE),
+                BankError::NoSuchWarp { threads, .. } => write!(f, "the thread mode has {threads} threads: warps 0 to {}", threads.saturating_sub(1).max(0) / WARP_SIZE),
                 BankError::OutOfTile { size, .. } => write!(f, "the thread-value layout must map into the storage map's {size} logical positions"),
                 BankError::TooManyInstructions { .. } => f.write_str("count the conflicts of one tile or one k-block: `restrict` or `divide` the layouts first"),
                 BankError::NotVector { .. } => f.write_str("use a smaller vector, or a layout (and swizzle) that keeps each lane's values contiguous and aligned"),
@@ -345,22 +349,23 @@ impl std::error::Error for BankError {}
 fn mode_leaves(l: &Layout, k: usize) -> Vec<(i64, Stride)> {
     l.modes()
         .into_iter()
-        .filter(|m| l.rank() == 1 || m.path.indices().first() == Some(&(k as u8)))
+        .filter(|m| l.rank() == 1 || m.path.indices().first().map(|&i| usize::from(i)) == Some(k))
         .map(|m| (m.size, m.stride))
         .collect()
 }
 
 fn size_of(leaves: &[(i64, Stride)]) -> i64 {
-    leaves.iter().map(|l| l.0).product()
+    // The leaves of one mode of a layout: their product divides its size, which fits.
+    leaves.iter().fold(1i64, |acc, l| acc.saturating_mul(l.0))
 }
 
 /// Whether thread `t` of a mode with these leaves is a repeat through a broadcast leaf.
 fn repeats(leaves: &[(i64, Stride)], mut t: i64) -> bool {
     for &(n, d) in leaves.iter().rev() {
-        if n > 1 && d == Stride::Broadcast && t % n != 0 {
+        if n > 1 && d == Stride::Broadcast && t.checked_rem(n) != Some(0) {
             return true;
         }
-        t /= n;
+        t = t.checked_div(n).unwrap_or(0);
     }
     false
 }
@@ -399,22 +404,27 @@ pub fn conflicts(smem: &Map, tv: &Layout, access: &WarpAccess) -> Result<Conflic
     let thread_leaves = mode_leaves(tv, access.thread_mode);
     let threads = size_of(&thread_leaves);
     let values = if rank == 2 {
-        size_of(&mode_leaves(tv, 1 - access.thread_mode))
+        size_of(&mode_leaves(tv, 1usize.saturating_sub(access.thread_mode)))
     } else {
         1
     };
     let vector = access.vector;
     let access_bytes = vector.saturating_mul(elem_bytes);
-    if vector < 1 || values % vector != 0 || !matches!(access_bytes, 1 | 2 | 4 | 8 | 16) {
+    if vector < 1
+        || values.checked_rem(vector) != Some(0)
+        || !matches!(access_bytes, 1 | 2 | 4 | 8 | 16)
+    {
         return Err(BankError::Vector {
             vector,
             bits,
             values,
         });
     }
-    if values / vector > MAX_INSTRUCTIONS {
+    // vector ≥ 1 here.
+    let instructions_count = values.checked_div(vector).unwrap_or(0);
+    if instructions_count > MAX_INSTRUCTIONS {
         return Err(BankError::TooManyInstructions {
-            instructions: values / vector,
+            instructions: instructions_count,
         });
     }
     let first_thread = access.warp.checked_mul(WARP_SIZE).unwrap_or(i64::MAX);
@@ -424,8 +434,13 @@ pub fn conflicts(smem: &Map, tv: &Layout, access: &WarpAccess) -> Result<Conflic
             threads,
         });
     }
-    let lanes = WARP_SIZE.min(threads - first_thread);
-    let lanes_per_phase = (PHASE_BYTES / access_bytes.max(BANK_BYTES)).min(WARP_SIZE);
+    // first_thread < threads, and an access is 1 to 16 bytes: a phase has 8 to 32 lanes.
+    let lanes = WARP_SIZE.min(threads.saturating_sub(first_thread));
+    let lanes_per_phase = PHASE_BYTES
+        .checked_div(access_bytes.max(BANK_BYTES))
+        .unwrap_or(1)
+        .min(WARP_SIZE);
+    let step = |n: i64| usize::try_from(n).unwrap_or(1).max(1);
     let size = smem.size();
     let at = |thread: i64, value: i64| -> Result<i64, BankError> {
         let coord = if rank == 1 {
@@ -447,22 +462,25 @@ pub fn conflicts(smem: &Map, tv: &Layout, access: &WarpAccess) -> Result<Conflic
         Ok(smem.eval_index(index)?)
     };
     let mut instructions = Vec::new();
-    for first_value in (0..values).step_by(vector as usize) {
+    for first_value in (0..values).step_by(step(vector)) {
         let mut phases = Vec::new();
-        for phase_start in (0..lanes).step_by(lanes_per_phase as usize) {
-            let phase_lanes = lanes_per_phase.min(lanes - phase_start);
+        for phase_start in (0..lanes).step_by(step(lanes_per_phase)) {
+            let phase_lanes = lanes_per_phase.min(lanes.saturating_sub(phase_start));
             // word -> present; BTreeMap keeps the crate no_std and the result deterministic.
             let mut words: BTreeMap<i64, ()> = BTreeMap::new();
-            let mut active = 0;
-            for lane in phase_start..phase_start + phase_lanes {
-                let thread = first_thread + lane;
+            let mut active = 0i64;
+            for lane in phase_start..phase_start.saturating_add(phase_lanes) {
+                // A thread of the mode: below `threads`.
+                let thread = first_thread.saturating_add(lane);
                 if repeats(&thread_leaves, thread) {
                     continue;
                 }
-                active += 1;
+                active = active.saturating_add(1);
                 let offset = at(thread, first_value)?;
                 for k in 1..vector {
-                    if at(thread, first_value + k)? != offset + k {
+                    // Values below `values`; an offset plus k < 16 is compared in i128.
+                    let next = at(thread, first_value.saturating_add(k))?;
+                    if i128::from(next) != i128::from(offset).saturating_add(i128::from(k)) {
                         return Err(BankError::NotVector {
                             thread,
                             value: first_value,
@@ -475,7 +493,9 @@ pub fn conflicts(smem: &Map, tv: &Layout, access: &WarpAccess) -> Result<Conflic
                     what: crate::Quantity::Offset,
                 });
                 let start = offset.checked_mul(elem_bytes).ok_or(overflow)?;
-                let end = start.checked_add(access_bytes - 1).ok_or(overflow)?;
+                let end = start
+                    .checked_add(access_bytes.saturating_sub(1))
+                    .ok_or(overflow)?;
                 if start.rem_euclid(access_bytes) != 0 {
                     return Err(BankError::NotVector {
                         thread,
@@ -491,14 +511,17 @@ pub fn conflicts(smem: &Map, tv: &Layout, access: &WarpAccess) -> Result<Conflic
             }
             let mut banks = [0u32; BANKS];
             for w in words.keys() {
-                banks[w.rem_euclid(BANKS as i64) as usize] += 1;
+                let bank = usize::try_from(w.rem_euclid(BANKS_I64)).unwrap_or(0);
+                if let Some(b) = banks.get_mut(bank) {
+                    *b = b.saturating_add(1);
+                }
             }
-            let distinct = words.len() as u64;
+            let distinct = u64::try_from(words.len()).unwrap_or(u64::MAX);
             phases.push(Phase {
                 lanes: (phase_start, phase_lanes),
                 active,
                 wavefronts: banks.iter().copied().max().map_or(0, u64::from),
-                ideal: distinct.div_ceil(BANKS as u64),
+                ideal: distinct.div_ceil(BANKS_U64),
                 banks,
             });
         }
@@ -544,7 +567,7 @@ mod tests {
         for i in &r.instructions {
             assert_eq!((i.ways(), i.wavefronts(), i.ideal()), (32, 32, 1));
             // Column v lives in bank v: 32 distinct words there, none elsewhere.
-            let bank = i.first_value as usize;
+            let bank = usize::try_from(i.first_value).expect("a value index");
             assert_eq!(i.phases[0].banks[bank], 32);
             assert_eq!(i.phases[0].banks.iter().sum::<u32>(), 32);
         }

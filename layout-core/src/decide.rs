@@ -64,52 +64,73 @@ pub fn scan(g: &[i64]) -> Result<Chain, i64> {
             recorded: Vec::new(),
         });
     }
-    // rho[t - start] holds ρ(t) for t in the window [start, end).
-    let mut rho = vec![0i64; SCAN_WINDOW.min(n - 1)];
+    // rho[t - start] holds ρ(t) for t in the window [start, end), in i128: a difference of
+    // two i64 values minus at most 64 recorded values (a chain of divisors of n < 2^64) never
+    // leaves i128, so ρ(t) = 0 is decided on the integers, not modulo 2^64.
+    let mut rho = vec![0i128; SCAN_WINDOW.min(n.saturating_sub(1))];
     let mut w_last = 1usize;
-    let mut recorded: Vec<(i64, i64)> = Vec::new();
+    let mut recorded: Vec<(usize, i128)> = Vec::new();
     let mut start = 1usize;
+    let reject = |t: usize| i64::try_from(t).unwrap_or(i64::MAX);
     while start < n {
-        let end = n.min(start + SCAN_WINDOW);
-        let window = &mut rho[..end - start];
+        let end = n.min(start.saturating_add(SCAN_WINDOW));
+        let Some(window) = rho.get_mut(..end.saturating_sub(start)) else {
+            return Err(0);
+        };
         for (r, t) in window.iter_mut().zip(start..end) {
-            *r = g[t].wrapping_sub(g[t - 1]);
+            let (Some(&now), Some(&before)) = (g.get(t), g.get(t.saturating_sub(1))) else {
+                return Err(0);
+            };
+            *r = i128::from(now).saturating_sub(i128::from(before));
         }
         for &(w, a) in &recorded {
-            let w = w as usize;
-            let mut m = start.div_ceil(w) * w;
+            let mut m = start.div_ceil(w).saturating_mul(w);
             while m < end {
-                window[m - start] = window[m - start].wrapping_sub(a);
-                m += w;
+                if let Some(r) = window.get_mut(m.saturating_sub(start)) {
+                    *r = r.saturating_sub(a);
+                }
+                m = m.saturating_add(w);
             }
         }
         for t in start..end {
-            let a = window[t - start];
+            let a = window.get(t.saturating_sub(start)).copied().unwrap_or(0);
             if a == 0 {
                 continue;
             }
             if !n.is_multiple_of(t) || !t.is_multiple_of(w_last) {
-                return Err(t as i64);
+                return Err(reject(t));
             }
-            recorded.push((t as i64, a));
+            recorded.push((t, a));
             w_last = t;
             let mut m = t;
             while m < end {
-                window[m - start] = window[m - start].wrapping_sub(a);
-                m += t;
+                if let Some(r) = window.get_mut(m.saturating_sub(start)) {
+                    *r = r.saturating_sub(a);
+                }
+                m = m.saturating_add(t);
             }
         }
         start = end;
     }
+    // A recorded value is a difference of two values of g; past i64 the chain is refused at its
+    // position rather than wrapped.
+    let recorded = recorded
+        .into_iter()
+        .map(|(t, a)| Ok((reject(t), i64::try_from(a).map_err(|_| reject(t))?)))
+        .collect::<Result<Vec<(i64, i64)>, i64>>()?;
     let mut chain = vec![1i64];
     chain.extend(recorded.iter().map(|&(t, _)| t).filter(|&t| t != 1));
     let k = chain.len();
     let mut shape = Vec::with_capacity(k);
     let mut strides = Vec::with_capacity(k);
+    let n_i64 = reject(n);
     for j in (0..k).rev() {
-        let next = if j + 1 < k { chain[j + 1] } else { n as i64 };
-        shape.push(next / chain[j]);
-        strides.push(g[chain[j] as usize]);
+        let here = chain.get(j).copied().unwrap_or(1);
+        let next = chain.get(j.saturating_add(1)).copied().unwrap_or(n_i64);
+        // Each chain entry divides the next (checked by the scan), and here ≥ 1.
+        shape.push(next.checked_div(here).unwrap_or(1));
+        let at = usize::try_from(here).ok().and_then(|h| g.get(h)).copied();
+        strides.push(at.unwrap_or(0));
     }
     Ok(Chain {
         chain,
@@ -281,9 +302,11 @@ pub fn decide(map: &Map, by_mode: bool) -> Result<Decision, Error> {
     }
     let constant = map.eval_index(0)?;
     let mut values = tabulate(map)?;
-    debug_assert_eq!(values.len() as i64, total);
     for v in &mut values {
-        *v = v.wrapping_sub(constant);
+        *v = v.checked_sub(constant).ok_or(Error::Overflow {
+            mode: crate::ModePath::ROOT,
+            what: crate::Quantity::Offset,
+        })?;
     }
     Ok(Decision {
         coordinate_shape: sizes.clone(),
@@ -346,13 +369,16 @@ fn symbolic(map: &Map) -> Option<Vec<Chain>> {
     // The left operand's modes with their canonical weights (last fastest).
     let mut weights = vec![1i64; a.len()];
     for k in (0..a.len().saturating_sub(1)).rev() {
-        weights[k] = weights[k + 1].checked_mul(a[k + 1].0)?;
+        let next = weights
+            .get(k.saturating_add(1))?
+            .checked_mul(a.get(k.saturating_add(1))?.0)?;
+        *weights.get_mut(k)? = next;
     }
     let mut bounds: Vec<i64> = vec![1, total];
-    for (k, &(m, _)) in a.iter().enumerate() {
+    for (&(m, _), &w) in a.iter().zip(&weights) {
         if m > 1 {
-            bounds.push(weights[k]);
-            bounds.push(weights[k].checked_mul(m)?);
+            bounds.push(w);
+            bounds.push(w.checked_mul(m)?);
         }
     }
     for &(n, d) in b.iter().flatten() {
@@ -366,32 +392,41 @@ fn symbolic(map: &Map) -> Option<Vec<Chain>> {
     }
     bounds.sort_unstable();
     bounds.dedup();
-    if bounds.windows(2).any(|w| w[1] % w[0] != 0) {
+    if bounds
+        .windows(2)
+        .any(|w| matches!(w, [lo, hi] if hi.checked_rem(*lo) != Some(0)))
+    {
         return None;
     }
-    // left at a flat index of its domain.
-    let left_at = |x: i64| -> i64 {
-        a.iter().zip(&weights).fold(0i64, |acc, (&(m, e), &u)| {
-            acc.wrapping_add(((x / u) % m).wrapping_mul(e))
+    // left at a flat index of its domain (an offset of the left layout: the sums fit).
+    let left_at = |x: i64| -> Option<i64> {
+        a.iter().zip(&weights).try_fold(0i64, |acc, (&(m, e), &u)| {
+            let digit = x.checked_div(u)?.checked_rem(m)?;
+            acc.checked_add(digit.checked_mul(e)?)
         })
     };
+    // The scans tabulate Σ nᵢ values: within the limit of a decision.
+    let work = b.iter().flatten().try_fold(0i64, |acc, &(n, _)| acc.checked_add(n))?;
+    if work > DECIDE_LIMIT {
+        return None;
+    }
     let mut chains = Vec::with_capacity(b.len());
     for pieces in &b {
         // The leaf's coordinate `t` read in its pieces (slowest first): right's value at `t`.
         let n = pieces
             .iter()
             .try_fold(1i64, |acc, &(m, _)| acc.checked_mul(m))?;
-        let g: Vec<i64> = (0..n)
+        let g = (0..n)
             .map(|t| {
                 let mut rest = t;
                 let mut x = 0i64;
                 for &(m, d) in pieces.iter().rev() {
-                    x = x.wrapping_add((rest % m).wrapping_mul(d));
-                    rest /= m;
+                    x = x.checked_add(rest.checked_rem(m)?.checked_mul(d)?)?;
+                    rest = rest.checked_div(m)?;
                 }
                 left_at(x)
             })
-            .collect();
+            .collect::<Option<Vec<i64>>>()?;
         chains.push(scan(&g).ok()?);
     }
     Some(chains)
@@ -460,7 +495,7 @@ fn direct(map: &Map) -> Option<Vec<Chain>> {
 /// applies to every value; a restriction is evaluated index by index.
 fn tabulate(map: &Map) -> Result<Vec<i64>, Error> {
     match map {
-        Map::Layout(a) => Ok(layout_values(a.layout())),
+        Map::Layout(a) => layout_values(a.layout()),
         Map::Swizzled { swizzle, inner } => {
             let mut values = tabulate(inner)?;
             for v in &mut values {
@@ -485,7 +520,11 @@ fn tabulate(map: &Map) -> Result<Vec<i64>, Error> {
 }
 
 /// `L(i)` for every flat index `i` of `l`, in order (last leaf fastest).
-fn layout_values(l: &Layout) -> Vec<i64> {
+fn layout_values(l: &Layout) -> Result<Vec<i64>, Error> {
+    let overflow = Error::Overflow {
+        mode: crate::ModePath::ROOT,
+        what: crate::Quantity::Offset,
+    };
     let leaves = l.leaves();
     let size = usize::try_from(l.size()).unwrap_or(0);
     let mut out = Vec::with_capacity(size);
@@ -496,16 +535,17 @@ fn layout_values(l: &Layout) -> Vec<i64> {
         // Every intermediate value is an offset of `l` (checked to fit at construction).
         for (c, m) in coord.iter_mut().zip(leaves).rev() {
             let d = m.stride.value();
-            *c += 1;
-            if *c < m.size {
-                acc = acc.wrapping_add(d);
+            if *c < m.size.saturating_sub(1) {
+                *c = c.saturating_add(1);
+                acc = acc.checked_add(d).ok_or(overflow)?;
                 break;
             }
-            acc = acc.wrapping_sub((m.size - 1).wrapping_mul(d));
+            let back = m.size.saturating_sub(1).checked_mul(d).ok_or(overflow)?;
+            acc = acc.checked_sub(back).ok_or(overflow)?;
             *c = 0;
         }
     }
-    out
+    Ok(out)
 }
 
 /// [`decide`] on a tabulated map: `values[i]` at flat index `i` of the coordinates `sizes`
@@ -514,37 +554,74 @@ fn layout_values(l: &Layout) -> Vec<i64> {
 /// # Errors
 /// The reason the map is not a layout.
 pub fn decide_values(sizes: &[i64], values: &[i64]) -> Result<Vec<Chain>, NotLayout> {
+    let malformed = NotLayout::Scan {
+        coordinate: 0,
+        t: 0,
+    };
     let k = sizes.len();
-    let mut weights = vec![1i64; k];
-    for i in (0..k.saturating_sub(1)).rev() {
-        weights[i] = weights[i + 1] * sizes[i + 1];
+    let total = sizes
+        .iter()
+        .try_fold(1usize, |acc, &n| {
+            acc.checked_mul(usize::try_from(n).ok().filter(|&n| n >= 1)?)
+        })
+        .ok_or(malformed.clone())?;
+    if total != values.len() {
+        return Err(malformed);
     }
+    // Weights are divisors of the table's length: they fit in usize.
+    let n_of = |j: usize| {
+        sizes
+            .get(j)
+            .and_then(|&n| usize::try_from(n).ok())
+            .unwrap_or(1)
+    };
+    let mut weights = vec![1usize; k];
+    for i in (0..k.saturating_sub(1)).rev() {
+        let w = weights
+            .get(i.saturating_add(1))
+            .copied()
+            .unwrap_or(1)
+            .saturating_mul(n_of(i.saturating_add(1)));
+        if let Some(slot) = weights.get_mut(i) {
+            *slot = w;
+        }
+    }
+    let at = |i: usize| values.get(i).copied().unwrap_or(0);
     // Step 1: separability, one pass with an odometer. `parts` = Σᵢ f(cᵢ·eᵢ) is kept up to
     // date as the odometer moves: a step of coordinate j swaps its term, a carry resets it.
-    let mut c = vec![0i64; k];
-    let mut parts = (0..k).fold(0i64, |acc, _| acc.wrapping_add(values[0]));
+    // In i128, k terms of i64 values are compared exactly, not modulo 2^64.
+    let mut c = vec![0usize; k];
+    let base = i128::from(at(0));
+    let mut parts: i128 = (0..k).fold(0, |acc, _| acc.saturating_add(base));
     for (i, &v) in values.iter().enumerate() {
-        if parts != v {
-            return Err(NotLayout::Separability { witness: c });
+        if parts != i128::from(v) {
+            let witness = c
+                .iter()
+                .map(|&x| i64::try_from(x).unwrap_or(i64::MAX))
+                .collect();
+            return Err(NotLayout::Separability { witness });
         }
-        if i + 1 < values.len() {
+        if i.saturating_add(1) < values.len() {
             for j in (0..k).rev() {
-                let old = values[(c[j] * weights[j]) as usize];
-                c[j] += 1;
-                if c[j] < sizes[j] {
-                    let new = values[(c[j] * weights[j]) as usize];
-                    parts = parts.wrapping_sub(old).wrapping_add(new);
+                let (Some(cj), Some(&wj)) = (c.get_mut(j), weights.get(j)) else {
+                    break;
+                };
+                let old = i128::from(at(cj.saturating_mul(wj)));
+                *cj = cj.saturating_add(1);
+                if *cj < n_of(j) {
+                    let new = i128::from(at(cj.saturating_mul(wj)));
+                    parts = parts.saturating_sub(old).saturating_add(new);
                     break;
                 }
-                c[j] = 0;
-                parts = parts.wrapping_sub(old).wrapping_add(values[0]);
+                *cj = 0;
+                parts = parts.saturating_sub(old).saturating_add(base);
             }
         }
     }
     // Step 2: the scan per coordinate.
     let mut chains = Vec::with_capacity(k);
-    for (i, (&n, &w)) in sizes.iter().zip(&weights).enumerate() {
-        let g: Vec<i64> = (0..n).map(|t| values[(t * w) as usize]).collect();
+    for (i, &w) in weights.iter().enumerate() {
+        let g: Vec<i64> = (0..n_of(i)).map(|t| at(t.saturating_mul(w))).collect();
         match scan(&g) {
             Ok(chain) => chains.push(chain),
             Err(t) => return Err(NotLayout::Scan { coordinate: i, t }),
@@ -674,7 +751,7 @@ mod tests {
                     }
                     let mut perm: Vec<usize> = (0..b_sizes.len()).collect();
                     for i in (1..perm.len()).rev() {
-                        perm.swap(i, next(i as u64 + 1) as usize);
+                        perm.swap(i, usize::try_from(next(i as u64 + 1)).expect("below i + 1"));
                     }
                     let mut b_strides = vec![0i64; b_sizes.len()];
                     let mut w = 1i64;

@@ -164,14 +164,17 @@ impl Program {
     /// Divisions plus moduli (SPEC §7); shifts, masks and XOR count 0.
     #[must_use]
     pub fn cost(&self) -> usize {
-        self.lets.iter().map(Sum::cost).sum::<usize>() + self.result.cost()
+        self.lets
+            .iter()
+            .map(Sum::cost)
+            .fold(self.result.cost(), usize::saturating_add)
     }
 
     /// Divisions and moduli counted apart: `(div, mod)`, a `(x / w) mod m` counting one each.
     #[must_use]
     pub fn div_mod(&self) -> (usize, usize) {
-        let mut d = 0;
-        let mut m = 0;
+        let mut d = 0usize;
+        let mut m = 0usize;
         for (_, t) in self
             .lets
             .iter()
@@ -179,11 +182,11 @@ impl Program {
             .flat_map(|s| &s.terms)
         {
             match t {
-                Term::Div(..) => d += 1,
-                Term::Mod(..) => m += 1,
+                Term::Div(..) => d = d.saturating_add(1),
+                Term::Mod(..) => m = m.saturating_add(1),
                 Term::DivMod(..) => {
-                    d += 1;
-                    m += 1;
+                    d = d.saturating_add(1);
+                    m = m.saturating_add(1);
                 }
                 _ => {}
             }
@@ -227,22 +230,21 @@ impl Program {
                 let v = eval_sum_wide(s, &c, &temps);
                 lo = lo.min(v);
                 hi = hi.max(v);
-                temps.push(v.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64);
+                temps.push(clamp_i64(v));
             }
-            for j in (0..c.len()).rev() {
-                c[j] += 1;
-                if c[j] < self.sizes[j] {
+            for (cj, &n) in c.iter_mut().zip(&self.sizes).rev() {
+                *cj = cj.saturating_add(1);
+                if *cj < n {
                     break;
                 }
-                c[j] = 0;
+                *cj = 0;
             }
         }
         let (type_min, type_max) = ty.range();
         if lo < i128::from(type_min) || hi > i128::from(type_max) {
-            let clamp = |v: i128| v.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64;
             return Err(Error::IndexTypeRange {
-                min: clamp(lo),
-                max: clamp(hi),
+                min: clamp_i64(lo),
+                max: clamp_i64(hi),
                 type_min,
                 type_max,
             });
@@ -366,7 +368,7 @@ impl Program {
             let piece = if mag == 1 {
                 body
             } else {
-                format!("{}*{body}", lit(mag as i64))
+                format!("{}*{body}", lit(i64::try_from(mag).unwrap_or(i64::MAX)))
             };
             match (out.is_empty(), neg) {
                 (true, false) => out.push_str(&piece),
@@ -423,8 +425,13 @@ fn eval_sum(s: &Sum, coords: &[i64], temps: &[i64]) -> i64 {
 
 fn eval_sum_wide(s: &Sum, coords: &[i64], temps: &[i64]) -> i128 {
     s.terms.iter().fold(i128::from(s.constant), |acc, (k, t)| {
-        acc + i128::from(*k) * i128::from(term_value(t, coords, temps))
+        acc.saturating_add(i128::from(*k).saturating_mul(i128::from(term_value(t, coords, temps))))
     })
+}
+
+/// `v` clamped into `i64` (exact when it fits).
+fn clamp_i64(v: i128) -> i64 {
+    i64::try_from(v).unwrap_or(if v < 0 { i64::MIN } else { i64::MAX })
 }
 
 /// A leaf coordinate of some map's domain, as an expression of the program's coordinates.
@@ -445,7 +452,7 @@ impl Builder {
             return v;
         }
         self.program.lets.push(s);
-        Var::Temp(self.program.lets.len() - 1)
+        Var::Temp(self.program.lets.len().saturating_sub(1))
     }
 
     /// The leaves of `shape` from one integer `x` (last leaf fastest): `/ 1` dropped, the
@@ -454,7 +461,8 @@ impl Builder {
         let sizes: Vec<i64> = shape.leaves().into_iter().copied().collect();
         let mut weights = vec![1i64; sizes.len()];
         for j in (0..sizes.len().saturating_sub(1)).rev() {
-            weights[j] = weights[j + 1].saturating_mul(sizes[j + 1]);
+            let next = j.saturating_add(1);
+            weights[j] = weights[next].saturating_mul(sizes[next]);
         }
         let slowest = sizes.iter().position(|&n| n > 1);
         sizes
@@ -503,7 +511,8 @@ impl Builder {
                         Term::Swizzle {
                             x,
                             src: swizzle.src(),
-                            mask: (1i64 << swizzle.bits()) - 1,
+                            // bits ≤ 62 (a built swizzle): 2^b − 1 ≥ 0.
+                            mask: (1i64 << swizzle.bits()).wrapping_sub(1),
                             dst: swizzle.dst(),
                         },
                     )],
@@ -529,9 +538,10 @@ impl Builder {
                         let sizes: Vec<i64> = entry.leaves().into_iter().copied().collect();
                         let mut digits = vec![0i64; n];
                         let mut rest = *value;
-                        for j in (0..n).rev() {
-                            digits[j] = rest % sizes[j];
-                            rest /= sizes[j];
+                        for (digit, &size) in digits.iter_mut().zip(&sizes).rev() {
+                            // Sizes are at least 1.
+                            *digit = rest.checked_rem(size).unwrap_or(0);
+                            rest = rest.checked_div(size).unwrap_or(0);
                         }
                         all.extend(digits.into_iter().map(Leaf::Const));
                     } else {
@@ -594,7 +604,11 @@ pub fn layout_form(decision: &Decision) -> Option<Program> {
         // Pieces slowest first; the chain is increasing, so piece j has weight chain[k-1-j].
         let k = c.chain.len();
         for j in 0..k {
-            let (m, s, w) = (c.shape[j], c.strides[j], c.chain[k - 1 - j]);
+            let (m, s, w) = (
+                c.shape[j],
+                c.strides[j],
+                c.chain[k.saturating_sub(1).saturating_sub(j)],
+            );
             if s == 0 || m == 1 {
                 continue;
             }

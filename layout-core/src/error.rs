@@ -54,8 +54,11 @@ impl ModePath {
             });
         };
         let mut p = self;
-        p.idx[p.len as usize] = i;
-        p.len += 1;
+        if let Some(slot) = p.idx.get_mut(usize::from(p.len)) {
+            *slot = i;
+        }
+        // len < MAX_DEPTH was checked above.
+        p.len = p.len.saturating_add(1);
         Ok(p)
     }
 
@@ -414,6 +417,15 @@ pub enum Error {
         /// The limit.
         limit: i64,
     },
+    /// The exact offset range of a swizzled or restricted map needs a search past its limit
+    /// ([`crate::RANGE_SEARCH_LIMIT`] steps of the branch-and-bound over a swizzle, or
+    /// [`crate::DECIDE_LIMIT`] values of a restricted composite that is not a layout).
+    RangeUndecided {
+        /// Number of coordinates of the map's domain.
+        size: i64,
+        /// The limit that was reached.
+        limit: i64,
+    },
     /// `scale_mode` needs a layout of one mode `n:d`, but this one has `leaves` leaves.
     NotOneMode {
         /// Number of leaves of the layout given.
@@ -628,6 +640,7 @@ impl Error {
             | Error::RestrictEntry { .. }
             | Error::UnknownModeName => "restrict",
             Error::DecideTooLarge { .. } => "decide-too-large",
+            Error::RangeUndecided { .. } => "range-undecided",
             Error::TileExtent { .. } => "tile-shape",
             Error::SwizzleNegativeField { .. } | Error::SwizzleNegativeOffset { .. } => {
                 "swizzle-fields"
@@ -770,6 +783,7 @@ impl fmt::Display for HelpText {
             Error::RestrictEntry { rank, .. } => write!(f, "the domain has {rank} free top-level entries, numbered from 0"),
             Error::UnknownModeName => f.write_str("name a top-level mode of the domain, e.g. `thread` in `(thread: 32, value: 4):(4, 1)`, or give its position"),
             Error::DecideTooLarge { .. } => f.write_str("emit the composite as written, or decide a smaller tile"),
+            Error::RangeUndecided { .. } => f.write_str("swizzle a layout (or a composite decided to be one) whose strides are powers of two, or restrict a smaller tile"),
             Error::NotOneMode { .. } => f.write_str("scale one mode at a time: `select` or `flatten` the layout and pass a single mode"),
             Error::ScaleSize { size, .. } => write!(f, "the shape refines the mode, so its sizes must multiply to {size}"),
             Error::TileRank { rank, .. } => write!(f, "give one tile entry per top-level mode, {rank} in all (an entry of 1 leaves the whole mode in `rest`)"),
@@ -787,7 +801,7 @@ impl fmt::Display for HelpText {
             | Error::IndexOutOfRange { .. }
             | Error::CoordOutOfRange { .. }
             | Error::CoordProfile { .. } => Ok(()),
-            Error::AliasUndecided { .. } => f.write_str("the exact test enumerates at most 2^26 offsets (or 2^20 coordinates); give strides that pass the fast test (each stride above the span of the smaller modes)"),
+            Error::AliasUndecided { .. } => f.write_str("the exact test enumerates at most 2^19 coordinates (2^15 over a range past 2^26); give strides that pass the fast test (each stride above the span of the smaller modes)"),
             Error::SwizzleTooWide { .. } => f.write_str("swizzle fields are bit positions of the element offset and must end below bit 62"),
             Error::TileExtent { .. } => f.write_str("tile extents count positions and are at least 1"),
             Error::SwizzleNegativeField { .. } => f.write_str("give the number of bits and the lowest source and destination bits, each at least 0"),
@@ -913,8 +927,8 @@ impl fmt::Display for Error {
             Error::SwizzleOverlap { b, src, dst } => write!(
                 f,
                 "swizzle fields overlap: source bits [{src}, {}) and destination bits [{dst}, {}) share a bit",
-                src + b,
-                dst + b
+                u64::from(src).saturating_add(u64::from(b)),
+                u64::from(dst).saturating_add(u64::from(b))
             ),
             Error::SwizzleTooWide { b, src, dst } => write!(
                 f,
@@ -1002,6 +1016,10 @@ impl fmt::Display for Error {
             Error::DecideTooLarge { size, limit } => write!(
                 f,
                 "deciding {size} coordinates exceeds the limit of {limit}"
+            ),
+            Error::RangeUndecided { size, limit } => write!(
+                f,
+                "the exact offset range of this map of {size} coordinates needs more than the limit of {limit} steps"
             ),
             Error::TileExtent { position, extent } => write!(
                 f,

@@ -201,7 +201,9 @@ impl Layout {
                 mode: m.path,
                 what: Quantity::Positions,
             })?;
-            let reach = (m.size - 1)
+            let reach = m
+                .size
+                .saturating_sub(1)
                 .checked_mul(m.stride.value())
                 .ok_or(Error::Overflow {
                     mode: m.path,
@@ -320,8 +322,14 @@ impl Layout {
         let mut rest = index;
         let mut acc = 0i64;
         for m in self.leaves.iter().rev() {
-            let c = rest % m.size;
-            rest /= m.size;
+            // Sizes are at least 1, so neither division can fail.
+            let (Some(c), Some(r)) = (rest.checked_rem(m.size), rest.checked_div(m.size)) else {
+                return Err(Error::IndexOutOfRange {
+                    index,
+                    size: self.size,
+                });
+            };
+            rest = r;
             acc = add_term(acc, c, m)?;
         }
         Ok(acc)
@@ -444,8 +452,14 @@ fn eval_at(
             let mut acc = 0i64;
             for (i, (s, d)) in ss.iter().zip(ds).enumerate().rev() {
                 let n = tree_size(s);
-                let v = eval_at(path.child(i)?, s, d, &Tree::Leaf(rest % n))?;
-                rest /= n;
+                let (Some(digit), Some(r)) = (rest.checked_rem(n), rest.checked_div(n)) else {
+                    return Err(Error::Overflow {
+                        mode: path,
+                        what: Quantity::Positions,
+                    });
+                };
+                let v = eval_at(path.child(i)?, s, d, &Tree::Leaf(digit))?;
+                rest = r;
                 acc = acc.checked_add(v).ok_or(Error::Overflow {
                     mode: path,
                     what: Quantity::Offset,

@@ -40,10 +40,11 @@
 //!   [`Stride::Broadcast`]).
 //! - **The rules (§2):** [`check`] (one layout against its annotation), [`check_annotation`],
 //!   [`is_dense_bijection`] / [`check_dense_bijection`] (Lemma 1, no enumeration),
-//!   [`is_alias_free`] / [`check_alias_free`] (two fast tests, then an exact enumeration up to
-//!   [`ENUMERATION_SIZE_LIMIT`]), [`Space`].
+//!   [`is_alias_free`] / [`check_alias_free`] (two fast tests, an exact symbolic reduction, then
+//!   an exact enumeration up to [`ENUMERATION_SIZE_LIMIT`]), [`Space`].
 //! - **Maps:** [`Annotated`] (a checked layout with its spaces and tile shapes), [`Map`]
 //!   (a layout, a composite, a swizzled or restricted map), [`compose`], [`Map::restrict`],
+//!   [`Map::offset_range`] (exact, without enumeration),
 //!   [`Swizzle`] (seed fields and CuTe's `Swizzle<B,M,S>`).
 //! - **Operations (§3):** [`canonical`], [`scale_mode`], [`divide`], [`divide_modes`],
 //!   [`repeat`], [`repeat_modewise`], [`repeat_modewise_raked`], [`interleave`], [`broadcast`],
@@ -103,6 +104,12 @@
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+#![deny(
+    clippy::arithmetic_side_effects,
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
 
 extern crate alloc;
 #[cfg(feature = "std")]
@@ -119,13 +126,14 @@ mod layout;
 mod map;
 mod ops;
 mod parse;
+mod range;
 mod space;
 mod swizzle;
 mod tree;
 
 pub use alias::{
-    ENUMERATION_RANGE_LIMIT, ENUMERATION_SIZE_LIMIT, check_alias_free, fast_alias_test,
-    is_alias_free,
+    ENUMERATION_RANGE_LIMIT, ENUMERATION_SIZE_LIMIT, ENUMERATION_SORT_LIMIT, check_alias_free,
+    fast_alias_test, is_alias_free,
 };
 pub use decide::{Chain, DECIDE_LIMIT, Decision, NotLayout, decide, decide_values, scan};
 pub use dense::{check_dense_bijection, is_dense_bijection};
@@ -137,6 +145,7 @@ pub use ops::{
     broadcast, canonical, divide, divide_modes, flatten, group, interleave, inverse, permute,
     repeat, repeat_modewise, repeat_modewise_raked, scale_mode, select,
 };
+pub use range::RANGE_SEARCH_LIMIT;
 pub use space::{Space, check, check_annotation, check_codomain};
 pub use swizzle::{Swizzle, SwizzleUnit, swizzled_max};
 pub use tree::{Stride, Tree};

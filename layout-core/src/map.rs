@@ -466,17 +466,22 @@ impl Map {
                 let mut rest = index;
                 let mut weight = 1i64;
                 let mut flat = 0i64;
-                for (e, n) in sizes.iter().enumerate().rev() {
+                let overflow = Error::Overflow {
+                    mode: crate::ModePath::ROOT,
+                    what: crate::Quantity::Positions,
+                };
+                for (e, &n) in sizes.iter().enumerate().rev() {
                     let digit = match fixed.iter().find(|(f, _)| *f == e) {
                         Some((_, v)) => *v,
                         None => {
-                            let d = rest % n;
-                            rest /= n;
+                            let d = rest.checked_rem(n).ok_or(overflow)?;
+                            rest = rest.checked_div(n).ok_or(overflow)?;
                             d
                         }
                     };
-                    flat += digit * weight;
-                    weight *= n;
+                    let term = digit.checked_mul(weight).ok_or(overflow)?;
+                    flat = flat.checked_add(term).ok_or(overflow)?;
+                    weight = weight.checked_mul(n).ok_or(overflow)?;
                 }
                 inner.eval_index(flat)
             }

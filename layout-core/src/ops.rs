@@ -313,7 +313,7 @@ fn split_mode(m: &TopMode<'_>, k: i64) -> Result<Split, Error> {
         size,
         tile: k,
     };
-    if k < 1 || size % k != 0 {
+    if k < 1 || size.checked_rem(k) != Some(0) {
         return Err(not_divisible);
     }
     let mut needed = k;
@@ -325,17 +325,19 @@ fn split_mode(m: &TopMode<'_>, k: i64) -> Result<Split, Error> {
                 rest: piece(sizes_strides(&leaves[..q])),
             });
         }
-        if n % needed == 0 {
+        if n.checked_rem(needed) == Some(0) {
             let mut tile = vec![(needed, d)];
-            tile.extend(sizes_strides(&leaves[q + 1..]));
+            tile.extend(sizes_strides(
+                leaves.get(q.saturating_add(1)..).unwrap_or_default(),
+            ));
             let mut rest = sizes_strides(&leaves[..q]);
-            rest.push((n / needed, scale(path, d, needed)?));
+            rest.push((n.checked_div(needed).unwrap_or(1), scale(path, d, needed)?));
             return Ok(Split {
                 tile: piece(tile),
                 rest: piece(rest),
             });
         }
-        if needed % n != 0 {
+        if needed.checked_rem(n) != Some(0) {
             return Err(Error::TileSplit {
                 mode: path,
                 tile: k,
@@ -343,7 +345,7 @@ fn split_mode(m: &TopMode<'_>, k: i64) -> Result<Split, Error> {
                 size: n,
             });
         }
-        needed /= n;
+        needed = needed.checked_div(n).unwrap_or(1);
     }
     // Unreachable: with k | size the slowest leaf is reached with `needed` dividing it.
     Err(not_divisible)
@@ -723,7 +725,7 @@ pub fn group(l: &Layout, start: usize, end: usize) -> Result<Layout, Error> {
             rank: modes.len(),
         });
     }
-    if end - start == 1 {
+    if end.saturating_sub(start) == 1 {
         return Ok(l.clone());
     }
     let mut shape = Vec::new();
@@ -734,7 +736,7 @@ pub fn group(l: &Layout, start: usize, end: usize) -> Result<Layout, Error> {
         if (start..end).contains(&i) {
             inner.0.push(m.shape.clone());
             inner.1.push(m.stride.clone());
-            if i + 1 == end {
+            if i.saturating_add(1) == end {
                 shape.push(Tree::Tuple(core::mem::take(&mut inner.0)));
                 stride.push(Tree::Tuple(core::mem::take(&mut inner.1)));
                 names.push(None);

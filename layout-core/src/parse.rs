@@ -36,7 +36,7 @@ enum Leaf {
 impl Parser<'_> {
     fn skip_ws(&mut self) {
         while self.pos < self.s.len() && self.s[self.pos].is_ascii_whitespace() {
-            self.pos += 1;
+            self.pos = self.pos.saturating_add(1);
         }
     }
 
@@ -63,29 +63,35 @@ impl Parser<'_> {
             .get(end)
             .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_' || *c == b'-')
         {
-            end += 1;
+            end = end.saturating_add(1);
         }
         let mut after = end;
         while self.s.get(after).is_some_and(u8::is_ascii_whitespace) {
-            after += 1;
+            after = after.saturating_add(1);
         }
         if self.s.get(after) != Some(&b':') {
             return None;
         }
         let name = core::str::from_utf8(&self.s[start..end]).ok()?.to_string();
-        self.pos = after + 1;
+        self.pos = after.saturating_add(1);
         Some((start, name))
     }
 
     fn leaf(&mut self) -> Result<Leaf, Error> {
         let start = self.pos;
         match self.s.get(self.pos) {
-            Some(b'_') if self.cute && self.s.get(start + 1).is_some_and(u8::is_ascii_digit) => {
-                let mut end = start + 1;
+            Some(b'_')
+                if self.cute
+                    && self
+                        .s
+                        .get(start.saturating_add(1))
+                        .is_some_and(u8::is_ascii_digit) =>
+            {
+                let mut end = start.saturating_add(1);
                 while self.s.get(end).is_some_and(u8::is_ascii_digit) {
-                    end += 1;
+                    end = end.saturating_add(1);
                 }
-                let text = core::str::from_utf8(&self.s[start + 1..end])
+                let text = core::str::from_utf8(&self.s[start.saturating_add(1)..end])
                     .map_err(|_| self.err(Expected::Tree))?;
                 let v = text
                     .parse::<i64>()
@@ -94,14 +100,14 @@ impl Parser<'_> {
                 Ok(Leaf::Int(v))
             }
             Some(b'_') => {
-                self.pos += 1;
+                self.pos = self.pos.saturating_add(1);
                 Ok(Leaf::Under)
             }
             Some(b'{') => Err(Error::RuntimeLeaf { column: start }),
             Some(c) if c.is_ascii_digit() || *c == b'-' => {
-                let mut end = start + 1;
+                let mut end = start.saturating_add(1);
                 while self.s.get(end).is_some_and(u8::is_ascii_digit) {
-                    end += 1;
+                    end = end.saturating_add(1);
                 }
                 let text = core::str::from_utf8(&self.s[start..end])
                     .map_err(|_| self.err(Expected::Tree))?;
@@ -132,11 +138,11 @@ impl Parser<'_> {
         }
         match self.peek() {
             Some(b'(') => {
-                self.pos += 1;
+                self.pos = self.pos.saturating_add(1);
                 let mut items = Vec::new();
                 if self.peek() == Some(b')') {
                     // `()`: the empty tuple, the rank-0 layout `():()` of size 1 (CuTe's scalar).
-                    self.pos += 1;
+                    self.pos = self.pos.saturating_add(1);
                     return Ok(Tree::Tuple(items));
                 }
                 let mut names = names;
@@ -148,17 +154,17 @@ impl Parser<'_> {
                         (n, Some(list)) => list.push(n.as_ref().map(|(_, s)| s.clone())),
                         (None, None) => {}
                     }
-                    items.push(self.tree(depth + 1, None, leaf)?);
+                    items.push(self.tree(depth.saturating_add(1), None, leaf)?);
                     match self.peek() {
                         Some(b',') => {
-                            self.pos += 1;
+                            self.pos = self.pos.saturating_add(1);
                             if self.peek() == Some(b')') {
-                                self.pos += 1;
+                                self.pos = self.pos.saturating_add(1);
                                 break;
                             }
                         }
                         Some(b')') => {
-                            self.pos += 1;
+                            self.pos = self.pos.saturating_add(1);
                             break;
                         }
                         _ => return Err(self.err(Expected::CommaOrClose)),
@@ -206,7 +212,7 @@ pub(crate) fn parse_raw(text: &str, cute: bool) -> Result<Raw, Error> {
     if p.peek() != Some(b':') {
         return Err(p.err(Expected::Colon));
     }
-    p.pos += 1;
+    p.pos = p.pos.saturating_add(1);
     let mut strides = Vec::new();
     let stride = p.tree(0, None, &mut |l, _| {
         strides.push(match l {

@@ -32,7 +32,7 @@ impl Swizzle {
     /// [`Error::SwizzleOverlap`] when the fields share a bit (`|src − dst| < b`),
     /// [`Error::SwizzleTooWide`] when a field reaches past bit 62.
     pub const fn new(b: u32, src: u32, dst: u32) -> Result<Swizzle, Error> {
-        if b > 62 || src > 62 - b || dst > 62 - b {
+        if b > 62 || src > 62u32.saturating_sub(b) || dst > 62u32.saturating_sub(b) {
             return Err(Error::SwizzleTooWide { b, src, dst });
         }
         if src.abs_diff(dst) < b {
@@ -52,7 +52,7 @@ impl Swizzle {
         }
         if b > 62 || src > 62 || dst > 62 {
             const fn clamp(v: i64) -> u32 {
-                if v > 62 { 62 } else { v as u32 }
+                field(if v > 62 { 62 } else { v })
             }
             return Err(Error::SwizzleTooWide {
                 b: clamp(b),
@@ -60,7 +60,7 @@ impl Swizzle {
                 dst: clamp(dst),
             });
         }
-        Swizzle::new(b as u32, src as u32, dst as u32)
+        Swizzle::new(field(b), field(src), field(dst))
     }
 
     /// CuTe's `Swizzle<B,M,S>` over `unit`, as a swizzle of element offsets: over
@@ -126,12 +126,12 @@ impl Swizzle {
         };
         if src > 62 || dst > 62 {
             return Err(Error::SwizzleTooWide {
-                b: b as u32,
-                src: if src > 62 { 62 } else { src as u32 },
-                dst: if dst > 62 { 62 } else { dst as u32 },
+                b: field(b),
+                src: field(if src > 62 { 62 } else { src }),
+                dst: field(if dst > 62 { 62 } else { dst }),
             });
         }
-        Swizzle::new(b as u32, src as u32, dst as u32)
+        Swizzle::new(field(b), field(src), field(dst))
     }
 
     /// Number of bits moved.
@@ -160,7 +160,8 @@ impl Swizzle {
         } else {
             self.dst
         };
-        (self.b as i64, m as i64, self.src as i64 - self.dst as i64)
+        let (src, dst) = (self.src as i64, self.dst as i64);
+        (self.b as i64, m as i64, src.saturating_sub(dst))
     }
 
     /// An upper bound of `σ(x)` over `0 ≤ x ≤ max`: σ changes only the bits below
@@ -175,8 +176,22 @@ impl Swizzle {
     #[must_use]
     #[inline]
     pub const fn apply(self, x: i64) -> i64 {
-        let mask = (1i64 << self.b) - 1;
+        // b, src, dst ≤ 62 (checked when built): the shifts are in range and 2^b − 1 ≥ 0.
+        let mask = (1i64 << self.b).wrapping_sub(1);
         x ^ (((x >> self.src) & mask) << self.dst)
+    }
+}
+
+/// A field value known to lie in `0..=124` (or clamped to 62 when above), as `u32`.
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+const fn field(v: i64) -> u32 {
+    // Callers checked v ≥ 0; the clamp keeps the cast exact.
+    if v > 124 {
+        124
+    } else if v < 0 {
+        0
+    } else {
+        v as u32
     }
 }
 
@@ -210,13 +225,17 @@ pub enum SwizzleUnit {
 /// [`Swizzle::max_offset`] on raw fields (used by the typed API's constants).
 #[must_use]
 pub const fn swizzled_max(max: i64, b: u32, src: u32, dst: u32) -> i64 {
-    let top = if src > dst { src } else { dst } + b;
+    let top = (if src > dst { src } else { dst }).saturating_add(b);
     if top >= 63 {
         return i64::MAX;
     }
     let block = 1i64 << top;
-    match (max / block + 1).checked_mul(block) {
-        Some(v) => v - 1,
+    // block ≥ 1; max / block + 1 ≤ 2^62 + 1; a product that fits is ≥ 1.
+    let Some(blocks) = max.checked_div(block) else {
+        return i64::MAX;
+    };
+    match blocks.saturating_add(1).checked_mul(block) {
+        Some(v) => v.saturating_sub(1),
         None => i64::MAX,
     }
 }

@@ -916,32 +916,15 @@ fn evaluate(k: &TokenStream, a: &Algebra) -> Result<TokenStream, Vec<syn::Error>
         }
     }
     let v = eval_expr(&a.expr, &defs)?;
-    // The result's offsets must fit the index type its left operand declared: the span of the
-    // decided layout when it is one (no enumeration), else every value.
+    // The result's offsets must fit the index type its left operand declared: its exact range,
+    // or, where that is undecided, bounds that contain it (then the range error stands).
     let (type_min, type_max) = v.index.range();
-    // A restriction is a constant plus the decided layout.
-    let decided = if v.map.is_swizzled() {
-        None
-    } else {
-        layout_core::decide(&v.map, false).ok().and_then(|d| {
-            let c = d.constant;
-            let layout = layout_core::Decision { constant: 0, ..d };
-            let (min, max) = layout.coarsest_layout(&v.map.domain_shape())?.span();
-            Some((min.checked_add(c)?, max.checked_add(c)?))
-        })
-    };
-    let (min, max) = match decided {
-        Some(range) => range,
-        None => {
-            let (mut min, mut max) = (0i64, 0i64);
-            for i in 0..v.map.size().min(layout_core::DECIDE_LIMIT) {
-                if let Ok(x) = v.map.eval_index(i) {
-                    min = min.min(x);
-                    max = max.max(x);
-                }
-            }
-            (min, max)
-        }
+    let (min, max) = match v.map.offset_range() {
+        Ok(r) => r,
+        Err(e) => match v.map.offset_bounds() {
+            (lo, hi) if lo >= type_min && hi <= type_max => (lo, hi),
+            _ => return Err(err(span_of(&a.expr), &e)),
+        },
     };
     if min < type_min || max > type_max {
         return Err(err(

@@ -497,17 +497,6 @@ fn map_builder(k: &TokenStream, m: &Map) -> TokenStream {
     }
 }
 
-/// The smallest and largest offset of a map (tabulated).
-fn offset_range(map: &Map) -> (i64, i64) {
-    let mut range = (i64::MAX, i64::MIN);
-    for i in 0..map.size().min(layout_core::DECIDE_LIMIT) {
-        if let Ok(v) = map.eval_index(i) {
-            range = (range.0.min(v), range.1.max(v));
-        }
-    }
-    if range.0 > range.1 { (0, 0) } else { range }
-}
-
 /// A readable description of a map, for `Display`.
 fn describe(m: &Map) -> String {
     match m {
@@ -589,7 +578,10 @@ fn generated(
         .as_ref(),
     );
     let idx = index_type(index);
-    let (min, max) = range.unwrap_or_else(|| offset_range(map));
+    let (min, max) = match range {
+        Some(r) => r,
+        None => map.offset_range()?,
+    };
     let coords: Vec<TokenStream> = (0..shape.leaves().len())
         .map(|i| quote!((l[#i] as isize)))
         .collect();

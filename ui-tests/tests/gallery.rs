@@ -248,6 +248,12 @@ const SECTIONS: &[Section] = &[
                 "A second swizzle",
                 "`SMEM` is already swizzled, and a map has at most one swizzle.",
             ),
+            case(
+                "algebra/swizzle_index_range.rs",
+                "A swizzled offset range that does not fit the index type",
+                "The swizzle moves bits 21–24 to bits 28–31; past flat index 2²⁴ offsets reach \
+                 2³¹ and more. The range is computed exactly, not from the first positions.",
+            ),
         ],
     },
     Section {

@@ -119,8 +119,8 @@ pub(crate) fn regrouped(
     // source leaf it is (or none, for an added size-1 leaf).
     let mut k = 0i64;
     let numbers = src.shape().map(&mut |_| {
-        k += 1;
-        k - 1
+        k = k.saturating_add(1);
+        k.saturating_sub(1)
     });
     let labels = f(&Layout::new(src.shape().clone(), numbers)?, -1)?;
     let perm: Vec<Option<usize>> = labels

@@ -61,7 +61,7 @@ fn check_tree(
         }
         (Tree::Tuple(a), Tree::Tuple(b)) if a.len() == b.len() => {
             for (i, (s, d)) in a.iter().zip(b).enumerate() {
-                check_tree(path.child(i)?, depth + 1, s, d, leaves)?;
+                check_tree(path.child(i)?, depth.saturating_add(1), s, d, leaves)?;
             }
             Ok(())
         }
@@ -76,7 +76,7 @@ fn check_tree(
 /// `⌊a / b⌋` for `b ≠ 0`, checked.
 pub(crate) fn floor_div(a: i64, b: i64) -> Option<i64> {
     let q = a.checked_div(b)?;
-    if a % b != 0 && ((a < 0) != (b < 0)) {
+    if a.checked_rem(b) != Some(0) && ((a < 0) != (b < 0)) {
         q.checked_sub(1)
     } else {
         Some(q)
@@ -150,7 +150,8 @@ impl Layout {
                 mode: path,
                 what: Quantity::Positions,
             })?;
-            reach = (n - 1)
+            reach = n
+                .saturating_sub(1)
                 .checked_mul(d.checked_abs().unwrap_or(i64::MAX))
                 .and_then(|t| reach.checked_add(t))
                 .ok_or(Error::Overflow {
@@ -215,7 +216,7 @@ impl Layout {
         fn depth(t: &Tree<i64>) -> usize {
             match t {
                 Tree::Leaf(_) => 0,
-                Tree::Tuple(v) => 1 + v.iter().map(depth).max().unwrap_or(0),
+                Tree::Tuple(v) => v.iter().map(depth).max().unwrap_or(0).saturating_add(1),
             }
         }
         depth(&self.shape)
@@ -355,7 +356,7 @@ impl Layout {
     /// [`Error::Overflow`] at the extremes of `i64`.
     pub fn cosize(&self) -> Result<i64, Error> {
         self.flat()
-            .eval(self.size - 1)?
+            .eval(self.size.saturating_sub(1))?
             .checked_add(1)
             .ok_or(overflow(Quantity::Offset))
     }

@@ -36,7 +36,7 @@ pub(crate) fn from_modes(modes: &[(i64, i64)]) -> Result<Layout, Error> {
 pub(crate) fn coalesce_formula(l: &Layout) -> Result<Layout, Error> {
     let mut out: Vec<(i64, i64)> = alloc::vec![(1, 0)];
     for (n, d) in l.leaves() {
-        let last = out.len() - 1;
+        let last = out.len().saturating_sub(1);
         let (pn, pd) = out[last];
         if n == 1 {
             continue;
@@ -118,7 +118,9 @@ fn compose_leaf(
                 },
             )
         };
-        if rest_stride == 0 || (m % rest_stride != 0 && rest_stride % m != 0) {
+        if rest_stride == 0
+            || (m.checked_rem(rest_stride) != Some(0) && rest_stride.checked_rem(m) != Some(0))
+        {
             return Err(refuse());
         }
         let new = floor_div(m, rest_stride)
@@ -235,7 +237,7 @@ pub(crate) fn suggest(a: &Layout, b: &Layout) -> Option<Layout> {
     // Offered only when it is the composite at every coordinate.
     let sf = suggestion.flat();
     (0..b.size())
-        .all(|i| sf.eval(i).ok() == values.get(i as usize).copied())
+        .all(|i| sf.eval(i).ok() == usize::try_from(i).ok().and_then(|i| values.get(i)).copied())
         .then_some(suggestion)
 }
 
@@ -333,7 +335,7 @@ pub(crate) fn complement_formula(ctx: Ctx, l: &Layout, cotarget: i64) -> Result<
         return Err(ctx.refused(op, Refusal::Cotarget { cotarget }));
     }
     let modes = strict::complement_modes(ctx, l)?;
-    let mut out: Vec<(i64, i64)> = Vec::with_capacity(modes.len() + 1);
+    let mut out: Vec<(i64, i64)> = Vec::with_capacity(modes.len().saturating_add(1));
     let mut current = 1i64;
     for (d, n, path) in modes {
         if d < current {
@@ -345,7 +347,7 @@ pub(crate) fn complement_formula(ctx: Ctx, l: &Layout, cotarget: i64) -> Result<
                 },
             ));
         }
-        out.push((d / current, current));
+        out.push((d.checked_div(current).unwrap_or(0), current));
         current = n.checked_mul(d).ok_or_else(overflow)?;
     }
     out.push((ceil_div(cotarget, current).ok_or_else(overflow)?, current));

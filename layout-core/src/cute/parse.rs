@@ -45,21 +45,21 @@ impl<'a> Cursor<'a> {
 
     fn peek(&mut self) -> Option<u8> {
         while self.s.get(self.pos).is_some_and(u8::is_ascii_whitespace) {
-            self.pos += 1;
+            self.pos = self.pos.saturating_add(1);
         }
         self.s.get(self.pos).copied()
     }
 
     fn err(&self, expected: Expected) -> Error {
         Error::Parse {
-            column: self.base + self.pos,
+            column: self.base.saturating_add(self.pos),
             expected,
         }
     }
 
     fn eat(&mut self, c: u8, expected: Expected) -> Result<(), Error> {
         if self.peek() == Some(c) {
-            self.pos += 1;
+            self.pos = self.pos.saturating_add(1);
             Ok(())
         } else {
             Err(self.err(expected))
@@ -77,14 +77,14 @@ impl<'a> Cursor<'a> {
         self.peek();
         let start = self.pos;
         if self.s.get(self.pos) == Some(&b'_') {
-            self.pos += 1;
+            self.pos = self.pos.saturating_add(1);
         }
         let digits = self.pos;
         if self.s.get(self.pos) == Some(&b'-') {
-            self.pos += 1;
+            self.pos = self.pos.saturating_add(1);
         }
         while self.s.get(self.pos).is_some_and(u8::is_ascii_digit) {
-            self.pos += 1;
+            self.pos = self.pos.saturating_add(1);
         }
         let text = &self.s[digits..self.pos];
         if text.is_empty() || text == b"-" {
@@ -95,7 +95,7 @@ impl<'a> Cursor<'a> {
             .ok()
             .and_then(|t| t.parse::<i64>().ok())
             .ok_or(Error::IntegerTooLarge {
-                column: self.base + start,
+                column: self.base.saturating_add(start),
             })
     }
 
@@ -108,19 +108,19 @@ impl<'a> Cursor<'a> {
         if self.peek() != Some(b'(') {
             return self.int().map(Tree::Leaf);
         }
-        self.pos += 1;
+        self.pos = self.pos.saturating_add(1);
         let mut items = Vec::new();
         if self.peek() == Some(b')') {
             // `()`: the empty tuple, CuTe's rank-0 (scalar) layout `():()` of size 1.
-            self.pos += 1;
+            self.pos = self.pos.saturating_add(1);
             return Ok(Tree::Tuple(items));
         }
         loop {
-            items.push(self.tree(depth + 1)?);
+            items.push(self.tree(depth.saturating_add(1))?);
             match self.peek() {
-                Some(b',') => self.pos += 1,
+                Some(b',') => self.pos = self.pos.saturating_add(1),
                 Some(b')') => {
-                    self.pos += 1;
+                    self.pos = self.pos.saturating_add(1);
                     return Ok(Tree::Tuple(items));
                 }
                 _ => return Err(self.err(Expected::CommaOrClose)),
@@ -142,19 +142,24 @@ impl<'a> Cursor<'a> {
             });
         }
         match self.peek() {
-            Some(b'_') if !self.s.get(self.pos + 1).is_some_and(u8::is_ascii_digit) => {
-                self.pos += 1;
+            Some(b'_')
+                if !self
+                    .s
+                    .get(self.pos.saturating_add(1))
+                    .is_some_and(u8::is_ascii_digit) =>
+            {
+                self.pos = self.pos.saturating_add(1);
                 Ok(Tiler::Underscore)
             }
             Some(b'<') => {
-                self.pos += 1;
+                self.pos = self.pos.saturating_add(1);
                 let mut items = Vec::new();
                 loop {
-                    items.push(self.tiler(depth + 1)?);
+                    items.push(self.tiler(depth.saturating_add(1))?);
                     match self.peek() {
-                        Some(b',') => self.pos += 1,
+                        Some(b',') => self.pos = self.pos.saturating_add(1),
                         Some(b'>') => {
-                            self.pos += 1;
+                            self.pos = self.pos.saturating_add(1);
                             return Ok(Tiler::Modes(items));
                         }
                         _ => return Err(self.err(Expected::CommaOrAngle)),
@@ -164,7 +169,7 @@ impl<'a> Cursor<'a> {
             Some(c) if c == b'(' || c == b'-' || c == b'_' || c.is_ascii_digit() => {
                 let shape = self.tree(0)?;
                 if self.peek() == Some(b':') {
-                    self.pos += 1;
+                    self.pos = self.pos.saturating_add(1);
                     let stride = self.tree(0)?;
                     return Ok(Tiler::Layout(Layout::new(shape, stride)?));
                 }
@@ -186,15 +191,17 @@ impl<'a> Cursor<'a> {
             Ok([b, m, s])
         };
         let [b, m, s] = if rest.starts_with(b"SW_") {
-            self.pos += 3;
+            self.pos = self.pos.saturating_add(3);
             three(self, b'_')?
         } else if rest.starts_with(b"Swizzle<") || rest.starts_with(b"Sw<") {
-            self.pos += if rest.starts_with(b"Sw<") { 3 } else { 8 };
+            self.pos = self
+                .pos
+                .saturating_add(if rest.starts_with(b"Sw<") { 3 } else { 8 });
             let v = three(self, b',')?;
             self.eat(b'>', Expected::Swizzle)?;
             v
         } else if rest.starts_with(b"[") {
-            self.pos += 1;
+            self.pos = self.pos.saturating_add(1);
             let v = three(self, b',')?;
             self.eat(b']', Expected::Swizzle)?;
             v
@@ -304,7 +311,7 @@ impl FromStr for Composed {
         for part in text.split('o') {
             let trimmed = part.trim();
             let mut c = Cursor::at(part, base);
-            base += part.len() + 1;
+            base = base.saturating_add(part.len()).saturating_add(1);
             if trimmed == "0" {
                 continue;
             }

@@ -115,7 +115,7 @@ fn merge_certificate(ctx: Ctx, l: &Layout, r: &Layout) -> Result<(), Error> {
     }
     match src.next() {
         None => Ok(()),
-        Some(_) => fail(weight.min(l.size() - 1)),
+        Some(_) => fail(weight.min(l.size().saturating_sub(1))),
     }
 }
 
@@ -133,7 +133,7 @@ fn compatible(path: ModePath, b: &Tree<i64>, r: &Tree<i64>) -> Option<(ModePath,
             .zip(rs)
             .enumerate()
             .find_map(|(i, (x, y))| compatible(path.child(i).unwrap_or(path), x, y)),
-        _ => Some((path, b.rank() as i64, r.rank() as i64)),
+        _ => Some((path, to_i64(b.rank()), to_i64(r.rank()))),
     }
 }
 
@@ -322,20 +322,20 @@ pub(crate) fn regroup(
         )
     };
     if perm.len() != res.len() {
-        return Err(bad(0, res.len() as i64, perm.len() as i64));
+        return Err(bad(0, to_i64(res.len()), to_i64(perm.len())));
     }
     for (k, p) in perm.iter().enumerate() {
         match p {
             None if res[k].0 == 1 => {}
             Some(p) => match used.get_mut(*p) {
                 Some(u) if !*u && src[*p].0 == res[k].0 => *u = true,
-                _ => return Err(bad(0, src.len() as i64, *p as i64)),
+                _ => return Err(bad(0, to_i64(src.len()), to_i64(*p))),
             },
             None => return Err(bad(0, 1, res[k].0)),
         }
     }
     if used.iter().any(|u| !u) {
-        return Err(bad(0, src.len() as i64, res.len() as i64));
+        return Err(bad(0, to_i64(src.len()), to_i64(res.len())));
     }
     // Weights of the source's digits (colexicographic).
     let mut weights = alloc::vec![0i64; src.len()];
@@ -350,8 +350,8 @@ pub(crate) fn regroup(
         let mut rest = z;
         let mut index = 0i64;
         for (k, &(n, _)) in res.iter().enumerate() {
-            let digit = rest % n;
-            rest /= n;
+            let digit = rest.checked_rem(n).unwrap_or(0);
+            rest = rest.checked_div(n).unwrap_or(0);
             if let Some(p) = perm[k] {
                 index = digit
                     .checked_mul(weights[p])
@@ -404,4 +404,9 @@ pub(crate) fn product_disjoint(a: &Layout, b: &Layout, r: &Layout) -> Result<boo
         return Ok(false);
     };
     Ok(ia.len().checked_mul(ib.len()) == Some(ir.len()))
+}
+
+/// A count as `i64` (counts of modes and entries are far below `i64::MAX`).
+fn to_i64(n: usize) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
 }

@@ -72,7 +72,7 @@ pub(crate) fn complement(ctx: Ctx, l: &Layout, cotarget: i64) -> Result<(), Erro
     let mut previous: Option<i64> = None;
     for &(d, n, path) in &modes {
         if let Some(product) = previous
-            && d % product != 0
+            && d.checked_rem(product) != Some(0)
         {
             return Err(ctx.at(path).inadmissible(
                 op,
@@ -82,7 +82,7 @@ pub(crate) fn complement(ctx: Ctx, l: &Layout, cotarget: i64) -> Result<(), Erro
         previous = Some(n.checked_mul(d).ok_or_else(overflow)?);
     }
     if let (Some(product), Some(&(_, _, path))) = (previous, modes.last())
-        && cotarget % product != 0
+        && cotarget.checked_rem(product) != Some(0)
     {
         return Err(ctx.at(path).inadmissible(
             op,
@@ -108,7 +108,7 @@ pub(crate) fn composition(ctx: Ctx, a: &Layout, b: &Layout) -> Result<(), Error>
         }
         let here = ctx.at(path);
         let r = r.checked_abs().ok_or_else(overflow)?;
-        let reach = r.checked_mul(n - 1).ok_or_else(overflow)?;
+        let reach = r.checked_mul(n.saturating_sub(1)).ok_or_else(overflow)?;
         let past_end = here.inadmissible(
             op,
             Admissibility::CompositionInBounds {
@@ -121,7 +121,7 @@ pub(crate) fn composition(ctx: Ctx, a: &Layout, b: &Layout) -> Result<(), Error>
         let mut found = None;
         for (k, &m) in shapes.iter().enumerate() {
             if rest < m {
-                if rest > 1 && m % rest != 0 {
+                if rest > 1 && m.checked_rem(rest) != Some(0) {
                     return Err(here.inadmissible(
                         op,
                         Admissibility::CompositionLeftoverDivides {
@@ -134,7 +134,7 @@ pub(crate) fn composition(ctx: Ctx, a: &Layout, b: &Layout) -> Result<(), Error>
                 found = Some((k, rest));
                 break;
             }
-            if rest % m != 0 {
+            if rest.checked_rem(m) != Some(0) {
                 return Err(here.inadmissible(
                     op,
                     Admissibility::CompositionPrefixDivides {
@@ -144,7 +144,7 @@ pub(crate) fn composition(ctx: Ctx, a: &Layout, b: &Layout) -> Result<(), Error>
                     },
                 ));
             }
-            rest /= m;
+            rest = rest.checked_div(m).unwrap_or(0);
         }
         let Some((i, c)) = found else {
             return Err(past_end);
@@ -153,12 +153,16 @@ pub(crate) fn composition(ctx: Ctx, a: &Layout, b: &Layout) -> Result<(), Error>
         let mut need = n;
         let mut fits = false;
         for (k, &m) in shapes.iter().enumerate().skip(i) {
-            let m = if k == i { m / c } else { m };
+            let m = if k == i {
+                m.checked_div(c).unwrap_or(0)
+            } else {
+                m
+            };
             if need <= m {
                 fits = true;
                 break;
             }
-            if need % m != 0 {
+            if need.checked_rem(m) != Some(0) {
                 return Err(here.inadmissible(
                     op,
                     Admissibility::CompositionWeaklyDivisible {
@@ -168,7 +172,7 @@ pub(crate) fn composition(ctx: Ctx, a: &Layout, b: &Layout) -> Result<(), Error>
                     },
                 ));
             }
-            need /= m;
+            need = need.checked_div(m).unwrap_or(0);
         }
         if !fits && need > 1 {
             return Err(past_end);
@@ -194,7 +198,7 @@ pub(crate) fn composition(ctx: Ctx, a: &Layout, b: &Layout) -> Result<(), Error>
 
 /// `k | n` for a divide by a layout tile.
 pub(crate) fn divide(ctx: Ctx, a: &Layout, tile: &Layout) -> Result<(), Error> {
-    if a.size() % tile.size() != 0 {
+    if a.size().checked_rem(tile.size()) != Some(0) {
         return Err(ctx.inadmissible(
             ctx.within,
             Admissibility::DivideTileDivides {
