@@ -91,6 +91,12 @@ fn fast(layout: &Layout) -> Fast {
     }
     for (x, pi) in ps.iter().enumerate() {
         for pj in &ps[x + 1..] {
+            // A stride of i64::MIN has no i64 magnitude. It only passes the offset-range check
+            // in a mode of size 2 beside non-negative strides, and it meets another mode only
+            // at a multiple of 2^63, outside i64: such a pair never collides.
+            if pi.stride == i64::MIN || pj.stride == i64::MIN {
+                continue;
+            }
             let (si, sj) = (pi.stride.abs(), pj.stride.abs());
             let g = gcd(si, sj);
             let (a, b) = (sj / g, si / g);
@@ -164,7 +170,8 @@ fn enumerate(layout: &Layout) -> Result<(), Error> {
         let r = (p.size - 1) * p.stride;
         if r < 0 { (lo + r, hi) } else { (lo, hi + r) }
     });
-    let range = max - min + 1;
+    // The span of offsets that each fit i64 may itself exceed i64: saturate (past the limit).
+    let range = max.saturating_sub(min).saturating_add(1);
     // Walk every coordinate of the addressing modes, last fastest, yielding (flat index, offset).
     let walk = |f: &mut dyn FnMut(i64, i64) -> bool| {
         let mut c = vec![0i64; ps.len()];
@@ -174,14 +181,17 @@ fn enumerate(layout: &Layout) -> Result<(), Error> {
                 return;
             }
             for k in (0..ps.len()).rev() {
+                // Wrapping: a step past a mode's end may leave i64, but the value at every
+                // coordinate of the domain is an offset that fits, and the steps back are exact
+                // modulo 2^64.
                 c[k] += 1;
-                flat += ps[k].weight;
-                off += ps[k].stride;
+                flat = flat.wrapping_add(ps[k].weight);
+                off = off.wrapping_add(ps[k].stride);
                 if c[k] < ps[k].size {
                     break;
                 }
-                flat -= ps[k].weight * ps[k].size;
-                off -= ps[k].stride * ps[k].size;
+                flat = flat.wrapping_sub(ps[k].weight.wrapping_mul(ps[k].size));
+                off = off.wrapping_sub(ps[k].stride.wrapping_mul(ps[k].size));
                 c[k] = 0;
             }
         }
