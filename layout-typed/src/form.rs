@@ -757,6 +757,11 @@ macro_rules! tuple_form {
 
 /// Implemented only here: forms and coordinates are the crate's own types.
 mod sealed {
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` is not a form or coordinate of this crate: `Form` and `Coord` are sealed",
+        label = "not one of the crate's forms or coordinates",
+        note = "forms are `Dim`, `Bcast` and tuples of forms (written by `layout!`); coordinates are `usize` and tuples of coordinates"
+    )]
     pub trait Sealed {}
     impl<const N: usize, const D: isize> Sealed for super::Dim<N, D> {}
     impl<const N: usize> Sealed for super::Bcast<N> {}

@@ -153,6 +153,13 @@
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+// Arithmetic is checked; each exception is an `allow` with the reason it cannot overflow.
+#![deny(
+    clippy::arithmetic_side_effects,
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
 
 extern crate alloc;
 
@@ -217,7 +224,7 @@ macro_rules! layout {
 }
 
 /// Integer types an offset can be returned in (`index = ..` in `layout!`).
-pub trait IndexType: Copy + fmt::Debug + fmt::Display + PartialEq + 'static + __private::Sealed {
+pub trait IndexType: Copy + fmt::Debug + fmt::Display + PartialEq + 'static + index_seal::Sealed {
     /// The smallest and largest value, as `i64` (`usize` is capped at `i64::MAX`).
     const RANGE: (i64, i64);
     /// Converts an offset that `layout!` proved to fit.
@@ -242,10 +249,14 @@ macro_rules! index_type {
                 self as isize
             }
         }
-        impl __private::Sealed for $t {}
+        impl index_seal::Sealed for $t {}
     )*};
 }
 index_type!(i32, i64, u32, usize, isize);
+
+mod index_seal {
+    pub trait Sealed {}
+}
 
 /// A checked layout, as a zero-sized value: what `layout!` and [`compose`] return.
 ///
@@ -548,9 +559,10 @@ where
 pub struct Swizzled<L, const B: u32, const SRC: u32, const DST: u32>(L);
 
 impl<L, const B: u32, const SRC: u32, const DST: u32> __private::Sealed for Swizzled<L, B, SRC, DST> {}
+// Only a physical `L` makes the value a `Layout` (the impl below); `layout!` reports any other.
 impl<L, const B: u32, const SRC: u32, const DST: u32> __private::New for Swizzled<L, B, SRC, DST>
 where
-    L: Layout<Codomain = PhysicalSpace> + __private::New,
+    L: __private::New,
 {
     const NEW: Self = Swizzled(L::NEW);
 }
@@ -777,6 +789,12 @@ pub mod __private {
     pub use crate::dynamic::{Leaf, leaf};
 
     /// Implemented by the crate's checked types and by `layout!`'s generated ones only.
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` is not a checked layout: `Layout` is sealed",
+        label = "not made by `layout!` or a typed operation",
+        note = "checked layouts come from `layout!`, `compose` and the run-time constructors that check (`Dynamic::new`)",
+        note = "help: declare the map with `layout!` and use its value"
+    )]
     pub trait Sealed {}
 
     /// The value of a checked type, for `layout!`'s expansion.
