@@ -212,7 +212,9 @@ const VIEW_KERNELS: [(&str, usize, Kernel); 6] = [
     ("view_unchecked_tiled", 16384, |o| {
         view_unchecked_tiled(black_box(2048), o)
     }),
-    ("view_hand_tiled", 16384, |o| view_hand_tiled(black_box(2048), o)),
+    ("view_hand_tiled", 16384, |o| {
+        view_hand_tiled(black_box(2048), o)
+    }),
     ("view_checked_swizzled", 4096, |o| {
         view_checked_swizzled(black_box(64), o)
     }),

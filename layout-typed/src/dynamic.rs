@@ -101,7 +101,9 @@ macro_rules! leaf_integer {
         }
     )*};
 }
-leaf_integer!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+leaf_integer!(
+    i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize
+);
 
 impl<F: Form, D: SpaceMarker, C: SpaceMarker, I: IndexType> Dynamic<F, D, C, I> {
     /// [`Dynamic::new`] from `layout!`'s converted leaves: the first leaf outside `i64` is

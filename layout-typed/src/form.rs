@@ -453,6 +453,9 @@ impl<const N: usize, const D: isize> Form for Dim<N, D> {
         write!(f, "{D}")
     }
     #[inline(always)]
+    // Reviewed: in the domain `i < N` and `i·stride` is an offset that `layout!` proved to fit
+    // `i64`; outside it the value is unspecified (the contract of `Layout::offset`).
+    #[allow(clippy::arithmetic_side_effects, clippy::cast_possible_wrap)]
     fn eval_index_with(i: usize, strides: &[isize; MAX_LEAVES], first: usize) -> isize {
         debug_assert!(i < N, "coordinate {i} outside its mode of size {N}");
         i as isize * strides[first]
@@ -470,7 +473,7 @@ impl<const N: usize, const D: isize> Form for Dim<N, D> {
         layout_core::Tree<layout_core::Stride>,
     ) {
         let i = *next;
-        *next += 1;
+        *next = next.saturating_add(1); // at most MAX_LEAVES
         let n = sizes.get(i).copied().unwrap_or(1);
         let d = match strides.get(i).copied().flatten() {
             Some(d) => layout_core::Stride::Int(d),
@@ -501,6 +504,9 @@ impl<const N: usize> Form for Bcast<N> {
         f.write_str(if reverse { "0" } else { "_" })
     }
     #[inline(always)]
+    // Reviewed: in the domain `i < N` and `i·stride` is an offset that `layout!` proved to fit
+    // `i64`; outside it the value is unspecified (the contract of `Layout::offset`).
+    #[allow(clippy::arithmetic_side_effects, clippy::cast_possible_wrap)]
     fn eval_index_with(i: usize, strides: &[isize; MAX_LEAVES], first: usize) -> isize {
         debug_assert!(i < N, "coordinate {i} outside its mode of size {N}");
         i as isize * strides[first]
@@ -518,7 +524,7 @@ impl<const N: usize> Form for Bcast<N> {
         layout_core::Tree<layout_core::Stride>,
     ) {
         let i = *next;
-        *next += 1;
+        *next = next.saturating_add(1); // at most MAX_LEAVES
         let n = sizes.get(i).copied().unwrap_or(1);
         let d = match strides.get(i).copied().flatten() {
             Some(d) => layout_core::Stride::Int(d),
@@ -575,6 +581,11 @@ impl<F: Form> Coord<F> for usize {
 macro_rules! tuple_form {
     ($($F:ident $C:ident $i:tt),+ ; $last:ident $lastc:ident $li:tt) => {
         impl<$($C: sealed::Sealed,)+ $lastc: sealed::Sealed> sealed::Sealed for ($($C,)+ $lastc) {}
+        // Reviewed: leaf positions add leaf counts (at most MAX_LEAVES); `%` and `/` divide by
+        // sizes of checked forms (at least 1, and sealed); offsets are sums of a coordinate's
+        // terms, which `layout!` proved to fit `i64` in the domain, and are unspecified outside
+        // it (the contract of `Layout::offset`).
+        #[allow(clippy::arithmetic_side_effects)]
         impl<$($F: Form,)+ $last: Form> Form for ($($F,)+ $last) {
             const SIZE: usize = size_product(&[$($F::SIZE,)+ $last::SIZE]);
             const MIN: i64 = offset_sum(&[$($F::MIN,)+ $last::MIN]);
@@ -694,6 +705,8 @@ macro_rules! tuple_form {
             }
         }
 
+        // Reviewed: as for the form above.
+        #[allow(clippy::arithmetic_side_effects)]
         impl<$($F: Form,)+ $last: Form, $($C: Coord<$F>,)+ $lastc: Coord<$last>>
             Coord<($($F,)+ $last)> for ($($C,)+ $lastc)
         {

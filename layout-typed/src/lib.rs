@@ -224,7 +224,9 @@ macro_rules! layout {
 }
 
 /// Integer types an offset can be returned in (`index = ..` in `layout!`).
-pub trait IndexType: Copy + fmt::Debug + fmt::Display + PartialEq + 'static + index_seal::Sealed {
+pub trait IndexType:
+    Copy + fmt::Debug + fmt::Display + PartialEq + 'static + index_seal::Sealed
+{
     /// The smallest and largest value, as `i64` (`usize` is capped at `i64::MAX`).
     const RANGE: (i64, i64);
     /// Converts an offset that `layout!` proved to fit.
@@ -235,6 +237,16 @@ pub trait IndexType: Copy + fmt::Debug + fmt::Display + PartialEq + 'static + in
 
 macro_rules! index_type {
     ($($t:ty),*) => {$(
+        // Reviewed: `RANGE` compares in `i128`, where every bound is exact, and casts only the
+        // bounds that fit; `from_isize` converts offsets `layout!` proved to fit `Self` (outside
+        // the domain the value is unspecified, the contract of `Layout::offset`); `to_isize`
+        // converts such offsets back, which fit `isize` on the 64-bit targets supported.
+        #[allow(
+            clippy::cast_possible_truncation,
+            clippy::cast_possible_wrap,
+            clippy::cast_sign_loss,
+            clippy::cast_lossless
+        )]
         impl IndexType for $t {
             const RANGE: (i64, i64) = (
                 if (<$t>::MIN as i128) < i64::MIN as i128 { i64::MIN } else { <$t>::MIN as i64 },
@@ -558,7 +570,10 @@ where
 /// ```
 pub struct Swizzled<L, const B: u32, const SRC: u32, const DST: u32>(L);
 
-impl<L, const B: u32, const SRC: u32, const DST: u32> __private::Sealed for Swizzled<L, B, SRC, DST> {}
+impl<L, const B: u32, const SRC: u32, const DST: u32> __private::Sealed
+    for Swizzled<L, B, SRC, DST>
+{
+}
 // Only a physical `L` makes the value a `Layout` (the impl below); `layout!` reports any other.
 impl<L, const B: u32, const SRC: u32, const DST: u32> __private::New for Swizzled<L, B, SRC, DST>
 where
@@ -609,7 +624,8 @@ where
 
     fn write(f: &mut fmt::Formatter<'_>, cute: bool) -> fmt::Result {
         if cute {
-            let (m, s) = (SRC.min(DST), SRC as i64 - DST as i64);
+            // Both below 2^32: the difference of the `i64`s cannot wrap.
+            let (m, s) = (SRC.min(DST), i64::from(SRC).wrapping_sub(i64::from(DST)));
             write!(f, "Swizzle<{B},{m},{s}> o ")?;
         } else {
             write!(f, "swizzle(b = {B}, src = {SRC}, dst = {DST}) ∘ ")?;
@@ -636,6 +652,9 @@ const fn cosize(min: i64, max: i64) -> usize {
 }
 
 #[inline(always)]
+// Reviewed: `layout!` checked the fields (`b`, `src + b`, `dst + b` below 63), so the mask and
+// the shifts stay in range.
+#[allow(clippy::arithmetic_side_effects)]
 const fn swizzle(x: isize, b: u32, src: u32, dst: u32) -> isize {
     x ^ (((x >> src) & ((1 << b) - 1)) << dst)
 }
@@ -676,6 +695,9 @@ impl<A: Layout, B: Layout> Layout for Composed<A, B> {
             // The composite is a layout: one weighted sum of the coordinates.
             Some(l) => A::Index::from_isize(c.eval_with(&l.strides, 0)),
             // As written: B's value, unflattened into A's domain, evaluated by A.
+            // Reviewed: `B` is a dense bijection onto `[0, SIZE)`, so in the domain its value is
+            // a non-negative flat index of `A`.
+            #[allow(clippy::cast_sign_loss)]
             None => self.0.offset_index(self.1.offset(c).to_isize() as usize),
         }
     }
@@ -684,6 +706,8 @@ impl<A: Layout, B: Layout> Layout for Composed<A, B> {
     fn offset_index(&self, i: usize) -> A::Index {
         match Self::LINEAR {
             Some(l) => A::Index::from_isize(B::Form::eval_index_with(i, &l.strides, 0)),
+            // Reviewed: as in `offset`.
+            #[allow(clippy::cast_sign_loss)]
             None => self
                 .0
                 .offset_index(self.1.offset_index(i).to_isize() as usize),

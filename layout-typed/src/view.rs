@@ -3,10 +3,10 @@
 use core::fmt;
 
 use crate::form::Coord;
-use crate::rules::{Addressable, Writable};
-use crate::{IndexType, Layout};
 #[allow(unused_imports)]
 use crate::form::Coord as _;
+use crate::rules::{Addressable, Writable};
+use crate::{IndexType, Layout};
 
 /// Storage a [`View`] reads: a slice or an array, borrowed or owned.
 pub trait Storage {

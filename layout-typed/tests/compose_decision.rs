@@ -35,18 +35,17 @@ fn brute_linear(a: (&[usize], &[i64]), b: (&[usize], &[i64])) -> bool {
     let wide = |s: &[i64]| s.iter().map(|&d| i128::from(d)).collect::<Vec<_>>();
     let (aw, bw) = (wide(a.1), wide(b.1));
     let n: usize = b.0.iter().product();
-    let s: Vec<i128> = b
-        .0
-        .iter()
-        .zip(&bw)
-        .map(|(&m, &d)| {
-            if m > 1 {
-                eval(a.0, &aw, usize::try_from(d).unwrap())
-            } else {
-                0
-            }
-        })
-        .collect();
+    let s: Vec<i128> =
+        b.0.iter()
+            .zip(&bw)
+            .map(|(&m, &d)| {
+                if m > 1 {
+                    eval(a.0, &aw, usize::try_from(d).unwrap())
+                } else {
+                    0
+                }
+            })
+            .collect();
     (0..n).all(|i| {
         let x = usize::try_from(eval(b.0, &bw, i)).unwrap();
         eval(a.0, &aw, x) == eval(b.0, &s, i)
@@ -82,7 +81,7 @@ fn bijection(rng: &mut Rng, sizes: &[usize]) -> Vec<i64> {
 fn split(rng: &mut Rng, mut n: usize) -> Vec<usize> {
     let mut out = Vec::new();
     while n > 1 && out.len() < 4 {
-        let divisors: Vec<usize> = (1..=n).filter(|d| n % d == 0).collect();
+        let divisors: Vec<usize> = (1..=n).filter(|d| n.is_multiple_of(*d)).collect();
         let d = divisors[rng.below(divisors.len())];
         out.push(d);
         n /= d;
@@ -97,7 +96,9 @@ fn split(rng: &mut Rng, mut n: usize) -> Vec<usize> {
 #[test]
 fn decisions_agree_with_brute_force() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    let totals = [1usize, 2, 4, 6, 8, 12, 16, 24, 30, 36, 64, 96, 128, 360, 1024];
+    let totals = [
+        1usize, 2, 4, 6, 8, 12, 16, 24, 30, 36, 64, 96, 128, 360, 1024,
+    ];
     let (mut linear, mut not_linear, mut symbolic_sized) = (0, 0, 0);
     for round in 0..4000 {
         let n = totals[rng.below(totals.len())];
@@ -113,7 +114,10 @@ fn decisions_agree_with_brute_force() {
                 .collect()
         } else {
             let scale = [1i64, 1, 2, -1, 1 << 50][rng.below(5)];
-            bijection(&mut rng, &a_sizes).iter().map(|d| d * scale).collect()
+            bijection(&mut rng, &a_sizes)
+                .iter()
+                .map(|d| d * scale)
+                .collect()
         };
         // Skip operands whose offsets leave i64 (`layout!` rejects them).
         let span: i128 = a_sizes
@@ -125,14 +129,14 @@ fn decisions_agree_with_brute_force() {
             continue;
         }
         let want = brute_linear((&a_sizes, &a_strides), (&bs, &bd));
-        let got = Leaves::compose(
-            Some(leaves(&a_sizes, &a_strides)),
-            Some(leaves(&bs, &bd)),
-        );
+        let got = Leaves::compose(Some(leaves(&a_sizes, &a_strides)), Some(leaves(&bs, &bd)));
         assert!(n <= COMPOSE_ENUMERATION_LIMIT);
         match got {
             Some(out) => {
-                assert!(want, "a = {a_sizes:?}:{a_strides:?}, b = {bs:?}:{bd:?}: not a layout");
+                assert!(
+                    want,
+                    "a = {a_sizes:?}:{a_strides:?}, b = {bs:?}:{bd:?}: not a layout"
+                );
                 let aw: Vec<i128> = a_strides.iter().map(|&d| i128::from(d)).collect();
                 for (j, (&m, &d)) in bs.iter().zip(&bd).enumerate() {
                     let expect = if m > 1 {
@@ -146,7 +150,10 @@ fn decisions_agree_with_brute_force() {
                 linear += 1;
             }
             None => {
-                assert!(!want, "a = {a_sizes:?}:{a_strides:?}, b = {bs:?}:{bd:?}: a layout");
+                assert!(
+                    !want,
+                    "a = {a_sizes:?}:{a_strides:?}, b = {bs:?}:{bd:?}: a layout"
+                );
                 not_linear += 1;
             }
         }
@@ -154,7 +161,10 @@ fn decisions_agree_with_brute_force() {
             symbolic_sized += 1;
         }
     }
-    assert!(linear > 500 && not_linear > 500 && symbolic_sized > 500, "{linear} {not_linear} {symbolic_sized}");
+    assert!(
+        linear > 500 && not_linear > 500 && symbolic_sized > 500,
+        "{linear} {not_linear} {symbolic_sized}"
+    );
 }
 
 #[test]
@@ -224,7 +234,10 @@ fn large_composites_are_decided_symbolically() {
     // 2^20 positions, strides 2^42: p = 32 a + b + 1024 r, offset (p / 1024) + 2^42 (p % 1024).
     let c = compose(T1M, TV1M);
     let ld = 1i64 << 42;
-    assert_eq!(linear_of(c), Some(leaves(&[32, 32, 1024], &[32 * ld, ld, 1])));
+    assert_eq!(
+        linear_of(c),
+        Some(leaves(&[32, 32, 1024], &[32 * ld, ld, 1]))
+    );
     for (a, b, r) in [(0usize, 0usize, 0usize), (31, 31, 1023), (5, 7, 900)] {
         let p = 32 * a + b + 1024 * r;
         let want = i64::try_from(p / 1024).unwrap() + ld * i64::try_from(p % 1024).unwrap();
