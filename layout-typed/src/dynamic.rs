@@ -59,7 +59,7 @@ impl<F, D, C, I> Copy for Dynamic<F, D, C, I> {}
     message = "a run-time leaf `{{..}}` must be an integer, not `{Self}`",
     label = "this leaf is a `{Self}`",
     note = "sizes and strides count positions and elements: they are integers, converted to `i64` with a check",
-    note = "help: convert the value to an integer type where it is computed (e.g. `(x as f64).round() as i64`, after checking its range)"
+    note = "help: compute the value as an integer; round and range-check a floating-point value explicitly where it is computed"
 )]
 pub trait LeafInteger: Copy + sealed::Sealed {
     /// The value as an `i64`, or its sign and magnitude when it does not fit.

@@ -120,7 +120,12 @@ impl fmt::Display for ViewError {
 /// buffer, so indexing panics.
 #[inline(always)]
 fn index<I: IndexType>(o: I) -> usize {
-    usize::try_from(o.to_isize()).unwrap_or(usize::MAX)
+    // Reviewed: a negative offset wraps to an index above `isize::MAX`, past every buffer, so
+    // the bounds check of the slice panics, as intended (a cast rather than `try_from`: no
+    // branch of its own in the hot loops).
+    #[allow(clippy::cast_sign_loss)]
+    let i = o.to_isize() as usize;
+    i
 }
 
 #[cold]
