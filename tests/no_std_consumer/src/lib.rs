@@ -16,6 +16,10 @@ layout! {
     pub const A3 = (3,2):(1,3), logical -> physical;
     /// 2 × 3 thread-value positions.
     pub const TV3 = (2,3):(3,1), thread-value -> logical;
+    /// `A3` with its logical tile shape (generated code then rebuilds tiles at run time).
+    pub const A3T = (3,2):(1,3), logical(3,2) -> physical;
+    /// `TV3` onto that tile.
+    pub const TV3T = (2,3):(3,1), thread-value -> logical(3,2);
     /// A swizzled 64 × 64 tile.
     pub const SW64 = cute (64,64):(64,1), logical -> physical, Swizzle<3,3,3>;
     /// 256 threads × 16 values over SW64's index.
@@ -35,6 +39,13 @@ pub fn divided(i: usize) -> i64 {
 /// An algebra result evaluated by generated code, and its run-time rebuild.
 pub fn generated(i: usize) -> Option<i64> {
     let g = layout!(compose(A3, TV3));
+    let _ = g.to_map();
+    g.try_offset(i)
+}
+
+/// A generated type that carries tile shapes.
+pub fn generated_tiles(i: usize) -> Option<i64> {
+    let g = layout!(compose(A3T, TV3T));
     let _ = g.to_map();
     g.try_offset(i)
 }
