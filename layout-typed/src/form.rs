@@ -115,20 +115,24 @@ impl Leaves {
     }
 
     /// The largest `σ(L(i))` over the domain for the swizzle `(b, src, dst)`, by enumeration
-    /// (up to 2^16 coordinates); `None` past it or for fields outside `0..64`.
+    /// (up to 2^16 coordinates, one addition each); `None` past it or for fields outside
+    /// `0..64`.
     #[must_use]
     pub const fn swizzled_max(&self, b: u32, src: u32, dst: u32) -> Option<i64> {
         let Some(n) = self.size() else { return None };
-        if n > 1 << 16 || b >= 63 || src >= 64 || dst >= 64 {
+        if n > 1 << 16 || b >= 63 || src >= 64 || dst >= 64 || self.len == 0 {
             return None;
         }
         // `b < 63`, so the mask is in range.
         let mask = (1i64 << b).saturating_sub(1);
         let mut max = i64::MIN;
-        let mut i = 0;
-        while i < n {
-            let Some(x) = self.eval(i) else { return None };
-            let x = x as i64; // isize is 64 bits wide on the targets this crate supports
+        // Odometer over the coordinates, last leaf fastest. Wrapping: a step past a leaf's end
+        // may leave i64, but the offset at every coordinate is exact modulo 2^64 and, for a
+        // form `layout!` accepted, fits.
+        let mut c = [0usize; MAX_LEAVES];
+        let mut x = 0i64;
+        let mut count = 0usize;
+        while count < n {
             let Some(shifted) = ((x >> src) & mask).checked_shl(dst) else {
                 return None;
             };
@@ -136,7 +140,22 @@ impl Leaves {
             if y > max {
                 max = y;
             }
-            i = i.saturating_add(1);
+            count = count.saturating_add(1);
+            let mut k = self.len;
+            while k > 0 {
+                k = k.saturating_sub(1);
+                // isize is 64 bits wide on the targets this crate supports.
+                let stride = self.strides[k] as i64;
+                c[k] = c[k].saturating_add(1);
+                x = x.wrapping_add(stride);
+                if c[k] < self.sizes[k] {
+                    break;
+                }
+                #[allow(clippy::cast_possible_wrap)] // sizes of a form with ≤ 2^16 positions
+                let back = stride.wrapping_mul(self.sizes[k] as i64);
+                x = x.wrapping_sub(back);
+                c[k] = 0;
+            }
         }
         Some(max)
     }

@@ -244,3 +244,24 @@ fn large_composites_are_decided_symbolically() {
         assert_eq!(c.offset((a, b, r)), want);
     }
 }
+
+layout! {
+    /// 2^16 positions over 8 leaves, every other element, under `Swizzle<3,4,3>`.
+    const SW8 = (4,4,4,4,4,4,4,4):(32768,8192,2048,512,128,32,8,2), logical -> physical, Swizzle<3,4,3>;
+}
+
+#[test]
+fn the_largest_swizzled_offset_is_exact() {
+    // Swizzle<3,4,3> is σ(x) = x ^ (((x >> 7) & 7) << 4); the offsets are the even numbers
+    // below 2^17.
+    let max = (0..1i64 << 16)
+        .map(|i| 2 * i)
+        .map(|x| x ^ (((x >> 7) & 7) << 4))
+        .max()
+        .unwrap();
+    fn max_offset<L: Layout>(_: L) -> i64 {
+        L::MAX_OFFSET
+    }
+    assert_eq!(max_offset(SW8), max);
+    assert_eq!(SW8.cosize(), usize::try_from(max + 1).unwrap());
+}
