@@ -218,6 +218,17 @@ fn broadcast_reads_are_checked() {
 }
 
 #[test]
+fn static_leaves_beside_run_time_ones_keep_their_sign() {
+    let n: u8 = 8;
+    let g = layout!((4, {n}):(-8, 1), logical -> physical).unwrap();
+    for r in 0..4usize {
+        for c in 0..8usize {
+            assert_eq!(g.offset((r, c)), -8 * as_i64(r) + as_i64(c));
+        }
+    }
+}
+
+#[test]
 fn run_time_leaves_are_checked_coordinates() {
     for (m, ld) in [(3i64, 8i64), (5, 11), (1, 9)] {
         let g = layout!(({m}, 8):({ld}, 1), logical -> physical).unwrap();
