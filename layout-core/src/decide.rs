@@ -406,7 +406,10 @@ fn symbolic(map: &Map) -> Option<Vec<Chain>> {
         })
     };
     // The scans tabulate Σ nᵢ values: within the limit of a decision.
-    let work = b.iter().flatten().try_fold(0i64, |acc, &(n, _)| acc.checked_add(n))?;
+    let work = b
+        .iter()
+        .flatten()
+        .try_fold(0i64, |acc, &(n, _)| acc.checked_add(n))?;
     if work > DECIDE_LIMIT {
         return None;
     }

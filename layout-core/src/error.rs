@@ -258,6 +258,17 @@ pub enum Error {
         /// The mode's size.
         size: i64,
     },
+    /// A run-time leaf `{expr}` of `layout!` whose integer value does not fit `i64`.
+    LeafOutOfRange {
+        /// The leaf's position among the layout's leaves (0-based, seed order).
+        leaf: usize,
+        /// Whether it is the leaf's stride (else its size).
+        stride: bool,
+        /// Whether the value is negative.
+        negative: bool,
+        /// The value's magnitude.
+        magnitude: u128,
+    },
     /// A coordinate with more entries than the shape has at `mode`.
     CoordProfile {
         /// The mode.
@@ -614,7 +625,7 @@ impl Error {
             Error::ProfileMismatch { .. } => "profile-mismatch",
             Error::NonPositiveSize { .. } => "non-positive-size",
             Error::ZeroStride { .. } => "zero-stride",
-            Error::Overflow { .. } => "overflow",
+            Error::Overflow { .. } | Error::LeafOutOfRange { .. } => "overflow",
             Error::TooDeep { .. } | Error::TooWide { .. } => "too-large",
             Error::NotDense { .. } | Error::BroadcastNotDense { .. } => "not-dense",
             Error::Aliasing { .. } => "aliasing",
@@ -795,6 +806,7 @@ impl fmt::Display for HelpText {
             Error::PermutationRank { rank, .. } => write!(f, "a permutation lists each of the {rank} top-level modes exactly once; use `select` to drop modes"),
             Error::GroupRange { rank, .. } => write!(f, "group needs start < end <= {rank}"),
             Error::EmptySelection => f.write_str("select at least one top-level mode"),
+            Error::LeafOutOfRange { .. } => f.write_str("sizes and strides are `i64` values: check the run-time value, or convert it explicitly where it is computed"),
             Error::IntegerTooLarge { .. }
             | Error::TooDeep { .. }
             | Error::TooWide { .. }
@@ -910,6 +922,17 @@ impl fmt::Display for Error {
             Error::IndexOutOfRange { index, size } => {
                 write!(f, "index {index} outside [0, {size})")
             }
+            Error::LeafOutOfRange {
+                leaf,
+                stride,
+                negative,
+                magnitude,
+            } => write!(
+                f,
+                "run-time {} of leaf {leaf} is {}{magnitude}, outside i64",
+                if stride { "stride" } else { "size" },
+                if negative { "-" } else { "" }
+            ),
             Error::CoordOutOfRange { mode, value, size } => {
                 write!(f, "coordinate {value} outside [0, {size}) at {mode}")
             }

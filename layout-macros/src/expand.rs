@@ -169,24 +169,24 @@ fn dynamic(k: &TokenStream, c: &Checked) -> TokenStream {
     let idx = index_type(c.index);
     let modes = c.layout.modes();
     let sizes = modes.iter().zip(&c.runtime).map(|(m, (rs, _))| match rs {
-        Some(e) => quote!(((#e) as i64)),
+        Some(e) => quote!(#k::__private::leaf(#e)),
         None => {
-            let n = Literal::i64_unsuffixed(m.size);
-            quote!(#n)
+            let n = Literal::i64_suffixed(m.size);
+            quote!(#k::__private::leaf(#n))
         }
     });
     let strides = modes
         .iter()
         .zip(&c.runtime)
         .map(|(m, (_, rd))| match (rd, m.stride) {
-            (Some(e), _) => quote!(::core::option::Option::Some((#e) as i64)),
+            (Some(e), _) => quote!(::core::option::Option::Some(#k::__private::leaf(#e))),
             (None, Stride::Int(d)) => {
-                let d = Literal::i64_unsuffixed(d);
-                quote!(::core::option::Option::Some(#d))
+                let d = Literal::i64_suffixed(d);
+                quote!(::core::option::Option::Some(#k::__private::leaf(#d)))
             }
             (None, Stride::Broadcast) => quote!(::core::option::Option::None),
         });
-    quote!(#k::Dynamic::<#f, #dom, #cod, #idx>::new(&[#(#sizes),*], &[#(#strides),*]))
+    quote!(#k::Dynamic::<#f, #dom, #cod, #idx>::__new(&[#(#sizes),*], &[#(#strides),*]))
 }
 
 /// The type and the value expression of a checked declaration.
@@ -208,7 +208,7 @@ fn typed(k: &TokenStream, c: &Checked) -> (TokenStream, TokenStream) {
     );
     let idx = index_type(c.index);
     let ty = quote!(#k::Static<#f, #k::Spec<#dom, #cod, #k::Size<#n>, #acc, #dt, #ct, #idx>>);
-    let expr = quote!(<#ty>::NEW);
+    let expr = quote!(<#ty as #k::__private::New>::NEW);
     match c.swizzle {
         None => (ty, expr),
         Some(s) => {
@@ -218,7 +218,7 @@ fn typed(k: &TokenStream, c: &Checked) -> (TokenStream, TokenStream) {
                 Literal::u32_unsuffixed(s.dst()),
             );
             let sty = quote!(#k::Swizzled<#ty, #b, #src, #dst>);
-            let sexpr = quote!(<#sty>::new(#expr));
+            let sexpr = quote!(<#sty as #k::__private::New>::NEW);
             (sty, sexpr)
         }
     }
@@ -468,7 +468,7 @@ fn map_builder(k: &TokenStream, m: &Map) -> TokenStream {
         Space::Physical => quote!(#k::core_algebra::Space::Physical),
     };
     let tile = |t: Option<&[i64]>| match t {
-        Some(v) => quote!(::core::option::Option::Some(::std::vec![#(#v),*])),
+        Some(v) => quote!(::core::option::Option::Some(#k::__private::vec![#(#v),*])),
         None => quote!(::core::option::Option::None),
     };
     match m {
@@ -665,6 +665,7 @@ fn generated(
     Ok(quote!({
         #[derive(Clone, Copy, Debug)]
         struct __LayoutExpr { #fields }
+        impl #k::__private::Sealed for __LayoutExpr {}
         #[allow(clippy::all, unused_parens)]
         impl #k::Layout for __LayoutExpr {
             type Domain = #dom;

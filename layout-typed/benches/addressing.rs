@@ -11,6 +11,10 @@
 //! * `slice`: that tile read through a 256-thread × 16-value partition and restricted to a
 //!   run-time thread, `restrict(compose(SW64, TV64), thread = t)`, then every value.
 //!
+//! Reads through a `View` (`view_*`): every element of the `tiled` and `swizzled` layouts read
+//! from a buffer holding its own offsets, (e) with `View::get` (the domain check, in every
+//! profile), (f) with `View::get_unchecked`, and (g) hand-written slice indexing.
+//!
 //! `cargo bench -p layout-typed --bench addressing` runs the criterion group `addressing`.
 //! `bench/run.sh` runs the binary with `--table` (ns per offset, fastest of 51 rounds) and
 //! with `--callgrind KERNEL CALLS` under `valgrind --tool=callgrind --toggle-collect=*KERNEL*`
@@ -129,8 +133,98 @@ fn rust_hand_slice(values: usize, out: &mut [i64]) {
     }
 }
 
+/// A buffer whose element at offset `o` is `o`.
+fn source() -> &'static [i64] {
+    static SRC: std::sync::OnceLock<Vec<i64>> = std::sync::OnceLock::new();
+    SRC.get_or_init(|| (0..16384).collect())
+}
+
+#[inline(never)]
+fn view_checked_tiled(tiles: usize, out: &mut [i64]) {
+    let v = View::new(source(), layout!(divide(A128, (32, 64))));
+    for (r, row) in out.chunks_exact_mut(tiles).enumerate() {
+        for (t, o) in row.iter_mut().enumerate() {
+            *o = *v.get((t, r));
+        }
+    }
+}
+
+#[inline(never)]
+fn view_unchecked_tiled(tiles: usize, out: &mut [i64]) {
+    let v = View::new(source(), layout!(divide(A128, (32, 64))));
+    for (r, row) in out.chunks_exact_mut(tiles).enumerate() {
+        for (t, o) in row.iter_mut().enumerate() {
+            *o = *v.get_unchecked((t, r));
+        }
+    }
+}
+
+#[inline(never)]
+fn view_hand_tiled(tiles: usize, out: &mut [i64]) {
+    let src = source();
+    for (r, row) in out.chunks_exact_mut(tiles).enumerate() {
+        for (t, o) in row.iter_mut().enumerate() {
+            let m = t % 64 + 64 * (r % 2);
+            let n = t / 64 + 32 * (r / 2);
+            *o = src[128 * m + n];
+        }
+    }
+}
+
+#[inline(never)]
+fn view_checked_swizzled(cols: usize, out: &mut [i64]) {
+    let v = View::new(source(), SW64);
+    for (m, row) in out.chunks_exact_mut(cols).enumerate() {
+        for (k, o) in row.iter_mut().enumerate() {
+            *o = *v.get((k, m));
+        }
+    }
+}
+
+#[inline(never)]
+fn view_unchecked_swizzled(cols: usize, out: &mut [i64]) {
+    let v = View::new(source(), SW64);
+    for (m, row) in out.chunks_exact_mut(cols).enumerate() {
+        for (k, o) in row.iter_mut().enumerate() {
+            *o = *v.get_unchecked((k, m));
+        }
+    }
+}
+
+#[inline(never)]
+fn view_hand_swizzled(cols: usize, out: &mut [i64]) {
+    let src = source();
+    for (m, row) in out.chunks_exact_mut(cols).enumerate() {
+        for (k, o) in row.iter_mut().enumerate() {
+            *o = src[swizzle333(64 * m + k)];
+        }
+    }
+}
+
 /// A kernel writing every offset of its layout into the buffer.
 type Kernel = fn(&mut [i64]);
+
+/// (name, number of offsets, kernel) for the view reads: checked, unchecked, hand-written.
+const VIEW_KERNELS: [(&str, usize, Kernel); 6] = [
+    ("view_checked_tiled", 16384, |o| {
+        view_checked_tiled(black_box(2048), o)
+    }),
+    ("view_unchecked_tiled", 16384, |o| {
+        view_unchecked_tiled(black_box(2048), o)
+    }),
+    ("view_hand_tiled", 16384, |o| {
+        view_hand_tiled(black_box(2048), o)
+    }),
+    ("view_checked_swizzled", 4096, |o| {
+        view_checked_swizzled(black_box(64), o)
+    }),
+    ("view_unchecked_swizzled", 4096, |o| {
+        view_unchecked_swizzled(black_box(64), o)
+    }),
+    ("view_hand_swizzled", 4096, |o| {
+        view_hand_swizzled(black_box(64), o)
+    }),
+];
 
 /// (name, number of offsets, kernel); bounds pass through `black_box`.
 const KERNELS: [(&str, usize, Kernel); 8] = [
@@ -167,17 +261,24 @@ fn run(name: &str, n: usize, f: Kernel) -> Vec<i64> {
     out
 }
 
-/// The emitted and hand-written kernels agree at every coordinate.
+/// The emitted and hand-written kernels agree at every coordinate, and the view reads with
+/// the offsets.
 fn cross_check() {
     for pair in KERNELS.chunks(2) {
         let (a, b) = (&pair[0], &pair[1]);
         assert_eq!(run(a.0, a.1, a.2), run(b.0, b.1, b.2), "{} vs {}", a.0, b.0);
     }
+    for (triple, offsets) in VIEW_KERNELS.chunks(3).zip([&KERNELS[1], &KERNELS[5]]) {
+        let want = run(offsets.0, offsets.1, offsets.2);
+        for k in triple {
+            assert_eq!(run(k.0, k.1, k.2), want, "{} vs {}", k.0, offsets.0);
+        }
+    }
 }
 
 /// ns per offset: the fastest of 51 rounds of about 2·10⁶ offsets, as the C++ side does.
 fn table() {
-    for (name, n, f) in KERNELS {
+    for (name, n, f) in KERNELS.into_iter().chain(VIEW_KERNELS) {
         let calls = 2_000_000 / n;
         let mut out = vec![0i64; n];
         let mut best = f64::INFINITY;
@@ -195,7 +296,7 @@ fn table() {
 
 fn addressing(c: &mut Criterion) {
     let mut g = c.benchmark_group("addressing");
-    for (name, n, f) in KERNELS {
+    for (name, n, f) in KERNELS.into_iter().chain(VIEW_KERNELS) {
         let mut out = vec![0i64; n];
         g.bench_function(name, |b| b.iter(|| f(black_box(&mut out))));
     }
@@ -208,6 +309,7 @@ fn main() {
     let kernel = |name: &str| {
         KERNELS
             .iter()
+            .chain(&VIEW_KERNELS)
             .find(|k| k.0 == name)
             .unwrap_or_else(|| panic!("no kernel {name}"))
     };

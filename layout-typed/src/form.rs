@@ -31,8 +31,10 @@ pub struct Leaves {
     pub strides: [isize; MAX_LEAVES],
 }
 
-/// The most coordinates [`Leaves::compose`] enumerates to prove a composite is a layout.
-pub const COMPOSE_ENUMERATION_LIMIT: usize = 1 << 16;
+/// The most coordinates [`Leaves::compose`] enumerates when its symbolic test does not apply
+/// (operands whose mode boundaries do not form one divisibility chain); past it the composite
+/// is evaluated as written. Kept small: the enumeration runs in const evaluation.
+pub const COMPOSE_ENUMERATION_LIMIT: usize = 1 << 10;
 
 impl Leaves {
     /// One leaf.
@@ -57,108 +59,326 @@ impl Leaves {
         while j < b.len && out.len < MAX_LEAVES {
             out.sizes[out.len] = b.sizes[j];
             out.strides[out.len] = b.strides[j];
-            out.len += 1;
-            j += 1;
+            // Both below MAX_LEAVES (loop condition).
+            out.len = out.len.saturating_add(1);
+            j = j.saturating_add(1);
         }
         out
     }
 
-    /// Product of the sizes.
+    /// Product of the sizes; `None` when it overflows `usize` or `len` exceeds [`MAX_LEAVES`].
     #[must_use]
-    pub const fn size(&self) -> usize {
+    pub const fn size(&self) -> Option<usize> {
+        if self.len > MAX_LEAVES {
+            return None;
+        }
         let mut n = 1usize;
         let mut j = 0;
         while j < self.len {
-            n = n.saturating_mul(self.sizes[j]);
-            j += 1;
+            n = match n.checked_mul(self.sizes[j]) {
+                Some(v) => v,
+                None => return None,
+            };
+            j = j.saturating_add(1);
         }
-        n
+        Some(n)
     }
 
-    /// The value at flat index `i` (last leaf fastest).
+    /// The value at flat index `i` (last leaf fastest), or `None` when `i` is outside
+    /// `[0, size)`, a size is 0, or the value overflows `isize`.
     #[must_use]
-    pub const fn eval(&self, mut i: usize) -> isize {
+    pub const fn eval(&self, i: usize) -> Option<isize> {
+        match self.size() {
+            Some(n) if i < n => {}
+            _ => return None,
+        }
+        let mut rest = i;
         let mut acc = 0isize;
         let mut j = self.len;
         while j > 0 {
-            j -= 1;
-            acc += (i % self.sizes[j]) as isize * self.strides[j];
-            i /= self.sizes[j];
+            j = j.saturating_sub(1);
+            let size = self.sizes[j];
+            let (Some(c), Some(q)) = (rest.checked_rem(size), rest.checked_div(size)) else {
+                return None;
+            };
+            rest = q;
+            let Some(c) = isize_of(c) else { return None };
+            acc = match c.checked_mul(self.strides[j]) {
+                Some(t) => match acc.checked_add(t) {
+                    Some(v) => v,
+                    None => return None,
+                },
+                None => return None,
+            };
         }
-        acc
+        Some(acc)
     }
 
     /// The largest `σ(L(i))` over the domain for the swizzle `(b, src, dst)`, by enumeration
-    /// (up to [`COMPOSE_ENUMERATION_LIMIT`] coordinates); `None` past it.
+    /// (up to 2^16 coordinates, one addition each); `None` past it or for fields outside
+    /// `0..64`.
     #[must_use]
     pub const fn swizzled_max(&self, b: u32, src: u32, dst: u32) -> Option<i64> {
-        let n = self.size();
-        if n > COMPOSE_ENUMERATION_LIMIT {
+        let Some(n) = self.size() else { return None };
+        if n > 1 << 16 || b >= 63 || src >= 64 || dst >= 64 || self.len == 0 {
             return None;
         }
+        // `b < 63`, so the mask is in range.
+        let mask = (1i64 << b).saturating_sub(1);
         let mut max = i64::MIN;
-        let mut i = 0;
-        while i < n {
-            let x = self.eval(i) as i64;
-            let y = x ^ (((x >> src) & ((1 << b) - 1)) << dst);
+        // Odometer over the coordinates, last leaf fastest. Wrapping: a step past a leaf's end
+        // may leave i64, but the offset at every coordinate is exact modulo 2^64 and, for a
+        // form `layout!` accepted, fits.
+        let mut c = [0usize; MAX_LEAVES];
+        let mut x = 0i64;
+        let mut count = 0usize;
+        while count < n {
+            let Some(shifted) = ((x >> src) & mask).checked_shl(dst) else {
+                return None;
+            };
+            let y = x ^ shifted;
             if y > max {
                 max = y;
             }
-            i += 1;
+            count = count.saturating_add(1);
+            let mut k = self.len;
+            while k > 0 {
+                k = k.saturating_sub(1);
+                // isize is 64 bits wide on the targets this crate supports.
+                let stride = self.strides[k] as i64;
+                c[k] = c[k].saturating_add(1);
+                x = x.wrapping_add(stride);
+                if c[k] < self.sizes[k] {
+                    break;
+                }
+                #[allow(clippy::cast_possible_wrap)] // sizes of a form with ≤ 2^16 positions
+                let back = stride.wrapping_mul(self.sizes[k] as i64);
+                x = x.wrapping_sub(back);
+                c[k] = 0;
+            }
         }
         Some(max)
     }
 
     /// `a ∘ b` as a layout over `b`'s leaves when it is one with one stride per leaf
-    /// (`a(b(c)) = Σ cⱼ·a(dⱼ)` at every coordinate, checked by enumeration up to
-    /// [`COMPOSE_ENUMERATION_LIMIT`] coordinates); `None` otherwise, and the composite is then
-    /// evaluated as written. `b` must be a dense bijection onto `[0, size(a))`.
+    /// (`a(b(c)) = Σ cⱼ·a(dⱼ)` at every coordinate); `None` otherwise, and the composite is
+    /// then evaluated as written. `b` must be a dense bijection onto `[0, size(a))` (else
+    /// `None`).
+    ///
+    /// Decided symbolically in O(leaves²) when the mode boundaries of `a` (coalesced) and of
+    /// `b` form one divisibility chain: then every coordinate splits into independent digits
+    /// and the composite is a layout exactly when its coefficients agree digit by digit.
+    /// Otherwise the coordinates are enumerated, up to [`COMPOSE_ENUMERATION_LIMIT`] of them.
+    /// Every step is checked arithmetic: an overflow gives `None`, never a compile error.
     #[must_use]
     pub const fn compose(a: Option<Leaves>, b: Option<Leaves>) -> Option<Leaves> {
         let (Some(a), Some(b)) = (a, b) else {
             return None;
         };
-        let n = b.size();
-        if n > COMPOSE_ENUMERATION_LIMIT || n != a.size() {
+        let (Some(n), Some(na)) = (b.size(), a.size()) else {
             return None;
+        };
+        if n != na {
+            return None;
+        }
+        // b's leaves of size > 1 sorted by stride: the running products of their sizes.
+        let mut order = [0usize; MAX_LEAVES];
+        let mut m = 0usize;
+        let mut j = 0;
+        while j < b.len {
+            if b.sizes[j] > 1 {
+                if b.strides[j] <= 0 {
+                    return None;
+                }
+                order[m] = j;
+                m = m.saturating_add(1);
+            }
+            j = j.saturating_add(1);
+        }
+        let mut k = 1;
+        while k < m {
+            let mut q = k;
+            while q > 0 && b.strides[order[q.saturating_sub(1)]] > b.strides[order[q]] {
+                let t = order[q];
+                order[q] = order[q.saturating_sub(1)];
+                order[q.saturating_sub(1)] = t;
+                q = q.saturating_sub(1);
+            }
+            k = k.saturating_add(1);
+        }
+        let mut bw = [0usize; MAX_LEAVES];
+        let mut run = 1usize;
+        let mut k = 0;
+        while k < m {
+            // Positive (checked above).
+            bw[k] = b.strides[order[k]].unsigned_abs();
+            if bw[k] != run {
+                return None;
+            }
+            run = match run.checked_mul(b.sizes[order[k]]) {
+                Some(v) => v,
+                None => return None,
+            };
+            k = k.saturating_add(1);
+        }
+        if run != n {
+            return None;
+        }
+        // a's leaves of size > 1, fastest first, adjacent ones coalesced: sizes, strides and
+        // weights (the flat index of one step).
+        let mut an = [0usize; MAX_LEAVES];
+        let mut ae = [0isize; MAX_LEAVES];
+        let mut aw = [0usize; MAX_LEAVES];
+        let mut ca = 0usize;
+        let mut w = 1usize;
+        let mut i = a.len;
+        while i > 0 {
+            i = i.saturating_sub(1);
+            let (sz, st) = (a.sizes[i], a.strides[i]);
+            if sz > 1 {
+                let last = ca.saturating_sub(1);
+                let merge = ca > 0
+                    && match isize_of(an[last]) {
+                        Some(s) => match ae[last].checked_mul(s) {
+                            Some(v) => v == st,
+                            None => false,
+                        },
+                        None => false,
+                    };
+                if merge {
+                    an[last] = match an[last].checked_mul(sz) {
+                        Some(v) => v,
+                        None => return None,
+                    };
+                } else {
+                    an[ca] = sz;
+                    ae[ca] = st;
+                    aw[ca] = w;
+                    ca = ca.saturating_add(1);
+                }
+                w = match w.checked_mul(sz) {
+                    Some(v) => v,
+                    None => return None,
+                };
+            }
+        }
+        // The merged boundaries of both chains.
+        let mut p = [0usize; 2 * MAX_LEAVES + 1];
+        let mut np = 0usize;
+        let (mut ia, mut ib) = (0usize, 0usize);
+        while ia < ca || ib < m {
+            let next = if ib >= m || (ia < ca && aw[ia] <= bw[ib]) {
+                let v = aw[ia];
+                ia = ia.saturating_add(1);
+                v
+            } else {
+                let v = bw[ib];
+                ib = ib.saturating_add(1);
+                v
+            };
+            if np == 0 || p[np.saturating_sub(1)] != next {
+                p[np] = next;
+                np = np.saturating_add(1);
+            }
+        }
+        p[np] = n;
+        let mut divisible = true;
+        let mut k = 0;
+        while k < np {
+            match p[k.saturating_add(1)].checked_rem(p[k]) {
+                Some(0) => {}
+                _ => divisible = false,
+            }
+            k = k.saturating_add(1);
         }
         let mut out = b;
         let mut j = 0;
         while j < b.len {
-            if b.strides[j] < 0 || (b.sizes[j] > 1 && b.strides[j] as usize >= n) {
-                return None;
-            }
-            out.strides[j] = if b.sizes[j] > 1 {
-                a.eval(b.strides[j] as usize)
-            } else {
-                0
-            };
-            j += 1;
+            out.strides[j] = 0;
+            j = j.saturating_add(1);
         }
-        // Odometer over b's coordinates: x = b(c), y = Σ cⱼ·sⱼ.
-        let mut c = [0usize; MAX_LEAVES];
-        let (mut x, mut y) = (0isize, 0isize);
-        let mut count = 0;
-        while count < n {
-            if x < 0 || x as usize >= n || a.eval(x as usize) != y {
-                return None;
-            }
-            count += 1;
-            let mut k = b.len;
-            while k > 0 {
-                k -= 1;
-                c[k] += 1;
-                x += b.strides[k];
-                y += out.strides[k];
-                if c[k] < b.sizes[k] {
-                    break;
+        if divisible {
+            // Digit k spans [p_k, p_{k+1}); it lies in one (coalesced) leaf of a and one of b.
+            let mut s = [0isize; MAX_LEAVES];
+            let (mut ia, mut ib) = (0usize, 0usize);
+            let mut k = 0;
+            while k < np {
+                while ia.saturating_add(1) < ca && aw[ia.saturating_add(1)] <= p[k] {
+                    ia = ia.saturating_add(1);
                 }
-                x -= b.strides[k] * b.sizes[k] as isize;
-                y -= out.strides[k] * b.sizes[k] as isize;
-                c[k] = 0;
+                while ib.saturating_add(1) < m && bw[ib.saturating_add(1)] <= p[k] {
+                    ib = ib.saturating_add(1);
+                }
+                // The coefficient of the digit in `a`: (p_k / w_a) · e_a.
+                let alpha = match (p[k].checked_div(aw[ia]), ca > 0) {
+                    (Some(q), true) => match isize_of(q) {
+                        Some(q) => q.checked_mul(ae[ia]),
+                        None => None,
+                    },
+                    _ => None,
+                };
+                let Some(alpha) = alpha else { return None };
+                if p[k] == bw[ib] {
+                    s[ib] = alpha;
+                } else {
+                    let scaled = match p[k].checked_div(bw[ib]) {
+                        Some(q) => match isize_of(q) {
+                            Some(q) => q.checked_mul(s[ib]),
+                            None => None,
+                        },
+                        None => None,
+                    };
+                    match scaled {
+                        Some(v) if v == alpha => {}
+                        _ => return None,
+                    }
+                }
+                k = k.saturating_add(1);
             }
+            let mut k = 0;
+            while k < m {
+                out.strides[order[k]] = s[k];
+                k = k.saturating_add(1);
+            }
+            return Some(out);
+        }
+        if n > COMPOSE_ENUMERATION_LIMIT {
+            return None;
+        }
+        let mut j = 0;
+        while j < b.len {
+            if b.sizes[j] > 1 {
+                // Positive (checked above).
+                out.strides[j] = match a.eval(b.strides[j].unsigned_abs()) {
+                    Some(v) => v,
+                    None => return None,
+                };
+            }
+            j = j.saturating_add(1);
+        }
+        let mut i = 0;
+        while i < n {
+            match (b.eval(i), out.eval(i)) {
+                (Some(x), Some(y)) if x >= 0 => match a.eval(x.unsigned_abs()) {
+                    Some(v) if v == y => {}
+                    _ => return None,
+                },
+                _ => return None,
+            }
+            i = i.saturating_add(1);
         }
         Some(out)
+    }
+}
+
+/// `v` as an `isize`, when it fits.
+const fn isize_of(v: usize) -> Option<isize> {
+    if v > isize::MAX.unsigned_abs() {
+        None
+    } else {
+        // In range (checked above).
+        #[allow(clippy::cast_possible_wrap)]
+        Some(v as isize)
     }
 }
 
@@ -166,7 +386,7 @@ impl Leaves {
 ///
 /// Implemented for [`Dim`], [`Bcast`] and tuples of forms (rank 2 to 8). The constants are
 /// evaluated by the compiler; `layout!` has already checked that none overflows.
-pub trait Form: Copy + 'static {
+pub trait Form: Copy + 'static + sealed::Sealed {
     /// Number of coordinates (product of the sizes).
     const SIZE: usize;
     /// Smallest offset over the domain (elements).
@@ -219,8 +439,15 @@ pub trait Form: Copy + 'static {
     label = "give one integer, or a tuple with one entry per mode",
     note = "a coordinate is an integer (unflattened, last mode fastest) or a tuple matching the shape, in seed order"
 )]
-pub trait Coord<F> {
-    /// The offset of this coordinate, in elements.
+pub trait Coord<F>: Copy + sealed::Sealed {
+    /// Whether every entry lies in its mode: a flat index below the size it indexes, each
+    /// tuple entry recursively.
+    fn in_domain(&self) -> bool;
+    /// [`Coord::in_domain`] with the leaves' sizes given at run time (`sizes[first..]`).
+    #[doc(hidden)]
+    fn in_domain_dyn(&self, sizes: &[usize; MAX_LEAVES], first: usize) -> bool;
+    /// The offset of this coordinate, in elements. Only meaningful in the domain
+    /// ([`Coord::in_domain`]); outside it the value is unspecified.
     fn eval(self) -> isize;
     /// The offset with the leaves' strides replaced by `strides[first..]`.
     #[doc(hidden)]
@@ -235,8 +462,8 @@ pub trait Coord<F> {
 
 impl<const N: usize, const D: isize> Form for Dim<N, D> {
     const SIZE: usize = N;
-    const MIN: i64 = if D < 0 { (N as i64 - 1) * D as i64 } else { 0 };
-    const MAX: i64 = if D > 0 { (N as i64 - 1) * D as i64 } else { 0 };
+    const MIN: i64 = if D < 0 { leaf_span(N, D) } else { 0 };
+    const MAX: i64 = if D > 0 { leaf_span(N, D) } else { 0 };
     const LEAVES: Leaves = Leaves::one(N, D);
     fn write_shape(f: &mut fmt::Formatter<'_>, _: bool) -> fmt::Result {
         write!(f, "{N}")
@@ -245,6 +472,9 @@ impl<const N: usize, const D: isize> Form for Dim<N, D> {
         write!(f, "{D}")
     }
     #[inline(always)]
+    // Reviewed: in the domain `i < N` and `i·stride` is an offset that `layout!` proved to fit
+    // `i64`; outside it the value is unspecified (the contract of `Layout::offset`).
+    #[allow(clippy::arithmetic_side_effects, clippy::cast_possible_wrap)]
     fn eval_index_with(i: usize, strides: &[isize; MAX_LEAVES], first: usize) -> isize {
         debug_assert!(i < N, "coordinate {i} outside its mode of size {N}");
         i as isize * strides[first]
@@ -262,7 +492,7 @@ impl<const N: usize, const D: isize> Form for Dim<N, D> {
         layout_core::Tree<layout_core::Stride>,
     ) {
         let i = *next;
-        *next += 1;
+        *next = next.saturating_add(1); // at most MAX_LEAVES
         let n = sizes.get(i).copied().unwrap_or(1);
         let d = match strides.get(i).copied().flatten() {
             Some(d) => layout_core::Stride::Int(d),
@@ -293,6 +523,9 @@ impl<const N: usize> Form for Bcast<N> {
         f.write_str(if reverse { "0" } else { "_" })
     }
     #[inline(always)]
+    // Reviewed: in the domain `i < N` and `i·stride` is an offset that `layout!` proved to fit
+    // `i64`; outside it the value is unspecified (the contract of `Layout::offset`).
+    #[allow(clippy::arithmetic_side_effects, clippy::cast_possible_wrap)]
     fn eval_index_with(i: usize, strides: &[isize; MAX_LEAVES], first: usize) -> isize {
         debug_assert!(i < N, "coordinate {i} outside its mode of size {N}");
         i as isize * strides[first]
@@ -310,7 +543,7 @@ impl<const N: usize> Form for Bcast<N> {
         layout_core::Tree<layout_core::Stride>,
     ) {
         let i = *next;
-        *next += 1;
+        *next = next.saturating_add(1); // at most MAX_LEAVES
         let n = sizes.get(i).copied().unwrap_or(1);
         let d = match strides.get(i).copied().flatten() {
             Some(d) => layout_core::Stride::Int(d),
@@ -333,6 +566,20 @@ impl<const N: usize> Form for Bcast<N> {
 /// fastest (constant divisors, so shifts and masks for powers of two).
 impl<F: Form> Coord<F> for usize {
     #[inline(always)]
+    fn in_domain(&self) -> bool {
+        *self < F::SIZE
+    }
+    #[inline(always)]
+    fn in_domain_dyn(&self, sizes: &[usize; MAX_LEAVES], first: usize) -> bool {
+        // The product of the leaves' run-time sizes, saturating: a product past `usize::MAX`
+        // admits every `usize`.
+        let mut n = 1usize;
+        for s in sizes.iter().skip(first).take(F::LEAVES.len) {
+            n = n.saturating_mul(*s);
+        }
+        *self < n
+    }
+    #[inline(always)]
     fn eval(self) -> isize {
         F::eval_index_with(self, &F::LEAVES.strides, 0)
     }
@@ -352,10 +599,16 @@ impl<F: Form> Coord<F> for usize {
 
 macro_rules! tuple_form {
     ($($F:ident $C:ident $i:tt),+ ; $last:ident $lastc:ident $li:tt) => {
+        impl<$($C: sealed::Sealed,)+ $lastc: sealed::Sealed> sealed::Sealed for ($($C,)+ $lastc) {}
+        // Reviewed: leaf positions add leaf counts (at most MAX_LEAVES); `%` and `/` divide by
+        // sizes of checked forms (at least 1, and sealed); offsets are sums of a coordinate's
+        // terms, which `layout!` proved to fit `i64` in the domain, and are unspecified outside
+        // it (the contract of `Layout::offset`).
+        #[allow(clippy::arithmetic_side_effects)]
         impl<$($F: Form,)+ $last: Form> Form for ($($F,)+ $last) {
-            const SIZE: usize = $($F::SIZE *)+ $last::SIZE;
-            const MIN: i64 = $($F::MIN +)+ $last::MIN;
-            const MAX: i64 = $($F::MAX +)+ $last::MAX;
+            const SIZE: usize = size_product(&[$($F::SIZE,)+ $last::SIZE]);
+            const MIN: i64 = offset_sum(&[$($F::MIN,)+ $last::MIN]);
+            const MAX: i64 = offset_sum(&[$($F::MAX,)+ $last::MAX]);
             const LEAVES: Leaves = {
                 let parts = [$($F::LEAVES,)+ $last::LEAVES];
                 let mut out = parts[0];
@@ -471,9 +724,26 @@ macro_rules! tuple_form {
             }
         }
 
+        // Reviewed: as for the form above.
+        #[allow(clippy::arithmetic_side_effects)]
         impl<$($F: Form,)+ $last: Form, $($C: Coord<$F>,)+ $lastc: Coord<$last>>
             Coord<($($F,)+ $last)> for ($($C,)+ $lastc)
         {
+            #[inline(always)]
+            fn in_domain(&self) -> bool {
+                $(self.$i.in_domain() &&)+ self.$li.in_domain()
+            }
+            #[inline(always)]
+            fn in_domain_dyn(&self, sizes: &[usize; MAX_LEAVES], first: usize) -> bool {
+                let counts = [$($F::LEAVES.len,)+ $last::LEAVES.len];
+                let mut at = [first; $li + 1];
+                let mut k = 1;
+                while k <= $li {
+                    at[k] = at[k - 1] + counts[k - 1];
+                    k += 1;
+                }
+                $(self.$i.in_domain_dyn(sizes, at[$i]) &&)+ self.$li.in_domain_dyn(sizes, at[$li])
+            }
             #[inline(always)]
             fn eval(self) -> isize {
                 $(self.$i.eval() +)+ self.$li.eval()
@@ -515,6 +785,63 @@ macro_rules! tuple_form {
             }
         }
     };
+}
+
+/// Implemented only here: forms and coordinates are the crate's own types.
+mod sealed {
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` is not a form or coordinate of this crate: `Form` and `Coord` are sealed",
+        label = "not one of the crate's forms or coordinates",
+        note = "forms are `Dim`, `Bcast` and tuples of forms (written by `layout!`); coordinates are `usize` and tuples of coordinates"
+    )]
+    pub trait Sealed {}
+    impl<const N: usize, const D: isize> Sealed for super::Dim<N, D> {}
+    impl<const N: usize> Sealed for super::Bcast<N> {}
+    impl Sealed for usize {}
+    // The rank-0 form and its coordinate (CuTe's scalar layout `():()`).
+    impl Sealed for () {}
+}
+
+/// `(n − 1)·d` for a leaf; a form whose offsets overflow `i64` is rejected by `layout!`, so
+/// this fails (at compile time) only for a form named by hand.
+const fn leaf_span(n: usize, d: isize) -> i64 {
+    let span = match isize_of(n.saturating_sub(1)) {
+        Some(m) => m.checked_mul(d),
+        None => None,
+    };
+    match span {
+        // isize is 64 bits wide on the targets this crate supports.
+        Some(v) => v as i64,
+        None => panic!("the offsets of this form overflow i64 (`layout!` rejects it)"),
+    }
+}
+
+/// The product of the entries' sizes (see [`leaf_span`] for the failure).
+const fn size_product(sizes: &[usize]) -> usize {
+    let mut n = 1usize;
+    let mut k = 0;
+    while k < sizes.len() {
+        n = match n.checked_mul(sizes[k]) {
+            Some(v) => v,
+            None => panic!("the size of this form overflows usize (`layout!` rejects it)"),
+        };
+        k = k.saturating_add(1);
+    }
+    n
+}
+
+/// The sum of the entries' extreme offsets (see [`leaf_span`] for the failure).
+const fn offset_sum(parts: &[i64]) -> i64 {
+    let mut n = 0i64;
+    let mut k = 0;
+    while k < parts.len() {
+        n = match n.checked_add(parts[k]) {
+            Some(v) => v,
+            None => panic!("the offsets of this form overflow i64 (`layout!` rejects it)"),
+        };
+        k = k.saturating_add(1);
+    }
+    n
 }
 
 fn write_tuple(
@@ -588,6 +915,14 @@ impl Form for () {
 
 /// `()` is the coordinate of the rank-0 form.
 impl Coord<()> for () {
+    #[inline(always)]
+    fn in_domain(&self) -> bool {
+        true
+    }
+    #[inline(always)]
+    fn in_domain_dyn(&self, _: &[usize; MAX_LEAVES], _: usize) -> bool {
+        true
+    }
     #[inline(always)]
     fn eval(self) -> isize {
         0

@@ -153,6 +153,13 @@
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+// Arithmetic is checked; each exception is an `allow` with the reason it cannot overflow.
+#![deny(
+    clippy::arithmetic_side_effects,
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
 
 extern crate alloc;
 
@@ -165,7 +172,7 @@ mod view;
 use core::fmt;
 use core::marker::PhantomData;
 
-pub use dynamic::{DynComposed, Dynamic, try_compose};
+pub use dynamic::{DynComposed, Dynamic, LeafInteger, try_compose};
 pub use form::{Bcast, COMPOSE_ENUMERATION_LIMIT, Coord, Dim, Form, Leaves, MAX_LEAVES};
 pub use rules::{
     Addressable, Exclusive, LeftDomain, LogicalSpace, NoTile, PhysicalSpace, ReadOnly,
@@ -236,7 +243,9 @@ macro_rules! layout {
 }
 
 /// Integer types an offset can be returned in (`index = ..` in `layout!`).
-pub trait IndexType: Copy + fmt::Debug + fmt::Display + PartialEq + 'static {
+pub trait IndexType:
+    Copy + fmt::Debug + fmt::Display + PartialEq + 'static + index_seal::Sealed
+{
     /// The smallest and largest value, as `i64` (`usize` is capped at `i64::MAX`).
     const RANGE: (i64, i64);
     /// Converts an offset that `layout!` proved to fit.
@@ -247,6 +256,16 @@ pub trait IndexType: Copy + fmt::Debug + fmt::Display + PartialEq + 'static {
 
 macro_rules! index_type {
     ($($t:ty),*) => {$(
+        // Reviewed: `RANGE` compares in `i128`, where every bound is exact, and casts only the
+        // bounds that fit; `from_isize` converts offsets `layout!` proved to fit `Self` (outside
+        // the domain the value is unspecified, the contract of `Layout::offset`); `to_isize`
+        // converts such offsets back, which fit `isize` on the 64-bit targets supported.
+        #[allow(
+            clippy::cast_possible_truncation,
+            clippy::cast_possible_wrap,
+            clippy::cast_sign_loss,
+            clippy::cast_lossless
+        )]
         impl IndexType for $t {
             const RANGE: (i64, i64) = (
                 if (<$t>::MIN as i128) < i64::MIN as i128 { i64::MIN } else { <$t>::MIN as i64 },
@@ -261,16 +280,32 @@ macro_rules! index_type {
                 self as isize
             }
         }
+        impl index_seal::Sealed for $t {}
     )*};
 }
 index_type!(i32, i64, u32, usize, isize);
+
+mod index_seal {
+    pub trait Sealed {}
+}
 
 /// A checked layout, as a zero-sized value: what `layout!` and [`compose`] return.
 ///
 /// The associated types carry the rules: [`compose`] requires the right operand's `Codomain`
 /// to be [`LogicalSpace`], the left operand's `Domain` to be [`LogicalSpace`], equal `Size`s and
 /// equal tile shapes; [`View::set`] requires `Access = Exclusive`.
-pub trait Layout: Copy {
+///
+/// The trait is sealed: the only values are those of `layout!` and of the typed operations
+/// ([`compose`]), so every value has passed the checks. It cannot be implemented outside this
+/// crate and `layout!`'s expansion:
+///
+/// ```compile_fail
+/// use layout_typed::prelude::*;
+/// #[derive(Clone, Copy)]
+/// struct Mine;
+/// impl Layout for Mine { /* … */ } // error: `Sealed` is not implemented for `Mine`
+/// ```
+pub trait Layout: Copy + __private::Sealed {
     /// [`LogicalSpace`] or [`ThreadValueSpace`].
     type Domain: SpaceMarker;
     /// [`LogicalSpace`], [`ThreadValueSpace`], [`PhysicalSpace`] or [`SwizzledPhysicalSpace`].
@@ -301,19 +336,54 @@ pub trait Layout: Copy {
     /// evaluates the composite as written.
     const LINEAR: Option<Leaves>;
     /// `MAX_OFFSET + 1` when `MIN_OFFSET ≥ 0`, else 0: the buffer length the layout needs.
-    const COSIZE: usize = if Self::MIN_OFFSET >= 0 {
-        Self::MAX_OFFSET as usize + 1
-    } else {
-        0
-    };
+    const COSIZE: usize = cosize(Self::MIN_OFFSET, Self::MAX_OFFSET);
 
     /// The value at a coordinate: one integer (flat index, last mode fastest), or a natural or
-    /// coarser coordinate in seed order. Inlined, allocation-free; out-of-range coordinates are
-    /// caught by debug assertions only.
+    /// coarser coordinate in seed order. Inlined, allocation-free, unchecked.
+    ///
+    /// # Contract
+    /// `c` must lie in the domain ([`Layout::contains`]): each integer below the size of the
+    /// mode (or the whole layout) it indexes. For such coordinates the value is exact and fits
+    /// [`Layout::Index`] (`layout!` proved the range). Outside the domain the value is
+    /// unspecified — it may be another coordinate's offset — and debug builds may panic; it is
+    /// never undefined behaviour. [`Layout::try_offset`] checks; [`View`] always checks.
     fn offset<C: Coord<Self::Form>>(&self, c: C) -> Self::Index;
 
-    /// The value at a flat index (last mode fastest).
+    /// The value at a flat index (last mode fastest). The contract of [`Layout::offset`]:
+    /// `i < SIZE`.
     fn offset_index(&self, i: usize) -> Self::Index;
+
+    /// Whether `c` is a coordinate of the domain: every integer below the size of the mode it
+    /// indexes (a flat index below [`Layout::SIZE`]).
+    ///
+    /// ```
+    /// use layout_typed::prelude::*;
+    /// let l = layout!((16,32):(32,1), logical -> physical);
+    /// assert!(l.contains(&(15usize, 31usize)));
+    /// assert!(!l.contains(&(0usize, 40usize))); // column 40 of 32
+    /// assert!(!l.contains(&512usize));
+    /// ```
+    #[inline(always)]
+    fn contains<C: Coord<Self::Form>>(&self, c: &C) -> bool {
+        c.in_domain()
+    }
+
+    /// The checked form of [`Layout::offset`]: `None` when `c` is outside the domain.
+    ///
+    /// ```
+    /// use layout_typed::prelude::*;
+    /// let l = layout!((16,32):(32,1), logical -> physical);
+    /// assert_eq!(l.try_offset((1usize, 2usize)), Some(34));
+    /// assert_eq!(l.try_offset((1usize, 40usize)), None); // not row 2, column 8
+    /// ```
+    #[inline(always)]
+    fn try_offset<C: Coord<Self::Form>>(&self, c: C) -> Option<Self::Index> {
+        if c.in_domain() {
+            Some(self.offset(c))
+        } else {
+            None
+        }
+    }
 
     /// Writes the map in seed notation (`cute` = CuTe order).
     #[doc(hidden)]
@@ -377,13 +447,17 @@ pub struct Spec<Dom, Cod, Sz, Acc, DTile, CTile, Idx>(
 );
 
 /// A layout declared by `layout!`: form `F` (type-level shape:stride) and [`Spec`] `S`.
-/// Zero-sized; construct with [`Static::NEW`] (the macro does).
+/// Zero-sized. The type can be named (e.g. through `layout! { const NAME = ..; }`), but its
+/// only values are those `layout!` made after checking them:
+///
+/// ```compile_fail
+/// use layout_typed::{Dim, LogicalSpace, PhysicalSpace, Static, Spec, Size, Exclusive, NoTile};
+/// // A zero stride, physical -> logical: no constructor outside `layout!`.
+/// let l = Static::<Dim<4, 0>, Spec<PhysicalSpace, LogicalSpace, Size<4>, Exclusive, NoTile, NoTile, i64>>::NEW;
+/// ```
 pub struct Static<F, S>(PhantomData<fn() -> (F, S)>);
 
-impl<F, S> Static<F, S> {
-    /// The value. `layout!` has checked the layout; do not name this type by hand.
-    pub const NEW: Self = Static(PhantomData);
-}
+// The value is made by `layout!` only, through `__private::New`.
 impl<F, S> Clone for Static<F, S> {
     fn clone(&self) -> Self {
         *self
@@ -407,14 +481,14 @@ where
         <Self as Layout>::write(f, f.alternate())
     }
 }
-impl<L: Layout, const B: u32, const SRC: u32, const DST: u32> fmt::Debug
+impl<L: Layout<Codomain = PhysicalSpace>, const B: u32, const SRC: u32, const DST: u32> fmt::Debug
     for Swizzled<L, B, SRC, DST>
 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         <Self as Layout>::write(f, f.alternate())
     }
 }
-impl<L: Layout, const B: u32, const SRC: u32, const DST: u32> fmt::Display
+impl<L: Layout<Codomain = PhysicalSpace>, const B: u32, const SRC: u32, const DST: u32> fmt::Display
     for Swizzled<L, B, SRC, DST>
 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -430,6 +504,11 @@ impl<A: Layout, B: Layout> fmt::Display for Composed<A, B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         <Self as Layout>::write(f, f.alternate())
     }
+}
+
+impl<F, S> __private::Sealed for Static<F, S> {}
+impl<F, S> __private::New for Static<F, S> {
+    const NEW: Self = Static(PhantomData);
 }
 
 impl<F, Dom, Cod, const N: usize, Acc, DTile, CTile, Idx> Layout
@@ -499,15 +578,27 @@ where
 
 /// `σ ∘ L` for the XOR swizzle `σ(x) = x ^ (((x >> SRC) & (2^B − 1)) << DST)` (SPEC §3), made
 /// by `layout!(.., swizzle(..))` or `Swizzle<B,M,S>`. Its codomain is
-/// [`SwizzledPhysicalSpace`], so nothing composes after it.
+/// [`SwizzledPhysicalSpace`], so nothing composes after it. `L` maps into [`PhysicalSpace`];
+/// only `layout!` makes values (it checks the fields):
+///
+/// ```compile_fail
+/// use layout_typed::prelude::*;
+/// use layout_typed::Swizzled;
+/// let tv = layout!((128,4):(4,1), thread-value -> logical);
+/// let s = Swizzled::<_, 3, 6, 3>::new(tv); // no constructor, and not a physical layout
+/// ```
 pub struct Swizzled<L, const B: u32, const SRC: u32, const DST: u32>(L);
 
-impl<L, const B: u32, const SRC: u32, const DST: u32> Swizzled<L, B, SRC, DST> {
-    /// Wraps a checked physical layout; `layout!` has checked the fields.
-    #[doc(hidden)]
-    pub const fn new(inner: L) -> Self {
-        Swizzled(inner)
-    }
+impl<L, const B: u32, const SRC: u32, const DST: u32> __private::Sealed
+    for Swizzled<L, B, SRC, DST>
+{
+}
+// Only a physical `L` makes the value a `Layout` (the impl below); `layout!` reports any other.
+impl<L, const B: u32, const SRC: u32, const DST: u32> __private::New for Swizzled<L, B, SRC, DST>
+where
+    L: __private::New,
+{
+    const NEW: Self = Swizzled(L::NEW);
 }
 impl<L: Copy, const B: u32, const SRC: u32, const DST: u32> Clone for Swizzled<L, B, SRC, DST> {
     fn clone(&self) -> Self {
@@ -516,7 +607,10 @@ impl<L: Copy, const B: u32, const SRC: u32, const DST: u32> Clone for Swizzled<L
 }
 impl<L: Copy, const B: u32, const SRC: u32, const DST: u32> Copy for Swizzled<L, B, SRC, DST> {}
 
-impl<L: Layout, const B: u32, const SRC: u32, const DST: u32> Layout for Swizzled<L, B, SRC, DST> {
+impl<L, const B: u32, const SRC: u32, const DST: u32> Layout for Swizzled<L, B, SRC, DST>
+where
+    L: Layout<Codomain = PhysicalSpace>,
+{
     type Domain = L::Domain;
     type Codomain = SwizzledPhysicalSpace;
     type Size = L::Size;
@@ -549,7 +643,8 @@ impl<L: Layout, const B: u32, const SRC: u32, const DST: u32> Layout for Swizzle
 
     fn write(f: &mut fmt::Formatter<'_>, cute: bool) -> fmt::Result {
         if cute {
-            let (m, s) = (SRC.min(DST), SRC as i64 - DST as i64);
+            // Both below 2^32: the difference of the `i64`s cannot wrap.
+            let (m, s) = (SRC.min(DST), i64::from(SRC).wrapping_sub(i64::from(DST)));
             write!(f, "Swizzle<{B},{m},{s}> o ")?;
         } else {
             write!(f, "swizzle(b = {B}, src = {SRC}, dst = {DST}) ∘ ")?;
@@ -564,7 +659,21 @@ impl<L: Layout, const B: u32, const SRC: u32, const DST: u32> Layout for Swizzle
     }
 }
 
+/// `max + 1` when `min ≥ 0`, else 0 (saturating at `usize::MAX`, which no buffer reaches).
+const fn cosize(min: i64, max: i64) -> usize {
+    if min < 0 || max < 0 {
+        return 0;
+    }
+    // Non-negative (checked above); i64 fits usize on the 64-bit targets this crate supports.
+    #[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation)]
+    let m = max as usize;
+    m.saturating_add(1)
+}
+
 #[inline(always)]
+// Reviewed: `layout!` checked the fields (`b`, `src + b`, `dst + b` below 63), so the mask and
+// the shifts stay in range.
+#[allow(clippy::arithmetic_side_effects)]
 const fn swizzle(x: isize, b: u32, src: u32, dst: u32) -> isize {
     x ^ (((x >> src) & ((1 << b) - 1)) << dst)
 }
@@ -582,6 +691,8 @@ impl<A: Copy, B: Copy> Clone for Composed<A, B> {
     }
 }
 impl<A: Copy, B: Copy> Copy for Composed<A, B> {}
+
+impl<A, B> __private::Sealed for Composed<A, B> {}
 
 impl<A: Layout, B: Layout> Layout for Composed<A, B> {
     type Domain = B::Domain;
@@ -603,6 +714,9 @@ impl<A: Layout, B: Layout> Layout for Composed<A, B> {
             // The composite is a layout: one weighted sum of the coordinates.
             Some(l) => A::Index::from_isize(c.eval_with(&l.strides, 0)),
             // As written: B's value, unflattened into A's domain, evaluated by A.
+            // Reviewed: `B` is a dense bijection onto `[0, SIZE)`, so in the domain its value is
+            // a non-negative flat index of `A`.
+            #[allow(clippy::cast_sign_loss)]
             None => self.0.offset_index(self.1.offset(c).to_isize() as usize),
         }
     }
@@ -611,6 +725,8 @@ impl<A: Layout, B: Layout> Layout for Composed<A, B> {
     fn offset_index(&self, i: usize) -> A::Index {
         match Self::LINEAR {
             Some(l) => A::Index::from_isize(B::Form::eval_index_with(i, &l.strides, 0)),
+            // Reviewed: as in `offset`.
+            #[allow(clippy::cast_sign_loss)]
             None => self
                 .0
                 .offset_index(self.1.offset_index(i).to_isize() as usize),
@@ -706,7 +822,27 @@ pub struct CliDoctests;
 #[cfg(doctest)]
 pub struct PerformanceDoctests;
 
+/// The interface of `layout!`'s expansion: not part of the API. Naming these items by hand
+/// bypasses the checks that `layout!` runs.
 #[doc(hidden)]
 pub mod __private {
+    pub use alloc::vec;
     pub use layout_macros::layout_impl;
+
+    pub use crate::dynamic::{Leaf, leaf};
+
+    /// Implemented by the crate's checked types and by `layout!`'s generated ones only.
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` is not a checked layout: `Layout` is sealed",
+        label = "not made by `layout!` or a typed operation",
+        note = "checked layouts come from `layout!`, `compose` and the run-time constructors that check (`Dynamic::new`)",
+        note = "help: declare the map with `layout!` and use its value"
+    )]
+    pub trait Sealed {}
+
+    /// The value of a checked type, for `layout!`'s expansion.
+    pub trait New: Sized {
+        /// The value.
+        const NEW: Self;
+    }
 }

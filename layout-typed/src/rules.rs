@@ -168,6 +168,8 @@ impl TileMarker for NoTile {
 macro_rules! tile_marker {
     ($T:ident $(,$c:ident)*) => {
         impl<$(const $c: usize),*> TileMarker for $T<$($c),*> {
+            // Reviewed: the extents are sizes that `layout!` read as `i64`.
+            #[allow(clippy::cast_possible_wrap)]
             fn extents() -> Option<alloc::vec::Vec<i64>> {
                 Some(alloc::vec![$($c as i64),*])
             }

@@ -3,6 +3,8 @@
 use core::fmt;
 
 use crate::form::Coord;
+#[allow(unused_imports)]
+use crate::form::Coord as _;
 use crate::rules::{Addressable, Writable};
 use crate::{IndexType, Layout};
 
@@ -113,7 +115,32 @@ impl fmt::Display for ViewError {
     }
 }
 
+/// The buffer index of an offset: offsets of a view's layout are non-negative (checked by
+/// [`View::try_new`]); a negative one (only from an out-of-domain coordinate) maps past every
+/// buffer, so indexing panics.
+#[inline(always)]
+fn index<I: IndexType>(o: I) -> usize {
+    // Reviewed: a negative offset wraps to an index above `isize::MAX`, past every buffer, so
+    // the bounds check of the slice panics, as intended (a cast rather than `try_from`: no
+    // branch of its own in the hot loops).
+    #[allow(clippy::cast_sign_loss)]
+    let i = o.to_isize() as usize;
+    i
+}
+
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn out_of_domain() -> ! {
+    panic!("coordinate outside the view's layout domain")
+}
+
 /// A buffer seen through a layout into physical space (CuTe: `Tensor`).
+///
+/// Reads and stores check the coordinate against the layout's domain in every build profile
+/// ([`View::get`], [`View::set`] panic; [`View::try_get`], [`View::try_set`] return);
+/// [`View::get_unchecked`] and [`View::set_unchecked`] skip that check for hot loops and
+/// remain safe (the buffer index is bounds-checked).
 ///
 /// [`View::get`] reads at any coordinate; [`View::set`] exists only when the layout's access is
 /// [`crate::Exclusive`]: through a broadcast layout it does not compile.
@@ -166,9 +193,37 @@ where
     }
 
     /// The element at a coordinate (seed order, or a flat index).
+    ///
+    /// # Panics
+    /// When `c` is outside the layout's domain ([`Layout::contains`]), in every build
+    /// profile, as slice indexing does: an out-of-range coordinate never reaches another
+    /// element. [`View::try_get`] returns `None` instead.
     #[inline(always)]
+    #[track_caller]
     pub fn get<C: Coord<L::Form>>(&self, c: C) -> &S::Elem {
-        &self.data.elems()[self.layout.offset(c).to_isize() as usize]
+        match self.try_get(c) {
+            Some(e) => e,
+            None => out_of_domain(),
+        }
+    }
+
+    /// The element at a coordinate, or `None` outside the layout's domain.
+    #[inline(always)]
+    pub fn try_get<C: Coord<L::Form>>(&self, c: C) -> Option<&S::Elem> {
+        if c.in_domain() {
+            Some(self.get_unchecked(c))
+        } else {
+            None
+        }
+    }
+
+    /// The element at a coordinate without the domain check, for hot loops whose coordinates
+    /// are in the domain by construction. Safe: the buffer index is still bounds-checked, so
+    /// the worst an out-of-domain coordinate does is read another element of the buffer (or
+    /// panic past its end); it is never undefined behaviour.
+    #[inline(always)]
+    pub fn get_unchecked<C: Coord<L::Form>>(&self, c: C) -> &S::Elem {
+        &self.data.elems()[index(self.layout.offset(c))]
     }
 
     /// The layout.
@@ -188,12 +243,54 @@ where
 {
     /// Stores `value` at a coordinate. Only for exclusive layouts: a broadcast layout is
     /// read-only (seed 000 §2), and `set` through one does not compile.
+    ///
+    /// # Panics
+    /// When `c` is outside the layout's domain, in every build profile (see [`View::get`]);
+    /// [`View::try_set`] returns the value back instead.
+    ///
+    /// ```should_panic
+    /// use layout_typed::prelude::*;
+    /// let mut buf = [0.0f32; 512];
+    /// let mut v = View::new(&mut buf, layout!((16,32):(32,1), logical -> physical));
+    /// v.set((1usize, 40usize), 1.0); // column 40 of 32: panics, never writes row 2
+    /// ```
     #[inline(always)]
+    #[track_caller]
     pub fn set<C: Coord<L::Form>>(&mut self, c: C, value: S::Elem)
     where
         L::Access: Writable,
     {
-        let o = self.layout.offset(c).to_isize() as usize;
+        if self.try_set(c, value).is_err() {
+            out_of_domain()
+        }
+    }
+
+    /// Stores `value` at a coordinate, or gives it back outside the layout's domain.
+    ///
+    /// # Errors
+    /// `Err(value)` when `c` is outside the domain; nothing is stored.
+    #[inline(always)]
+    pub fn try_set<C: Coord<L::Form>>(&mut self, c: C, value: S::Elem) -> Result<(), S::Elem>
+    where
+        L::Access: Writable,
+    {
+        if c.in_domain() {
+            self.set_unchecked(c, value);
+            Ok(())
+        } else {
+            Err(value)
+        }
+    }
+
+    /// Stores without the domain check, for hot loops (see [`View::get_unchecked`]: safe,
+    /// the buffer index is still bounds-checked, but an out-of-domain coordinate may store
+    /// into another element).
+    #[inline(always)]
+    pub fn set_unchecked<C: Coord<L::Form>>(&mut self, c: C, value: S::Elem)
+    where
+        L::Access: Writable,
+    {
+        let o = index(self.layout.offset(c));
         self.data.elems_mut()[o] = value;
     }
 }

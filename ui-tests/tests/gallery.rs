@@ -457,6 +457,52 @@ const SECTIONS: &[Section] = &[
                 "Static modes that already collide",
                 "Whatever the run-time leading dimension, the two static modes overlap.",
             ),
+            case(
+                "runtime/leaf_not_integer.rs",
+                "A run-time leaf that is not an integer",
+                "Leaves convert to `i64` with a check (`LeafInteger`, every integer type); a \
+                 floating-point value or a `bool` is refused instead of truncated.",
+            ),
+        ],
+    },
+    Section {
+        title: "No way around the checks",
+        intro: "Every checked value comes from `layout!`, the typed operations (`compose`) or \
+                a run-time constructor that checks (`Dynamic::new`, `View::new`): the traits \
+                are sealed and the types have no public constructor.",
+        cases: &[
+            case(
+                "bypass/static_by_hand.rs",
+                "A declared layout built by hand",
+                "`Static` has no constructor outside `layout!`: not `NEW`, not `Default`, not \
+                 its private field.",
+            ),
+            case(
+                "bypass/swizzled_by_hand.rs",
+                "A swizzle built by hand",
+                "`Swizzled` has no public constructor, and wraps only maps into physical space.",
+            ),
+            case(
+                "bypass/composed_by_hand.rs",
+                "A composite built by hand",
+                "`Composed` is made by `compose`, whose trait bounds are the composition rules.",
+            ),
+            case(
+                "bypass/user_layout.rs",
+                "A `Layout` of one's own",
+                "`Layout` is sealed, so no type of one's own claims `Access = Exclusive` to \
+                 store through a view.",
+            ),
+            case(
+                "bypass/form_and_coord_by_hand.rs",
+                "A form or a coordinate of one's own",
+                "`Form` and `Coord` are sealed: sizes and offsets come from the crate's types.",
+            ),
+            case(
+                "bypass/dynamic_and_view_by_hand.rs",
+                "Run-time layouts and views as struct literals",
+                "Their fields are private: `Dynamic::new` and `View::new` check.",
+            ),
         ],
     },
 ];

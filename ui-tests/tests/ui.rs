@@ -12,13 +12,16 @@ fn ui() {
     t.compile_fail("ui/view/*.rs");
     t.compile_fail("ui/algebra/*.rs");
     t.compile_fail("ui/runtime/*.rs");
+    t.compile_fail("ui/bypass/*.rs");
+    // Built and run (`cargo build`): valid input never fails in const evaluation.
+    t.pass("pass/*.rs");
 }
 
 /// Every case file has its snapshot, and there are at least 20 of them.
 #[test]
 fn every_case_has_a_snapshot() {
     let mut cases = 0;
-    for family in ["macro", "compose", "view", "runtime", "algebra"] {
+    for family in ["macro", "compose", "view", "runtime", "algebra", "bypass"] {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("ui")
             .join(family);

@@ -145,13 +145,22 @@ fn gather(
             if d != Stride::Int(g.next) {
                 return Err(fail);
             }
-            if g.remaining % n == 0 {
-                g.remaining /= n;
-                g.next *= n;
+            // Sizes are at least 1 and `remaining` divides the width (at least 1); a stride that
+            // would continue the element past i64 does not exist, so the leaf cannot.
+            if g.remaining.checked_rem(n) == Some(0) {
+                g.remaining = g.remaining.checked_div(n).ok_or_else(|| fail.clone())?;
+                g.next = g.next.checked_mul(n).ok_or_else(|| fail.clone())?;
                 Ok(None)
-            } else if n % g.remaining == 0 {
-                let piece = (n / g.remaining, Stride::Int(g.next * g.remaining));
-                g.next *= g.remaining;
+            } else if n.checked_rem(g.remaining) == Some(0) {
+                let continued = g
+                    .next
+                    .checked_mul(g.remaining)
+                    .ok_or_else(|| fail.clone())?;
+                let piece = (
+                    n.checked_div(g.remaining).ok_or_else(|| fail.clone())?,
+                    Stride::Int(continued),
+                );
+                g.next = continued;
                 g.remaining = 1;
                 Ok(Some((Tree::Leaf(piece.0), Tree::Leaf(piece.1))))
             } else {
@@ -178,8 +187,9 @@ fn divide(
                 .collect::<Result<Vec<_>, _>>()?,
         )),
         (Tree::Leaf(n), Tree::Leaf(Stride::Int(d))) => {
-            if d % width == 0 {
-                Ok(Tree::Leaf(Stride::Int(d / width)))
+            // `width` is positive (checked by the caller).
+            if let (Some(0), Some(q)) = (d.checked_rem(width), d.checked_div(width)) {
+                Ok(Tree::Leaf(Stride::Int(q)))
             } else if *n == 1 {
                 Ok(Tree::Leaf(Stride::Int(0)))
             } else {
