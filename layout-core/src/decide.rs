@@ -231,12 +231,12 @@ fn coordinate_sizes(shape: &Tree<i64>) -> Vec<i64> {
 }
 
 /// The coordinates of a map's program: its domain leaves, or (`by_mode`) its top-level
-/// entries ([`Map::domain_entries`]), each read as one integer.
+/// entries ([`Map::domain_entries`]), each read as one integer; a restriction that fixes every
+/// entry has the one coordinate of size 1 of its domain shape either way.
 fn map_coordinate_sizes(map: &Map, by_mode: bool) -> Vec<i64> {
-    if by_mode {
-        map.domain_entry_sizes()
-    } else {
-        coordinate_sizes(&map.domain_shape())
+    match map.domain_entry_sizes() {
+        sizes if by_mode && !sizes.is_empty() => sizes,
+        _ => coordinate_sizes(&map.domain_shape()),
     }
 }
 
