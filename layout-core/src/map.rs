@@ -504,10 +504,10 @@ impl Map {
             let mut min = i128::from(d.constant);
             for c in chains {
                 for (&m, &s) in c.shape.iter().zip(&c.strides) {
-                    let reach = i128::from(m.checked_sub(1).ok_or(overflow.clone())?)
+                    let reach = i128::from(m.checked_sub(1).ok_or(overflow)?)
                         .checked_mul(i128::from(s))
-                        .ok_or(overflow.clone())?;
-                    min = min.checked_add(reach.min(0)).ok_or(overflow.clone())?;
+                        .ok_or(overflow)?;
+                    min = min.checked_add(reach.min(0)).ok_or(overflow)?;
                 }
             }
             return i64::try_from(min).map_err(|_| overflow);

@@ -324,8 +324,8 @@ fn apply<'a>(
 #[test]
 fn restrictions_of_every_entry_shape_and_depth_match_brute_force() {
     let id = |x: i64| x;
-    let sw = Swizzle::new(1, 3, 0).expect("fields");
-    let swz = move |x: i64| x ^ (((x >> 3) & 1) << 0);
+    let sw = Swizzle::new(1, 3, 1).expect("fields");
+    let swz = move |x: i64| x ^ (((x >> 3) & 1) << 1);
     let mut maps = 0;
     for entries in layouts() {
         let rank = entries.len();
