@@ -783,6 +783,38 @@ fn program_evaluation_never_substitutes_a_value() {
     let mut q = p.clone();
     q.result.terms.push((i64::MAX, Term::Var(Var::Coord(1))));
     assert!(matches!(q.eval(&[1, 2]), Err(Error::Overflow { .. })));
+    // The errors print their numbers and offer help.
+    for (e, text) in [
+        (
+            Error::ProgramArity {
+                expected: 2,
+                found: 1,
+            },
+            "the program has 2 coordinates, but 1 were given",
+        ),
+        (
+            Error::ProgramUndefined {
+                variable: Var::Coord(5),
+                defined: 2,
+            },
+            "the program reads coordinate c5, but has 2 coordinates",
+        ),
+        (
+            Error::ProgramUndefined {
+                variable: Var::Temp(1),
+                defined: 1,
+            },
+            "the program reads temporary t1 where 1 are defined",
+        ),
+        (
+            Error::ProgramTerm { value: 0 },
+            "the program divides by, takes the modulus of, or shifts by 0",
+        ),
+    ] {
+        assert_eq!(e.to_string(), text);
+        assert_eq!(e.rule(), "program");
+        assert!(e.help().is_some_and(|h| !h.to_string().is_empty()), "{e:?}");
+    }
     // `check_range` reports an undefined variable too.
     let mut q = p;
     q.result.terms.push((1, Term::Var(Var::Temp(3))));
