@@ -91,13 +91,14 @@ fn transpose(g: Vec<Vec<i64>>) -> Vec<Vec<i64>> {
         .collect()
 }
 
-/// Rows and columns of a domain of one or two top-level modes (seed order).
-fn grid_shape(shape: &Tree<i64>) -> Option<(i64, i64)> {
-    let size = |t: &Tree<i64>| t.leaves().into_iter().product::<i64>();
-    match shape {
-        Tree::Leaf(n) => Some((1, *n)),
-        Tree::Tuple(v) if v.len() == 2 => Some((size(&v[0]), size(&v[1]))),
-        Tree::Tuple(v) if v.len() == 1 => Some((1, size(&v[0]))),
+/// Rows and columns of a domain of one or two top-level entries (seed order), from the entries'
+/// sizes ([`Map::domain_entry_sizes`]: a restriction that leaves one tuple entry free has one
+/// entry); a domain of none (every entry fixed) is one cell.
+fn grid_shape(entries: &[i64]) -> Option<(i64, i64)> {
+    match *entries {
+        [] => Some((1, 1)),
+        [n] => Some((1, n)),
+        [rows, cols] => Some((rows, cols)),
         _ => None,
     }
 }
@@ -148,7 +149,6 @@ pub fn thread_mode(names: &[Option<String>], rank: usize, cute: bool) -> usize {
 /// tile, or more than [`MAX_CELLS`] cells.
 pub fn picture(map: &Map, o: &Options<'_>) -> Result<Picture, Diag> {
     let src = main_source(o.expr);
-    let shape = map.domain_shape();
     if (map.domain(), map.codomain()) == (Space::ThreadValue, Space::Logical) {
         let tile: Vec<i64> = match (o.tile, map.codomain_tile()) {
             (Some(t), _) => {
@@ -266,14 +266,15 @@ pub fn picture(map: &Map, o: &Options<'_>) -> Result<Picture, Diag> {
             }
         });
     }
-    let Some((rows, cols)) = grid_shape(&shape) else {
+    let entries = map.domain_entry_sizes();
+    let Some((rows, cols)) = grid_shape(&entries) else {
         return Err(Diag::rule(
             "rank",
             &src,
             None,
             format!(
                 "`draw` draws a domain of one or two top-level modes, and this one has {}",
-                shape.rank()
+                entries.len()
             ),
             Some("group the modes into two, e.g. `((2,4),8):((8,16),1)` instead of `(2,4,8):(8,16,1)`".into()),
         ));

@@ -54,10 +54,7 @@ impl Evaluator<'_> {
                     ));
                 }
                 let names = m.domain_names();
-                let rank = match m.domain_shape() {
-                    Tree::Tuple(t) => t.len(),
-                    Tree::Leaf(_) => 1,
-                };
+                let rank = m.domain_entries().len();
                 let mut by_position = Vec::new();
                 for (entry, value, espan) in fixed {
                     let pos = match entry {

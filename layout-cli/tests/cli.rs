@@ -914,6 +914,31 @@ fn draw_offsets_grid() {
 }
 
 #[test]
+fn a_restriction_leaving_one_tuple_entry_has_one_entry() {
+    // The free entry (3,4,5) is the domain's one entry: drawn as one row of its 60 positions,
+    // and one coordinate by mode.
+    let r = "restrict([(2,(3,4,5)):(60,(20,5,1)), logical -> physical], 0 = 1)";
+    let (status, v) = json(&["draw", r, "--json"]);
+    assert_eq!(status, 0, "{v}");
+    assert_eq!(
+        (v["rows"].as_i64(), v["cols"].as_i64()),
+        (Some(1), Some(60))
+    );
+    assert_eq!(ints(&v["grid"][0]), (60..120).collect::<Vec<i64>>());
+    let out = layout(&["emit", r, "--by-mode", "--lang", "python"]);
+    assert_eq!(out.stdout, "result = 60 + c0\n");
+    // Two entries left: two coordinates, two columns.
+    let r = "restrict([(2,(3,4),5):(60,(20,5),1), logical -> physical], 0 = 1)";
+    let (_, v) = json(&["draw", r, "--json"]);
+    assert_eq!(
+        (v["rows"].as_i64(), v["cols"].as_i64()),
+        (Some(12), Some(5))
+    );
+    let out = layout(&["emit", r, "--by-mode", "--lang", "python"]);
+    assert_eq!(out.stdout, "result = 60 + 5*c0 + c1\n");
+}
+
+#[test]
 fn draw_thread_value_tile() {
     // CuTe's SM80 16x8 C fragment, drawn as CuTe's print_latex does: row m, column n.
     let tv = "[cute ((4,8),(2,2)):((32,1),(16,8)), thread-value -> logical(16,8)]";

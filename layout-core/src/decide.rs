@@ -247,11 +247,17 @@ impl Decision {
 }
 
 /// The sizes of the coordinates: the leaves of `shape`, or its top-level entries.
-fn coordinate_sizes(shape: &Tree<i64>, by_mode: bool) -> Vec<i64> {
-    match (shape, by_mode) {
-        (Tree::Tuple(v), true) => v.iter().map(|t| t.leaves().into_iter().product()).collect(),
-        (Tree::Leaf(n), true) => vec![*n],
-        _ => shape.leaves().into_iter().copied().collect(),
+fn coordinate_sizes(shape: &Tree<i64>) -> Vec<i64> {
+    shape.leaves().into_iter().copied().collect()
+}
+
+/// The coordinates of a map's program: its domain leaves, or (`by_mode`) its top-level
+/// entries ([`Map::domain_entries`]), each read as one integer; a restriction that fixes every
+/// entry has the one coordinate of size 1 of its domain shape either way.
+fn map_coordinate_sizes(map: &Map, by_mode: bool) -> Vec<i64> {
+    match map.domain_entry_sizes() {
+        sizes if by_mode && !sizes.is_empty() => sizes,
+        _ => coordinate_sizes(&map.domain_shape()),
     }
 }
 
@@ -274,8 +280,7 @@ fn coordinate_sizes(shape: &Tree<i64>, by_mode: bool) -> Vec<i64> {
 /// # Errors
 /// [`Error::DecideTooLarge`] past [`DECIDE_LIMIT`] coordinates; evaluation errors of the map.
 pub fn decide(map: &Map, by_mode: bool) -> Result<Decision, Error> {
-    let shape = map.domain_shape();
-    let sizes = coordinate_sizes(&shape, by_mode);
+    let sizes = map_coordinate_sizes(map, by_mode);
     // One chain per coordinate, or the decision is not direct.
     if !by_mode
         && let Some(chains) = direct(map)
@@ -467,11 +472,11 @@ fn direct(map: &Map) -> Option<Vec<Chain>> {
         Map::Composite { .. } => symbolic(map),
         Map::Restricted { fixed, inner } => {
             let chains = direct(inner)?;
-            let shape = inner.domain_shape();
-            let entries: Vec<usize> = match &shape {
-                Tree::Leaf(_) => vec![1],
-                Tree::Tuple(v) => v.iter().map(|t| t.leaves().len()).collect(),
-            };
+            let entries: Vec<usize> = inner
+                .domain_entries()
+                .iter()
+                .map(|t| t.leaves().len())
+                .collect();
             if entries.iter().sum::<usize>() != chains.len() {
                 return None;
             }
@@ -783,7 +788,7 @@ mod tests {
                         compose(&a, &b).expect("sizes")
                     };
                     let shape = map.domain_shape();
-                    let coords = coordinate_sizes(&shape, false);
+                    let coords = coordinate_sizes(&shape);
                     let values = tabulate(&map).expect("tabulates");
                     let expected = decide_values(&coords, &values);
                     if let Some(chains) = symbolic(&map) {

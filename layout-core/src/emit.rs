@@ -13,7 +13,7 @@ use crate::map::Map;
 use crate::tree::{Stride, Tree};
 
 /// A variable of a program: a coordinate `c_i` or a temporary `t_i`.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Var {
     /// The i-th coordinate.
     Coord(usize),
@@ -194,15 +194,51 @@ impl Program {
         (d, m)
     }
 
-    /// The offset at a coordinate (wrapping `i64` arithmetic; see [`Program::check_range`]).
-    #[must_use]
-    pub fn eval(&self, coords: &[i64]) -> i64 {
+    /// The offset at a coordinate: one value per coordinate, each in `[0, sizes[i])`, in
+    /// exact arithmetic (never a wrap).
+    ///
+    /// ```
+    /// use layout_core::{emit, Annotated, Error, Space};
+    /// let a = Annotated::new("(4,8):(8,1)".parse()?, Space::Logical, Space::Physical)?;
+    /// let p = emit(&a.into(), false)?.program;
+    /// assert_eq!(p.eval(&[2, 3]), Ok(19));
+    /// assert_eq!(p.eval(&[2]), Err(Error::ProgramArity { expected: 2, found: 1 }));
+    /// # Ok::<(), layout_core::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::ProgramArity`] for a number of values other than the program's coordinates,
+    /// [`Error::CoordOutOfRange`] for a value outside its coordinate's range,
+    /// [`Error::ProgramUndefined`] when the program reads a coordinate it does not have or a
+    /// temporary before defining it, [`Error::ProgramTerm`] for a divisor or modulus below 1 or
+    /// a shift past bit 62, [`Error::Overflow`] when a value leaves `i64`.
+    pub fn eval(&self, coords: &[i64]) -> Result<i64, Error> {
+        if coords.len() != self.sizes.len() {
+            return Err(Error::ProgramArity {
+                expected: self.sizes.len(),
+                found: coords.len(),
+            });
+        }
+        for (i, (&value, &size)) in coords.iter().zip(&self.sizes).enumerate() {
+            if !(0..size).contains(&value) {
+                return Err(Error::CoordOutOfRange {
+                    mode: crate::ModePath::from_indices(&[i])?,
+                    value,
+                    size,
+                });
+            }
+        }
+        let value = |s: &Sum, temps: &[i64]| {
+            i64::try_from(eval_sum_wide(s, coords, temps)?).map_err(|_| Error::Overflow {
+                mode: crate::ModePath::ROOT,
+                what: crate::Quantity::Offset,
+            })
+        };
         let mut temps = Vec::with_capacity(self.lets.len());
         for s in &self.lets {
-            let v = eval_sum(s, coords, &temps);
-            temps.push(v);
+            temps.push(value(s, &temps)?);
         }
-        eval_sum(&self.result, coords, &temps)
+        value(&self.result, &temps)
     }
 
     /// Checks that every intermediate value and the result fit `ty` at every coordinate
@@ -210,7 +246,8 @@ impl Program {
     ///
     /// # Errors
     /// [`Error::IndexTypeRange`] with the range found; [`Error::DecideTooLarge`] past
-    /// [`crate::DECIDE_LIMIT`] coordinates.
+    /// [`crate::DECIDE_LIMIT`] coordinates; as [`Program::eval`] for a program that reads an
+    /// undefined variable or has an invalid term.
     pub fn check_range(&self, ty: IntType) -> Result<(), Error> {
         let total = self.sizes.iter().try_fold(1i64, |a, &n| a.checked_mul(n));
         let total = match total {
@@ -227,7 +264,7 @@ impl Program {
         for _ in 0..total {
             let mut temps: Vec<i64> = Vec::with_capacity(self.lets.len());
             for s in self.lets.iter().chain(core::iter::once(&self.result)) {
-                let v = eval_sum_wide(s, &c, &temps);
+                let v = eval_sum_wide(s, &c, &temps)?;
                 lo = lo.min(v);
                 hi = hi.max(v);
                 temps.push(clamp_i64(v));
@@ -397,36 +434,60 @@ enum Syntax {
     C(&'static str),
 }
 
-fn var_value(v: Var, coords: &[i64], temps: &[i64]) -> i64 {
-    match v {
-        Var::Coord(i) => coords.get(i).copied().unwrap_or(0),
-        Var::Temp(i) => temps.get(i).copied().unwrap_or(0),
-    }
+/// The value of a variable: a coordinate given or a temporary defined before.
+fn var_value(v: Var, coords: &[i64], temps: &[i64]) -> Result<i64, Error> {
+    let (Var::Coord(i) | Var::Temp(i)) = v;
+    let defined = match v {
+        Var::Coord(_) => coords,
+        Var::Temp(_) => temps,
+    };
+    defined.get(i).copied().ok_or(Error::ProgramUndefined {
+        variable: v,
+        defined: defined.len(),
+    })
 }
 
-fn term_value(t: &Term, coords: &[i64], temps: &[i64]) -> i64 {
-    match *t {
-        Term::Var(v) => var_value(v, coords, temps),
-        Term::Div(v, w) => var_value(v, coords, temps).div_euclid(w),
-        Term::Mod(v, m) => var_value(v, coords, temps).rem_euclid(m),
-        Term::DivMod(v, w, m) => var_value(v, coords, temps).div_euclid(w).rem_euclid(m),
+fn term_value(t: &Term, coords: &[i64], temps: &[i64]) -> Result<i64, Error> {
+    let positive = |n: i64| {
+        if n >= 1 {
+            Ok(n)
+        } else {
+            Err(Error::ProgramTerm { value: n })
+        }
+    };
+    Ok(match *t {
+        Term::Var(v) => var_value(v, coords, temps)?,
+        Term::Div(v, w) => var_value(v, coords, temps)?.div_euclid(positive(w)?),
+        Term::Mod(v, m) => var_value(v, coords, temps)?.rem_euclid(positive(m)?),
+        Term::DivMod(v, w, m) => var_value(v, coords, temps)?
+            .div_euclid(positive(w)?)
+            .rem_euclid(positive(m)?),
         Term::Swizzle { x, src, mask, dst } => {
-            let x = var_value(x, coords, temps);
+            if let Some(&shift) = [src, dst].iter().find(|&&b| b > 62) {
+                return Err(Error::ProgramTerm {
+                    value: i64::from(shift),
+                });
+            }
+            let x = var_value(x, coords, temps)?;
             x ^ (((x >> src) & mask) << dst)
         }
-    }
-}
-
-fn eval_sum(s: &Sum, coords: &[i64], temps: &[i64]) -> i64 {
-    s.terms.iter().fold(s.constant, |acc, (k, t)| {
-        acc.wrapping_add(k.wrapping_mul(term_value(t, coords, temps)))
     })
 }
 
-fn eval_sum_wide(s: &Sum, coords: &[i64], temps: &[i64]) -> i128 {
-    s.terms.iter().fold(i128::from(s.constant), |acc, (k, t)| {
-        acc.saturating_add(i128::from(*k).saturating_mul(i128::from(term_value(t, coords, temps))))
-    })
+/// A sum in `i128` (each product of two `i64` fits); [`Error::Overflow`] past it.
+fn eval_sum_wide(s: &Sum, coords: &[i64], temps: &[i64]) -> Result<i128, Error> {
+    let overflow = Error::Overflow {
+        mode: crate::ModePath::ROOT,
+        what: crate::Quantity::Offset,
+    };
+    s.terms
+        .iter()
+        .try_fold(i128::from(s.constant), |acc, (k, t)| {
+            let product = i128::from(*k)
+                .checked_mul(i128::from(term_value(t, coords, temps)?))
+                .ok_or(overflow)?;
+            acc.checked_add(product).ok_or(overflow)
+        })
 }
 
 /// `v` clamped into `i64` (exact when it fits).
@@ -525,11 +586,7 @@ impl Builder {
                 self.written(left, &left_leaves)
             }
             Map::Restricted { fixed, inner } => {
-                let shape = inner.domain_shape();
-                let entries: Vec<Tree<i64>> = match &shape {
-                    Tree::Leaf(_) => vec![shape.clone()],
-                    Tree::Tuple(v) => v.clone(),
-                };
+                let entries = inner.domain_entries();
                 let mut all = Vec::new();
                 let mut free = leaves.iter();
                 for (e, entry) in entries.iter().enumerate() {
@@ -559,10 +616,10 @@ impl Builder {
 fn coordinates(map: &Map, by_mode: bool) -> (Vec<i64>, Vec<Leaf>) {
     let shape = map.domain_shape();
     match (&shape, by_mode) {
-        (Tree::Tuple(entries), true) => {
+        (Tree::Tuple(_), true) => {
             let mut leaves = Vec::new();
             let mut sizes = Vec::new();
-            for (m, e) in entries.iter().enumerate() {
+            for (m, e) in map.domain_entries().iter().enumerate() {
                 sizes.push(e.leaves().into_iter().product());
                 leaves.extend(Builder::unflatten(Var::Coord(m), e));
             }

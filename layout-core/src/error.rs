@@ -421,6 +421,28 @@ pub enum Error {
         /// The smallest offset of the map.
         min: i64,
     },
+    /// A program ([`crate::Program`]) evaluated at a number of coordinates other than its own.
+    ProgramArity {
+        /// The program's number of coordinates.
+        expected: usize,
+        /// The number given.
+        found: usize,
+    },
+    /// A program that reads a variable not defined where it is read: a coordinate past its
+    /// coordinates, or a temporary not defined before (`t_i` reads `t_j` only for `j < i`; the
+    /// result reads every temporary).
+    ProgramUndefined {
+        /// The variable read.
+        variable: crate::emit::Var,
+        /// How many variables of its kind are defined there.
+        defined: usize,
+    },
+    /// A program term that divides by, or takes the modulus of, a number below 1, or shifts
+    /// past bit 62.
+    ProgramTerm {
+        /// The divisor, modulus or shift.
+        value: i64,
+    },
     /// The decision procedure would tabulate more coordinates than its limit.
     DecideTooLarge {
         /// Number of coordinates of the domain.
@@ -652,6 +674,9 @@ impl Error {
             | Error::UnknownModeName => "restrict",
             Error::DecideTooLarge { .. } => "decide-too-large",
             Error::RangeUndecided { .. } => "range-undecided",
+            Error::ProgramArity { .. }
+            | Error::ProgramUndefined { .. }
+            | Error::ProgramTerm { .. } => "program",
             Error::TileExtent { .. } => "tile-shape",
             Error::SwizzleNegativeField { .. } | Error::SwizzleNegativeOffset { .. } => {
                 "swizzle-fields"
@@ -795,6 +820,8 @@ impl fmt::Display for HelpText {
             Error::UnknownModeName => f.write_str("name a top-level mode of the domain, e.g. `thread` in `(thread: 32, value: 4):(4, 1)`, or give its position"),
             Error::DecideTooLarge { .. } => f.write_str("emit the composite as written, or decide a smaller tile"),
             Error::RangeUndecided { .. } => f.write_str("swizzle a layout (or a composite decided to be one) whose strides are powers of two, or restrict a smaller tile"),
+            Error::ProgramArity { expected, .. } => write!(f, "give one value per coordinate of the program, {expected} in all"),
+            Error::ProgramUndefined { .. } | Error::ProgramTerm { .. } => f.write_str("evaluate programs built by `emit`, `written` or `layout_form`, or define each variable before it is read and divide by positive integers only"),
             Error::NotOneMode { .. } => f.write_str("scale one mode at a time: `select` or `flatten` the layout and pass a single mode"),
             Error::ScaleSize { size, .. } => write!(f, "the shape refines the mode, so its sizes must multiply to {size}"),
             Error::TileRank { rank, .. } => write!(f, "give one tile entry per top-level mode, {rank} in all (an entry of 1 leaves the whole mode in `rest`)"),
@@ -1036,6 +1063,24 @@ impl fmt::Display for Error {
             Error::UnknownModeName => {
                 f.write_str("restriction by a name that no top-level mode of the domain carries")
             }
+            Error::ProgramArity { expected, found } => write!(
+                f,
+                "the program has {expected} coordinates, but {found} were given"
+            ),
+            Error::ProgramUndefined { variable, defined } => match variable {
+                crate::emit::Var::Coord(i) => write!(
+                    f,
+                    "the program reads coordinate c{i}, but has {defined} coordinates"
+                ),
+                crate::emit::Var::Temp(i) => write!(
+                    f,
+                    "the program reads temporary t{i} where {defined} are defined"
+                ),
+            },
+            Error::ProgramTerm { value } => write!(
+                f,
+                "the program divides by, takes the modulus of, or shifts by {value}"
+            ),
             Error::DecideTooLarge { size, limit } => write!(
                 f,
                 "deciding {size} coordinates exceeds the limit of {limit}"

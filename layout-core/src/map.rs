@@ -10,12 +10,20 @@ use crate::space::{Space, check};
 use crate::swizzle::Swizzle;
 use crate::tree::Tree;
 
-/// The top-level entries of a shape (a leaf is one entry).
+/// The top-level entries of a layout's shape (a leaf is one entry).
 fn entries(shape: &Tree<i64>) -> Vec<Tree<i64>> {
     match shape {
         Tree::Leaf(_) => alloc::vec![shape.clone()],
         Tree::Tuple(v) => v.clone(),
     }
+}
+
+/// The size of a shape (the product of its leaves); `None` on overflow.
+fn shape_size(shape: &Tree<i64>) -> Option<i64> {
+    shape
+        .leaves()
+        .into_iter()
+        .try_fold(1i64, |a, &n| a.checked_mul(n))
 }
 
 /// A layout with its two spaces and, on a logical side, an optional tile shape (SPEC §1,
@@ -195,14 +203,8 @@ impl Map {
             Map::Layout(a) => a.layout.shape().clone(),
             Map::Swizzled { inner, .. } => inner.domain_shape(),
             Map::Composite { right, .. } => right.domain_shape(),
-            Map::Restricted { fixed, inner } => {
-                let entries = entries(&inner.domain_shape());
-                let free: Vec<Tree<i64>> = entries
-                    .into_iter()
-                    .enumerate()
-                    .filter(|(i, _)| !fixed.iter().any(|(e, _)| e == i))
-                    .map(|(_, t)| t)
-                    .collect();
+            Map::Restricted { .. } => {
+                let free = self.domain_entries();
                 match free.len() {
                     1 => free.into_iter().next().unwrap_or(Tree::Leaf(1)),
                     0 => Tree::Leaf(1),
@@ -210,6 +212,49 @@ impl Map {
                 }
             }
         }
+    }
+
+    /// The top-level entries of the domain, in order: those of the layout's shape (a leaf
+    /// shape is one entry), the right operand's for a composite, and for a restriction the
+    /// entries its inner map leaves free. A restriction that leaves one entry free has that
+    /// one entry, whatever its shape: its [`Map::domain_shape`] is the entry itself (a rank-1
+    /// tuple is its entry, SPEC §1), whose children are not entries of the domain. Every
+    /// numbering of entries ([`Map::restrict`], [`Map::entry_index`], run-time values, the
+    /// by-mode coordinates of emitted code) counts these.
+    ///
+    /// ```
+    /// use layout_core::{Annotated, Map, Space, Tree};
+    /// let r: Map = Annotated::new("(2,(3,4)):(12,(4,1))".parse()?, Space::Logical, Space::Physical)?.into();
+    /// let slice = r.restrict(&[(0, 1)])?;
+    /// let entry = Tree::Tuple(vec![Tree::Leaf(3), Tree::Leaf(4)]);
+    /// assert_eq!(slice.domain_entries(), vec![entry.clone()]);
+    /// assert_eq!(slice.domain_shape(), entry);
+    /// # Ok::<(), layout_core::Error>(())
+    /// ```
+    #[must_use]
+    pub fn domain_entries(&self) -> Vec<Tree<i64>> {
+        match self {
+            Map::Layout(a) => entries(a.layout.shape()),
+            Map::Swizzled { inner, .. } => inner.domain_entries(),
+            Map::Composite { right, .. } => right.domain_entries(),
+            Map::Restricted { fixed, inner } => inner
+                .domain_entries()
+                .into_iter()
+                .enumerate()
+                .filter(|(i, _)| !fixed.iter().any(|(e, _)| e == i))
+                .map(|(_, t)| t)
+                .collect(),
+        }
+    }
+
+    /// The sizes of the domain's top-level entries ([`Map::domain_entries`]), each the
+    /// product of its leaves (at most the domain's size, which fits `i64`).
+    #[must_use]
+    pub fn domain_entry_sizes(&self) -> Vec<i64> {
+        self.domain_entries()
+            .iter()
+            .map(|t| shape_size(t).unwrap_or(i64::MAX))
+            .collect()
     }
 
     /// The names of the domain's top-level entries (empty when none is named).
@@ -261,7 +306,7 @@ impl Map {
             Map::Restricted { fixed, inner } => (inner.as_ref(), fixed.clone()),
             other => (other, Vec::new()),
         };
-        let entries = entries(&base.domain_shape());
+        let entries = base.domain_entries();
         let mut free: Vec<usize> = (0..entries.len())
             .filter(|i| !all.iter().any(|(e, _)| e == i))
             .collect();
@@ -310,7 +355,7 @@ impl Map {
     /// [`Error::RestrictEntry`] past the domain's entries; [`Error::CoordOutOfRange`] /
     /// [`Error::CoordProfile`] for a coordinate that does not fit the entry.
     pub fn entry_index(&self, entry: usize, coord: &Tree<i64>) -> Result<i64, Error> {
-        let entries = entries(&self.domain_shape());
+        let entries = self.domain_entries();
         let shape = entries.get(entry).ok_or(Error::RestrictEntry {
             entry,
             rank: entries.len(),
@@ -357,14 +402,7 @@ impl Map {
             return self.domain_tile().map(<[i64]>::to_vec);
         };
         let tile = inner.domain_tile_shape()?;
-        let sizes: Option<Vec<i64>> = entries(&inner.domain_shape())
-            .iter()
-            .map(|t| {
-                t.leaves()
-                    .into_iter()
-                    .try_fold(1i64, |a, &n| a.checked_mul(n))
-            })
-            .collect();
+        let sizes: Option<Vec<i64>> = inner.domain_entries().iter().map(shape_size).collect();
         if sizes.as_ref() != Some(&tile) {
             return Some(tile);
         }
@@ -413,16 +451,17 @@ impl Map {
     ///
     /// # Errors
     /// [`Error::SwizzleNotPhysical`] unless this map is into physical,
-    /// [`Error::SwizzleNegativeOffset`] when it reaches a negative offset.
+    /// [`Error::SwizzleNegativeOffset`] when it reaches a negative offset (every form of map is
+    /// checked, a restriction by its exact smallest offset); [`Error::DecideTooLarge`] when
+    /// that offset of a restriction of a composite needs an enumeration past
+    /// [`crate::DECIDE_LIMIT`] coordinates.
     pub fn swizzle(self, swizzle: Swizzle) -> Result<Map, Error> {
         if self.codomain() != Space::Physical {
             return Err(Error::SwizzleNotPhysical {
                 codomain: self.codomain(),
             });
         }
-        if let Some(min) = self.min_offset()
-            && min < 0
-        {
+        if let Some(min) = self.negative_min()? {
             return Err(Error::SwizzleNegativeOffset { min });
         }
         Ok(Map::Swizzled {
@@ -431,16 +470,50 @@ impl Map {
         })
     }
 
-    /// The smallest offset, when the map is a layout, a swizzled layout or a composite whose
-    /// left operand is one of those (the right operand of a composite is a bijection onto the
-    /// left's domain, so the ranges agree); `None` for a restriction.
-    fn min_offset(&self) -> Option<i64> {
-        match self {
-            Map::Layout(a) => Some(a.layout.span().0),
-            Map::Swizzled { inner, .. } => inner.min_offset(),
-            Map::Composite { left, .. } => left.min_offset(),
-            Map::Restricted { .. } => None,
+    /// The smallest offset when it is negative, exactly; `None` when every offset is at least
+    /// 0. A layout: its span. A swizzled map: never (its inner map was checked, and a swizzle
+    /// flips bits below bit 62 only, so it keeps the sign). A composite: its left operand's
+    /// (the right operand is a bijection onto the left's domain, so the offsets agree). A
+    /// restriction reaches a subset of its inner map's offsets: none is negative when none of
+    /// the inner map's is; otherwise its exact smallest offset, from the decided layout (its
+    /// constant plus the negative pieces, O(rank) for a restriction of a layout) or, when the
+    /// slice is not a layout, by enumeration.
+    fn negative_min(&self) -> Result<Option<i64>, Error> {
+        let min = match self {
+            Map::Layout(a) => a.layout.span().0,
+            Map::Swizzled { .. } => return Ok(None),
+            Map::Composite { left, .. } => return left.negative_min(),
+            Map::Restricted { inner, .. } => {
+                if inner.negative_min()?.is_none() {
+                    return Ok(None);
+                }
+                self.restricted_min()?
+            }
+        };
+        Ok((min < 0).then_some(min))
+    }
+
+    /// The exact smallest offset of a restriction (see [`Map::negative_min`]).
+    fn restricted_min(&self) -> Result<i64, Error> {
+        let overflow = Error::Overflow {
+            mode: crate::ModePath::ROOT,
+            what: crate::Quantity::Offset,
+        };
+        let d = crate::decide::decide(self, false)?;
+        if let Ok(chains) = &d.result {
+            let mut min = i128::from(d.constant);
+            for c in chains {
+                for (&m, &s) in c.shape.iter().zip(&c.strides) {
+                    let reach = i128::from(m.checked_sub(1).ok_or(overflow)?)
+                        .checked_mul(i128::from(s))
+                        .ok_or(overflow)?;
+                    min = min.checked_add(reach.min(0)).ok_or(overflow)?;
+                }
+            }
+            return i64::try_from(min).map_err(|_| overflow);
         }
+        // Not a layout: `decide` tabulated it, so its size is within the limit.
+        (0..self.size()).try_fold(i64::MAX, |min, i| Ok(min.min(self.eval_index(i)?)))
     }
 
     /// The value at flat index `index` of the domain.
@@ -459,10 +532,7 @@ impl Map {
                 }
                 // Rebuild the inner flat index: free entries take digits of `index` (last
                 // fastest), fixed entries their value.
-                let sizes: Vec<i64> = entries(&inner.domain_shape())
-                    .iter()
-                    .map(|t| t.leaves().into_iter().product())
-                    .collect();
+                let sizes = inner.domain_entry_sizes();
                 let mut rest = index;
                 let mut weight = 1i64;
                 let mut flat = 0i64;

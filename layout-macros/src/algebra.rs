@@ -373,14 +373,6 @@ fn from_checked(c: &Checked) -> Result<Map, Error> {
     }
 }
 
-/// The number of top-level entries of a domain.
-fn top_entries(shape: &Tree<i64>) -> usize {
-    match shape {
-        Tree::Tuple(t) => t.len(),
-        Tree::Leaf(_) => 1,
-    }
-}
-
 /// The layout of a map that is one (a plain layout, or a composite decided to be a layout).
 fn as_layout(m: &Map) -> Option<(Layout, Space, Space)> {
     match m {
@@ -471,7 +463,7 @@ fn eval_expr(
             // this `restrict` sees are the others (SPEC §5: later indices count the remaining
             // entries).
             let all_names = v.map.domain_names();
-            let visible: Vec<usize> = (0..top_entries(&v.map.domain_shape()))
+            let visible: Vec<usize> = (0..v.map.domain_entries().len())
                 .filter(|i| !v.runtime.iter().any(|(r, _)| r == i))
                 .collect();
             let mut statics = Vec::new();

@@ -293,7 +293,7 @@ pub fn typed_map(
     let size = if full.decision.is_layout() {
         1
     } else {
-        entry_size(&map.domain_shape(), *entry)
+        entry_size(map, *entry)
     };
     let mut common: Option<Program> = None;
     let mut agree = true;
@@ -372,11 +372,8 @@ fn checked_product(t: &Tree<i64>) -> i64 {
         .unwrap_or(i64::MAX)
 }
 
-fn entry_size(shape: &Tree<i64>, entry: usize) -> i64 {
-    match shape {
-        Tree::Tuple(v) => v.get(entry).map_or(1, checked_product),
-        Tree::Leaf(n) => *n,
-    }
+fn entry_size(map: &Map, entry: usize) -> i64 {
+    map.domain_entry_sizes().get(entry).copied().unwrap_or(1)
 }
 
 /// The decided layout of a composite, within the typed API's limits (8 entries a tuple, 32
@@ -521,10 +518,7 @@ fn generated(
     runtime: Option<(usize, &TokenStream, bool, &Program)>,
 ) -> Result<TokenStream, Failure> {
     let full_shape = map.domain_shape();
-    let entries: Vec<Tree<i64>> = match &full_shape {
-        Tree::Tuple(v) => v.clone(),
-        Tree::Leaf(_) => vec![full_shape.clone()],
-    };
+    let entries = map.domain_entries();
     // The domain of the value: the map's, less a run-time restricted entry.
     let shape = match runtime {
         None => full_shape.clone(),
@@ -627,7 +621,7 @@ fn generated(
             // profile, once when the value is built (never in `offset`): a value of any integer
             // type outside `[0, size)` panics with the value and the entry's range; a
             // non-integer type is a compile error.
-            let esize = Literal::i64_unsuffixed(entry_size(&full_shape, entry));
+            let esize = Literal::i64_unsuffixed(entry_size(map, entry));
             let take = quote!(
                 let __value = #value;
                 let t: isize = match ::core::convert::TryInto::<isize>::try_into(__value) {

@@ -372,6 +372,71 @@ fn negated_minimum_is_an_error() {
     }
 }
 
+/// A swizzle is refused exactly when the map it follows reaches a negative offset, for every
+/// form of map: a layout, a restriction (of a layout, of a restriction, of a composite), and a
+/// composite whose left operand is a restriction. The smallest offsets are worked out by hand
+/// in the comments.
+#[test]
+fn a_swizzle_of_any_map_reaching_a_negative_offset_is_refused() {
+    let sw = "b = 1, src = 3, dst = 0";
+    let n = "[(4,8):(-8,1), logical -> physical]";
+    let q = "[(2,4,8):(64,-8,1), logical -> physical]";
+    let cases: Vec<(String, Option<i64>)> = vec![
+        // 3·(−8) + 0.
+        (format!("swizzle({n}, {sw})"), Some(-24)),
+        // 3 − 8r for r < 4.
+        (format!("swizzle(restrict({n}, 1 = 3), {sw})"), Some(-21)),
+        // 0..8.
+        (format!("swizzle(restrict({n}, 0 = 0), {sw})"), None),
+        (
+            format!("swizzle(compose(restrict({n}, 1 = 3), [4:1, thread-value -> logical]), {sw})"),
+            Some(-21),
+        ),
+        (
+            format!(
+                "swizzle(compose(restrict({n}, 0 = 0), [(2,4):(1,2), thread-value -> logical]), {sw})"
+            ),
+            None,
+        ),
+        // x = 2 + 4j for j < 8, offset −8·(x / 8) + x mod 8: the smallest is at x = 26.
+        (
+            format!(
+                "swizzle(restrict(compose({n}, [(4,8):(1,4), thread-value -> logical]), 0 = 2), {sw})"
+            ),
+            Some(-22),
+        ),
+        // 64 − 24 + c for c < 8.
+        (
+            format!("swizzle(restrict(restrict({q}, 0 = 1), 0 = 3), {sw})"),
+            None,
+        ),
+        // −24 + c for c < 8.
+        (
+            format!("swizzle(restrict(restrict({q}, 0 = 0), 0 = 3), {sw})"),
+            Some(-24),
+        ),
+        (
+            format!("swizzle(restrict({q}, 0 = 0, 1 = 1), {sw})"),
+            Some(-8),
+        ),
+        (format!("swizzle(restrict({q}, 1 = 3), {sw})"), Some(-24)),
+        // 64 − 8b + c for b < 4, c < 8: at least 40.
+        (format!("swizzle(restrict({q}, 0 = 1), {sw})"), None),
+    ];
+    for (input, min) in cases {
+        match min {
+            Some(m) => assert_eq!(
+                rules(&input),
+                [format!(
+                    "a swizzle acts on non-negative offsets, but this map reaches offset {m}"
+                )],
+                "{input}"
+            ),
+            None => assert_eq!(expand_str(&input).errors, Vec::<String>::new(), "{input}"),
+        }
+    }
+}
+
 #[test]
 fn independent_items_are_reported_together_and_good_items_still_expand() {
     let input = "pub const A = (4,8):(0,1), logical -> physical; \

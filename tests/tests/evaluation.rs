@@ -309,7 +309,7 @@ fn run(
                     *x = rest % n;
                     rest /= n;
                 }
-                assert_eq!(p.eval(&c), v, "{what}: {} at {c:?}", p.to_python());
+                assert_eq!(p.eval(&c), Ok(v), "{what}: {} at {c:?}", p.to_python());
             }
         }
         if e.form == Form::Layout {

@@ -25,24 +25,17 @@ use layout_tests::expr::{self, Arr, Decl, Entry, Expr, Generated, RVal, Sh, Sp};
 
 // Known failures of the current expansion, emission and core, by tree id (as printed). Each
 // list is checked both ways: a difference outside the list fails, and so does a listed tree
-// that no longer differs — remove its id once the bug is fixed.
-//
-// - 216, 307, 365: `restrict` by a coordinate of the one entry a previous restriction left
-//   free (`restrict(restrict(R, 0 = 1), 0 = (1, 2))`) is refused: the entry is read as its
-//   children;
-// - 212, 300, 364: a run-time value whose entry is the only one left free by the static
-//   values is checked against the size of that entry's first child, and panics for a value
-//   inside the entry;
-// - invalid 49: a swizzle of a restriction whose offsets are negative is accepted.
+// that no longer differs — remove its id once the bug is fixed. All are empty: every tree
+// agrees with the evaluator.
 
 /// Trees whose `layout!` expansion differs from the evaluator (or is refused).
-const EXPANSION_KNOWN_WRONG: &[usize] = &[212, 216, 300, 307, 364, 365];
+const EXPANSION_KNOWN_WRONG: &[usize] = &[];
 
 /// Trees whose `layout_core` map or rendered programs differ from the evaluator.
-const RENDER_KNOWN_WRONG: &[usize] = &[216, 307, 365];
+const RENDER_KNOWN_WRONG: &[usize] = &[];
 
 /// Invalid trees (ids as printed) that the expansion accepts.
-const ACCEPTED_KNOWN: &[usize] = &[49];
+const ACCEPTED_KNOWN: &[usize] = &[];
 
 /// The valid trees per operation at the root for the fixed seed (with the directed ones).
 const EXPECTED_PER_OP: &[(&str, usize)] = &[
@@ -989,9 +982,10 @@ fn renderers_match_the_evaluator() {
         let vals = std::panic::catch_unwind(|| {
             (0..total)
                 .map(|i| p.eval(&expr::digits(i, &p.sizes)))
-                .collect::<Vec<i64>>()
+                .collect::<Result<Vec<i64>, _>>()
         })
-        .map_err(|_| "Program::eval panics");
+        .map_err(|_| "Program::eval panics".to_string())
+        .and_then(|r| r.map_err(|e| format!("Program::eval: {e}")));
         if vals.as_ref() != Ok(&v.table) {
             let (e, _) = &g.valid[*id];
             wrong.entry(*id).or_insert_with(|| {

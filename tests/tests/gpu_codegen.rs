@@ -83,7 +83,7 @@ fn addressing_compiled_as_cpp_equals_the_typed_api_at_every_coordinate() {
             let typed = generate::typed_reference(&f.name, &cu).expect("a reference");
             assert_eq!(
                 f.program.eval(&c),
-                typed,
+                Ok(typed),
                 "{} at {c:?}: Rust evaluation",
                 f.name
             );
