@@ -14,6 +14,9 @@ fn main() {
     let mut times = Vec::new();
     for e in std::fs::read_dir(dir).expect("a directory") {
         let p = e.expect("an entry").path();
+        if std::env::var_os("SHOW").is_some() {
+            eprintln!("{}", p.display());
+        }
         let data = std::fs::read(&p).expect("readable");
         let t = Instant::now();
         check(&data);

@@ -135,7 +135,11 @@ fn check_divide(b: &mut Bytes, l: &Layout) {
             assert!(divisible, "divide_modes({l}, {t:?}) accepted: {r}");
             assert_values("divide_modes", &r, lm.size(), |i| lm.eval(i).unwrap_or(0));
             let rm = top_modes(&r);
-            assert_eq!(rm.len(), modes.len(), "divide_modes({l}, {t:?}) = {r}: rank");
+            assert_eq!(
+                rm.len(),
+                modes.len(),
+                "divide_modes({l}, {t:?}) = {r}: rank"
+            );
             for (i, (s, _)) in rm.iter().enumerate() {
                 let e = entries(s);
                 assert_eq!(e.len(), 2, "divide_modes({l}, {t:?}) = {r}: mode {i}");
@@ -193,7 +197,11 @@ fn arrangement(b: &mut Bytes, rank: usize) -> Option<Layout> {
         return maps::layout(b);
     }
     let shape = if b.chance(128) && rank > 1 {
-        Tree::Tuple((0..rank).map(|_| Tree::Leaf(1 + i64::from(b.below(4)))).collect())
+        Tree::Tuple(
+            (0..rank)
+                .map(|_| Tree::Leaf(1 + i64::from(b.below(4))))
+                .collect(),
+        )
     } else {
         b.shape(1)
     };
@@ -213,7 +221,10 @@ fn check_products(b: &mut Bytes, l: &Layout) {
     // repeat: (a, l) -> M·A(a) + L(l).
     match repeat(l, &a) {
         Ok(r) => {
-            assert!(!small(&a) || a_dense, "repeat({l}, {a}) accepted, {a} not dense");
+            assert!(
+                !small(&a) || a_dense,
+                "repeat({l}, {a}) accepted, {a} not dense"
+            );
             assert_values("repeat", &r, ls * as_, |i| {
                 m * am.eval(i / ls).unwrap_or(0) + lm.eval(i % ls).unwrap_or(0)
             });
@@ -254,7 +265,10 @@ fn check_products(b: &mut Bytes, l: &Layout) {
         let same_rank = lmodes.len() == amodes.len();
         match r {
             Ok(r) => {
-                assert!(same_rank && (!small(&a) || a_dense), "modewise({l}, {a}) = {r}");
+                assert!(
+                    same_rank && (!small(&a) || a_dense),
+                    "modewise({l}, {a}) = {r}"
+                );
                 let per: Vec<(Lay, Lay)> = lmodes
                     .iter()
                     .zip(&amodes)
@@ -299,7 +313,11 @@ fn check_broadcast(b: &mut Bytes, l: &Layout) {
             assert_values("broadcast", &r, ls * tree_size(&s), |i| {
                 lm.eval(i % ls).unwrap_or(0)
             });
-            assert_eq!(r.is_broadcast(), tree_size(&s) > 1 || l.is_broadcast(), "{r}");
+            assert_eq!(
+                r.is_broadcast(),
+                tree_size(&s) > 1 || l.is_broadcast(),
+                "{r}"
+            );
         }
         Err(e) => {
             touch(&e);
@@ -387,13 +405,20 @@ fn check_swizzle(b: &mut Bytes, l: &Layout) {
         }
     };
     let (cb, cm, cs) = sw.to_cute();
-    assert_eq!(Swizzle::from_cute(cb, cm, cs), Ok(sw), "{sw}: CuTe round trip");
+    assert_eq!(
+        Swizzle::from_cute(cb, cm, cs),
+        Ok(sw),
+        "{sw}: CuTe round trip"
+    );
     let _ = Swizzle::from_cute(bits, src, dst - 4).map_err(|e| touch(&e));
     let apply = |x: i128| x ^ (((x >> src) & ((1i128 << bits) - 1)) << dst);
     for x in [0i64, 1, 255, 1 << 20, (1 << 40) + 12345, i64::MAX >> 1] {
         assert_eq!(i128::from(sw.apply(x)), apply(i128::from(x)), "{sw} at {x}");
         if x <= sw.max_offset(x) {
-            assert!(apply(i128::from(x)) <= i128::from(sw.max_offset(x)), "{sw}: bound at {x}");
+            assert!(
+                apply(i128::from(x)) <= i128::from(sw.max_offset(x)),
+                "{sw}: bound at {x}"
+            );
         }
     }
     if super::known::alias_walk_overflow(l) {
@@ -411,7 +436,11 @@ fn check_swizzle(b: &mut Bytes, l: &Layout) {
                 for i in 0..lm.size() {
                     let want = apply(lm.eval(i).unwrap_or(0));
                     if fits(want) {
-                        assert_eq!(m.eval_index(i as i64).map(i128::from), Ok(want), "{sw} o {l} at {i}");
+                        assert_eq!(
+                            m.eval_index(i as i64).map(i128::from),
+                            Ok(want),
+                            "{sw} o {l} at {i}"
+                        );
                     }
                 }
             }
@@ -432,7 +461,11 @@ fn check_compose(b: &mut Bytes) {
         return;
     }
     let wrong = b.chance(24);
-    let size = if wrong { n + 1 + i64::from(b.below(3)) } else { n };
+    let size = if wrong {
+        n + 1 + i64::from(b.below(3))
+    } else {
+        n
+    };
     let Some((right, rm)) = maps::logical(b, size, 1) else {
         return;
     };
@@ -456,7 +489,11 @@ fn check_compose(b: &mut Bytes) {
 pub fn map_values(what: &str, m: &Map, model: &Model) {
     let size = model.size();
     assert_eq!(i128::from(m.size()), size, "{what}: size of {m:?}");
-    assert_eq!(tree_size(&m.domain_shape()), size, "{what}: domain shape of {m:?}");
+    assert_eq!(
+        tree_size(&m.domain_shape()),
+        size,
+        "{what}: domain shape of {m:?}"
+    );
     if size > i128::from(BRUTE_LIMIT) {
         return;
     }
@@ -561,7 +598,9 @@ pub fn check_decision(m: &Map, model: &Model, by_mode: bool, d: &Decision) {
     }
     let f0 = model.eval(0).expect("in range");
     assert_eq!(i128::from(d.constant), f0, "decide({m:?}): constant");
-    let f: Vec<i128> = (0..size).map(|i| model.eval(i).expect("in range") - f0).collect();
+    let f: Vec<i128> = (0..size)
+        .map(|i| model.eval(i).expect("in range") - f0)
+        .collect();
     // Weights of the coordinates in the flat index (last fastest).
     let mut w = vec![1i128; sizes.len()];
     for j in (0..sizes.len().saturating_sub(1)).rev() {
@@ -578,7 +617,9 @@ pub fn check_decision(m: &Map, model: &Model, by_mode: bool, d: &Decision) {
         acc == f[i as usize]
     });
     let coords_ok = (0..sizes.len()).all(|j| {
-        let g: Vec<i128> = (0..sizes[j]).map(|t| f[(i128::from(t) * w[j]) as usize]).collect();
+        let g: Vec<i128> = (0..sizes[j])
+            .map(|t| f[(i128::from(t) * w[j]) as usize])
+            .collect();
         is_layout_1d(&g)
     });
     assert_eq!(
@@ -595,7 +636,11 @@ pub fn check_decision(m: &Map, model: &Model, by_mode: bool, d: &Decision) {
         }
         Err(NotLayout::Separability { witness }) => {
             assert_eq!(witness.len(), sizes.len(), "witness {witness:?}");
-            let idx: i128 = witness.iter().zip(&w).map(|(&c, &wj)| i128::from(c) * wj).sum();
+            let idx: i128 = witness
+                .iter()
+                .zip(&w)
+                .map(|(&c, &wj)| i128::from(c) * wj)
+                .sum();
             let parts: i128 = witness
                 .iter()
                 .zip(&w)
@@ -619,7 +664,11 @@ pub fn program_values(what: &str, p: &layout_core::Program, model: &Model) {
     for i in 0..size {
         let want = model.eval(i).expect("in range");
         if fits(want) {
-            assert_eq!(i128::from(p.eval(&c)), want, "{what} {p:?} at {c:?} of {model:?}");
+            assert_eq!(
+                i128::from(p.eval(&c)),
+                want,
+                "{what} {p:?} at {c:?} of {model:?}"
+            );
         }
         for j in (0..c.len()).rev() {
             c[j] += 1;

@@ -13,7 +13,13 @@ use super::bytes::Bytes;
 use super::model::CuteLay;
 
 fn touch(d: &Diagnostic) {
-    let _ = (d.to_string(), d.rule(), d.help(), d.suggestion(), d.error().rule());
+    let _ = (
+        d.to_string(),
+        d.rule(),
+        d.help(),
+        d.suggestion(),
+        d.error().rule(),
+    );
 }
 
 fn layout(b: &mut Bytes) -> Option<Layout> {
@@ -35,7 +41,7 @@ fn layout(b: &mut Bytes) -> Option<Layout> {
     let reach = l.leaves().iter().fold(0i128, |acc, &(n, d)| {
         acc + i128::from(n - 1) * i128::from(d).abs()
     });
-    let small = l.size() <= super::BRUTE_LIMIT && (reach <= 1 << 16 || reach > 1 << 40);
+    let small = l.size() <= 1 << 9 && (reach <= 1 << 11 || reach > 1 << 40);
     if !small && l.size() <= 1 << 24 {
         return None;
     }
@@ -69,13 +75,16 @@ fn tiler_weight(t: &Tiler) -> i128 {
     match t {
         Tiler::Underscore => 1,
         Tiler::Layout(l) => weight(l),
-        Tiler::Modes(v) => v.iter().map(tiler_weight).fold(1i128, |a, w| a.saturating_mul(w)),
+        Tiler::Modes(v) => v
+            .iter()
+            .map(tiler_weight)
+            .fold(1i128, |a, w| a.saturating_mul(w)),
     }
 }
 
 /// Products whose result the product's own checks would evaluate at millions of positions.
 fn too_big(a: &Layout, w: i128) -> bool {
-    weight(a).saturating_mul(w) > 1 << 16
+    weight(a).saturating_mul(w) > 1 << 12
 }
 
 fn small(l: &Layout) -> bool {
@@ -89,7 +98,11 @@ fn sorted_offsets(l: &Layout) -> Vec<i128> {
 }
 
 /// Strict mode refuses more, never answers differently.
-fn same_or_refused(what: &str, lax: &Result<Layout, Diagnostic>, strict: &Result<Layout, Diagnostic>) {
+fn same_or_refused(
+    what: &str,
+    lax: &Result<Layout, Diagnostic>,
+    strict: &Result<Layout, Diagnostic>,
+) {
     if let Err(d) = lax {
         touch(d);
     }
@@ -106,7 +119,11 @@ fn check_coalesce(a: &Layout) {
         assert_eq!(r.size(), a.size(), "coalesce({a}) = {r}: size");
         assert!(r.depth() <= 1, "coalesce({a}) = {r}: depth");
         if small(a) {
-            assert_eq!(CuteLay::of(&r).offsets(), CuteLay::of(a).offsets(), "coalesce({a}) = {r}");
+            assert_eq!(
+                CuteLay::of(&r).offsets(),
+                CuteLay::of(a).offsets(),
+                "coalesce({a}) = {r}"
+            );
         }
     }
 }
@@ -153,15 +170,27 @@ fn check_complement(l: &Layout, cotarget: i64) {
     let lmax = lo.iter().copied().max().unwrap_or(0);
     let rmax = ro.iter().copied().max().unwrap_or(0);
     // (1) (L, R) reaches at least cotarget − 1.
-    assert!(lmax + rmax + 1 >= i128::from(cotarget), "complement({l}, {cotarget}) = {r}: coverage");
+    assert!(
+        lmax + rmax + 1 >= i128::from(cotarget),
+        "complement({l}, {cotarget}) = {r}: coverage"
+    );
     // (2) cosize(R) <= round_up(cotarget, cosize(L)).
     let lc = lmax + 1;
     let bound = (i128::from(cotarget) + lc - 1) / lc * lc;
-    assert!(rmax < bound, "complement({l}, {cotarget}) = {r}: bound {bound}");
+    assert!(
+        rmax < bound,
+        "complement({l}, {cotarget}) = {r}: bound {bound}"
+    );
     // (3) increasing; (4) disjoint from L beyond offset 0.
-    assert!(ro.windows(2).all(|w| w[0] < w[1]), "complement({l}, {cotarget}) = {r}: order");
+    assert!(
+        ro.windows(2).all(|w| w[0] < w[1]),
+        "complement({l}, {cotarget}) = {r}: order"
+    );
     for &v in ro.iter().skip(1) {
-        assert!(!lo.contains(&v), "complement({l}, {cotarget}) = {r}: {v} in L");
+        assert!(
+            !lo.contains(&v),
+            "complement({l}, {cotarget}) = {r}: {v} in L"
+        );
     }
 }
 
@@ -172,7 +201,11 @@ fn check_divides(a: &Layout, t: &Tiler) {
     }
     let c = Cute::new();
     let logical = c.logical_divide(a, t);
-    same_or_refused("logical_divide", &logical, &Cute::strict().logical_divide(a, t));
+    same_or_refused(
+        "logical_divide",
+        &logical,
+        &Cute::strict().logical_divide(a, t),
+    );
     let forms = [
         c.zipped_divide(a, t),
         c.tiled_divide(a, t),
@@ -190,11 +223,19 @@ fn check_divides(a: &Layout, t: &Tiler) {
     {
         let tile = r.mode(0).expect("a divide has a tile mode");
         let (am, bm, tm) = (CuteLay::of(a), CuteLay::of(bl), CuteLay::of(&tile));
-        assert_eq!(tile.size(), bl.size(), "logical_divide({a}, {bl}) = {r}: tile size");
+        assert_eq!(
+            tile.size(),
+            bl.size(),
+            "logical_divide({a}, {bl}) = {r}: tile size"
+        );
         for i in 0..i128::from(bl.size()) {
             let x = bm.eval(i).expect("in range");
             if x >= 0 {
-                assert_eq!(tm.eval(i), am.eval_extended(x), "logical_divide({a}, {bl}) = {r} at {i}");
+                assert_eq!(
+                    tm.eval(i),
+                    am.eval_extended(x),
+                    "logical_divide({a}, {bl}) = {r} at {i}"
+                );
             }
         }
     }
@@ -214,7 +255,11 @@ fn check_products(a: &Layout, t: &Tiler) {
     }
     let c = Cute::new();
     let logical = c.logical_product(a, t);
-    same_or_refused("logical_product", &logical, &Cute::strict().logical_product(a, t));
+    same_or_refused(
+        "logical_product",
+        &logical,
+        &Cute::strict().logical_product(a, t),
+    );
     let forms = [
         c.zipped_product(a, t),
         c.tiled_product(a, t),
@@ -234,7 +279,11 @@ fn check_products(a: &Layout, t: &Tiler) {
         );
         if small(&r) {
             let first = r.mode(0).expect("a product has the block mode");
-            assert_eq!(CuteLay::of(&first).offsets(), CuteLay::of(a).offsets(), "{r}: block");
+            assert_eq!(
+                CuteLay::of(&first).offsets(),
+                CuteLay::of(a).offsets(),
+                "{r}: block"
+            );
         }
     }
     if small(&r) {
@@ -252,9 +301,15 @@ fn check_block_products(a: &Layout, bl: &Layout) {
     }
     for raked in [false, true] {
         let (lax, strict) = if raked {
-            (Cute::new().raked_product(a, bl), Cute::strict().raked_product(a, bl))
+            (
+                Cute::new().raked_product(a, bl),
+                Cute::strict().raked_product(a, bl),
+            )
         } else {
-            (Cute::new().blocked_product(a, bl), Cute::strict().blocked_product(a, bl))
+            (
+                Cute::new().blocked_product(a, bl),
+                Cute::strict().blocked_product(a, bl),
+            )
         };
         same_or_refused("blocked/raked product", &lax, &strict);
         if let Ok(r) = lax {
@@ -278,7 +333,10 @@ fn check_inverses(l: &Layout) {
         let rm = CuteLay::of(&r);
         for i in 0..rm.size() {
             let x = rm.eval(i).expect("in range");
-            assert!((0..lm.size()).contains(&x), "right_inverse({l}) = {r}: R({i}) = {x}");
+            assert!(
+                (0..lm.size()).contains(&x),
+                "right_inverse({l}) = {r}: R({i}) = {x}"
+            );
             assert_eq!(lm.eval(x), Some(i), "right_inverse({l}) = {r} at {i}");
         }
     }
@@ -336,7 +394,11 @@ pub fn check(data: &[u8]) {
             }
         }
         2 => {
-            let cot = if b.chance(24) { b.edge() } else { i64::from(b.byte()) };
+            let cot = if b.chance(24) {
+                b.edge()
+            } else {
+                i64::from(b.byte())
+            };
             if (1 << 16..1 << 40).contains(&cot) {
                 return; // a complement that large is checked at millions of positions
             }

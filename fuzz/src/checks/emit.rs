@@ -13,7 +13,7 @@ use super::maps::{self, touch};
 pub fn check(data: &[u8]) {
     let mut b = Bytes::new(data);
     let by_mode = b.chance(100);
-    let Some((m, model)) = maps::physical(&mut b, 4) else {
+    let Some((m, model)) = maps::physical_up_to(&mut b, 4, 128) else {
         return;
     };
     super::debug(|| format!("map {m:?}\nmodel {model:?}, by_mode {by_mode}"));
@@ -28,7 +28,10 @@ pub fn check(data: &[u8]) {
             return;
         }
     };
-    assert!(e.program.cost() <= e.written_cost, "emitted cost above the written one");
+    assert!(
+        e.program.cost() <= e.written_cost,
+        "emitted cost above the written one"
+    );
     assert_eq!(e.written_cost, w.cost(), "written cost");
     check_decision(&m, &model, by_mode, &e.decision);
     if super::known::right_nested_decide(&model, by_mode) {
@@ -41,7 +44,9 @@ pub fn check(data: &[u8]) {
     } else {
         Vec::new()
     };
-    for ty in [IntType::I32, IntType::I64, IntType::U32, IntType::Usize] {
+    let ty = [IntType::I32, IntType::I64, IntType::U32, IntType::Usize][usize::from(b.below(4))];
+    let render = b.chance(32);
+    {
         match e.program.check_range(ty) {
             Ok(()) => {
                 let (lo, hi) = ty.range();
@@ -51,8 +56,13 @@ pub fn check(data: &[u8]) {
                         "{m:?}: range check for {ty:?} passed, value {v}"
                     );
                 }
-                let _ = e.program.to_rust("f", ty).map_err(|e| touch(&e));
-                let _ = e.program.to_c("f", ty, b.chance(128)).map_err(|e| touch(&e));
+                if render {
+                    let _ = e.program.to_rust("f", ty).map_err(|e| touch(&e));
+                    let _ = e
+                        .program
+                        .to_c("f", ty, b.chance(128))
+                        .map_err(|e| touch(&e));
+                }
             }
             Err(err) => {
                 touch(&err);
@@ -62,5 +72,7 @@ pub fn check(data: &[u8]) {
             }
         }
     }
-    let _ = e.program.to_python();
+    if render {
+        let _ = e.program.to_python();
+    }
 }

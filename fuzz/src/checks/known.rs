@@ -31,7 +31,9 @@ pub fn exposing<R>(f: impl FnOnce() -> R) -> R {
 /// domain does not have (`artifacts-found/algebra-right-nested-decide`).
 #[must_use]
 pub fn right_nested_decide(model: &Model, by_mode: bool) -> bool {
-    step_around() && !by_mode && matches!(model, Model::Compose(_, r) if matches!(**r, Model::Compose(..)))
+    step_around()
+        && !by_mode
+        && matches!(model, Model::Compose(_, r) if matches!(**r, Model::Compose(..)))
 }
 
 /// `restrict` of `swizzle(restrict(..))`: the entries are counted on the restricted domain's
@@ -61,4 +63,15 @@ pub fn alias_walk_overflow(l: &layout_core::Layout) -> bool {
         .map(|m| i128::from(m.size) * i128::from(m.stride.value()).abs())
         .sum();
     step_around() && reach > i128::from(i64::MAX)
+}
+
+/// An attribute of the item form whose value nests deeply (`#[h = <<<…]`, 400 `<`) overflows
+/// the stack in a debug build (the proc-macro's default): `syn::Attribute::parse_outer` parses
+/// the value as an expression, recursively; the macro only forwards attributes, so it could
+/// keep them as tokens (`artifacts-found/macro-front-deep-attribute`).
+#[must_use]
+pub fn deep_attribute(text: &str) -> bool {
+    step_around()
+        && text.contains('#')
+        && text.chars().filter(|c| "<&!-*|".contains(*c)).count() >= 64
 }

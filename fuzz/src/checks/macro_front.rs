@@ -13,6 +13,9 @@ pub fn check(data: &[u8]) {
     if text.len() > 1024 {
         return;
     }
+    if super::known::deep_attribute(text) {
+        return;
+    }
     let Ok(tokens) = text.parse::<TokenStream>() else {
         return;
     };

@@ -21,7 +21,7 @@ pub fn layout(b: &mut Bytes) -> Option<Layout> {
     };
     match Layout::new(shape, stride) {
         // Keep the tabulations cheap (far past the decision limit the refusal is at once).
-        Ok(l) if l.size() > super::BRUTE_LIMIT && l.size() <= 1 << 40 => None,
+        Ok(l) if l.size() > 1 << 9 && l.size() <= 1 << 40 => None,
         Ok(l) => Some(l),
         Err(e) => {
             touch(&e);
@@ -76,8 +76,23 @@ pub fn shape_of_size(b: &mut Bytes, n: i64) -> Tree<i64> {
     Tree::Tuple(leaves.into_iter().map(Tree::Leaf).collect())
 }
 
-/// A map into physical space and its model; `None` when the product refused a step.
+/// A map into physical space and its model; `None` when the product refused a step, or when
+/// checking it would enumerate too many positions for a fuzz run (between 2^9 and 2^40;
+/// past 2^40 every enumeration refuses at once).
 pub fn physical(b: &mut Bytes, depth: u8) -> Option<(Map, Model)> {
+    physical_up_to(b, depth, 1 << 9)
+}
+
+/// [`physical`] with maps of at most `max` positions (or past 2^40).
+pub fn physical_up_to(b: &mut Bytes, depth: u8, max: i128) -> Option<(Map, Model)> {
+    let (m, model) = physical_any(b, depth)?;
+    if (max + 1..=1 << 40).contains(&model.size()) {
+        return None;
+    }
+    Some((m, model))
+}
+
+fn physical_any(b: &mut Bytes, depth: u8) -> Option<(Map, Model)> {
     let choice = if depth == 0 { 0 } else { b.below(6) };
     match choice {
         1 | 5 => {
@@ -141,7 +156,10 @@ pub fn physical(b: &mut Bytes, depth: u8) -> Option<(Map, Model)> {
                 }
                 Err(e) => {
                     touch(&e);
-                    assert!(!valid, "restrict({call:?}) of entries {entries:?} refused: {e}");
+                    assert!(
+                        !valid,
+                        "restrict({call:?}) of entries {entries:?} refused: {e}"
+                    );
                     None
                 }
             }

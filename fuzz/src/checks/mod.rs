@@ -13,8 +13,11 @@ pub mod maps;
 pub mod model;
 pub mod parse;
 
+/// A target's check: the fuzzer's bytes in, a panic on a defect.
+pub type Check = fn(&[u8]);
+
 /// The targets, by name, as `cargo fuzz` and the replay call them.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Check)] = &[
     ("parse", parse::check),
     ("macro_front", macro_front::check),
     ("algebra", algebra::check),

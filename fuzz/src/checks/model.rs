@@ -36,7 +36,10 @@ fn zip_leaves(shape: &Tree<i64>, stride: &Tree<Stride>, out: &mut Vec<(i64, Opti
 /// The product of a tree's leaves, in `i128`.
 #[must_use]
 pub fn tree_size(t: &Tree<i64>) -> i128 {
-    super::bytes::leaves(t).iter().map(|&n| i128::from(n)).product()
+    super::bytes::leaves(t)
+        .iter()
+        .map(|&n| i128::from(n))
+        .product()
 }
 
 impl Lay {
@@ -114,7 +117,12 @@ impl Lay {
     #[must_use]
     pub fn is_alias_free(&self) -> bool {
         let kept = Lay {
-            leaves: self.leaves.iter().copied().filter(|l| l.1.is_some()).collect(),
+            leaves: self
+                .leaves
+                .iter()
+                .copied()
+                .filter(|l| l.1.is_some())
+                .collect(),
             entries: Vec::new(),
         };
         let mut o = kept.offsets();
