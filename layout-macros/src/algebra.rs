@@ -108,19 +108,27 @@ pub fn parse(s: ParseStream) -> syn::Result<Algebra> {
     while s.peek(syn::token::Bracket) {
         let content;
         syn::bracketed!(content in s);
-        let path: syn::Path = content.parse()?;
+        let path = content.call(syn::Path::parse_mod_style)?;
         content.parse::<Token![=]>()?;
         let d = parse::decl_stream(&content)?;
         defs.push((path, d));
     }
-    let expr = expr(s)?;
+    let expr = expr(s, 0)?;
     if !s.is_empty() {
         return Err(s.error("unexpected tokens after the expression"));
     }
     Ok(Algebra { defs, expr })
 }
 
-fn expr(s: ParseStream) -> syn::Result<AExpr> {
+/// How deeply operations may nest in one expression (the parser recurses once per level).
+pub const MAX_EXPR_DEPTH: usize = 64;
+
+fn expr(s: ParseStream, depth: usize) -> syn::Result<AExpr> {
+    if depth > MAX_EXPR_DEPTH {
+        return Err(s.error(format!(
+            "operations nest deeper than {MAX_EXPR_DEPTH} levels\nhelp: name intermediate results with `layout! {{ const NAME = ..; }}` items"
+        )));
+    }
     if s.peek(syn::token::Bracket) {
         let content;
         let b = syn::bracketed!(content in s);
@@ -130,11 +138,12 @@ fn expr(s: ParseStream) -> syn::Result<AExpr> {
     if s.peek(Ident) && s.peek2(syn::token::Paren) {
         let op: Ident = s.fork().parse()?;
         if OPS.contains(&op.to_string().as_str()) {
-            return call(s);
+            return call(s, depth);
         }
         return Err(unknown_op(&op));
     }
-    let path: syn::Path = s.parse().map_err(|e| {
+    // A path to an item, without generic arguments (whose types syn parses recursively).
+    let path = s.call(syn::Path::parse_mod_style).map_err(|e| {
         syn::Error::new(
             e.span(),
             "expected a layout: a name made by `layout! { const NAME = ..; }`, `[LAYOUT, DOMAIN -> CODOMAIN]`, or an operation such as `compose(A, B)`",
@@ -147,12 +156,13 @@ fn expr(s: ParseStream) -> syn::Result<AExpr> {
     Ok(AExpr::Named(path, span))
 }
 
-fn call(s: ParseStream) -> syn::Result<AExpr> {
+fn call(s: ParseStream, depth: usize) -> syn::Result<AExpr> {
+    let depth = depth.saturating_add(1);
     let op: Ident = s.parse()?;
     let span = op.span();
     let content;
     syn::parenthesized!(content in s);
-    let a = Box::new(expr(&content)?);
+    let a = Box::new(expr(&content, depth)?);
     let next = |what: &str, help: &str| -> syn::Result<()> {
         content
             .parse::<Token![,]>()
@@ -165,7 +175,7 @@ fn call(s: ParseStream) -> syn::Result<AExpr> {
                 "two maps",
                 "write `compose(left, right)`: `right` is applied first, e.g. `compose(SMEM, TV)`",
             )?;
-            AExpr::Compose(a, Box::new(expr(&content)?), span)
+            AExpr::Compose(a, Box::new(expr(&content, depth)?), span)
         }
         name @ ("divide" | "divide_modes") => {
             next(
@@ -234,7 +244,7 @@ fn call(s: ParseStream) -> syn::Result<AExpr> {
                 let span = l.span;
                 AExpr::Arrangement(Box::new(l), span)
             } else {
-                expr(&content)?
+                expr(&content, depth)?
             };
             AExpr::Repeat(a, Box::new(b), name == "interleave", span)
         }

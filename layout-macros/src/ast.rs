@@ -133,7 +133,7 @@ pub struct Decl {
 
 /// One `VIS const NAME = DECL;` of the item form.
 pub struct Item {
-    pub attrs: Vec<syn::Attribute>,
+    pub attrs: Vec<proc_macro2::TokenStream>,
     pub vis: syn::Visibility,
     pub name: syn::Ident,
     pub decl: Decl,

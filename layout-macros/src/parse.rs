@@ -61,7 +61,18 @@ fn input(s: ParseStream) -> syn::Result<Input> {
 }
 
 fn item(s: ParseStream) -> syn::Result<Item> {
-    let attrs = s.call(syn::Attribute::parse_outer)?;
+    // Outer attributes are forwarded as tokens (`#` and the bracketed group), never parsed:
+    // syn parses an attribute's value as an expression, recursively, and a deeply nested one
+    // would exhaust the compiler's stack; rustc checks them where they land.
+    let mut attrs = Vec::new();
+    while s.peek(Token![#]) {
+        let pound: Token![#] = s.parse()?;
+        let group: proc_macro2::Group = s.parse()?;
+        if group.delimiter() != proc_macro2::Delimiter::Bracket {
+            return Err(syn::Error::new(group.span(), "expected `#[..]`"));
+        }
+        attrs.push(quote::quote!(#pound #group));
+    }
     let vis: syn::Visibility = s.parse()?;
     s.parse::<Token![const]>().map_err(|e| {
         syn::Error::new(

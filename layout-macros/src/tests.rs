@@ -1357,3 +1357,76 @@ fn worst_expansions_are_fast() {
     println!("{}", report.join("\n"));
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+/// Deeply nested input of every form the macro reads returns an expansion or errors, never a
+/// stack overflow: the front end runs here on a thread with 2 MiB of stack, a quarter of the
+/// compiler's, and nothing it parses recursively may nest without a limit (operations nest at
+/// most `MAX_EXPR_DEPTH` levels, shapes `MAX_DEPTH`; attributes are forwarded as tokens; operand
+/// paths take no generic arguments, whose types syn would parse recursively).
+#[test]
+fn deep_nesting_never_overflows_the_stack() {
+    let n = 2000;
+    let open = |s: &str| s.repeat(n);
+    let cases: Vec<(String, Option<&str>)> = vec![
+        (
+            format!("#[h = {}] const X = 4:1, logical -> physical;", open("<")),
+            None,
+        ),
+        (
+            format!(
+                "#[doc = {}0{}] const X = 4:1, logical -> physical;",
+                open("("),
+                open(")")
+            ),
+            None,
+        ),
+        (
+            format!("{}X{}", open("inverse("), open(")")),
+            Some("operations nest deeper than 64 levels"),
+        ),
+        (
+            format!("{}[4:1, logical -> logical]{}", open("inverse("), open(")")),
+            Some("operations nest deeper than 64 levels"),
+        ),
+        (
+            format!("compose(a::P::<{}u8{}>, B)", open("Vec<"), open(">")),
+            None,
+        ),
+        (
+            format!("restrict(X, 0 = {}1{})", open("("), open(")")),
+            None,
+        ),
+        (
+            format!("({}4{}):(1), logical -> logical", open("("), open(")")),
+            Some("nesting deeper than 8 levels"),
+        ),
+        (
+            format!("({{{}4{}}}):(1), logical -> logical", open("("), open(")")),
+            None,
+        ),
+        (format!("divide(X, {}4{})", open("("), open(")")), None),
+        (format!("broadcast(X, {}4{})", open("("), open(")")), None),
+    ];
+    for (input, want) in cases {
+        let head: String = input.chars().take(40).collect();
+        let worker = std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(move || {
+                let tokens =
+                    TokenStream::from_str(&format!("{KRATE} {input}")).expect("the case lexes");
+                expand_tokens(tokens)
+            })
+            .expect("thread");
+        let e = worker
+            .join()
+            .expect("no panic outside the macro")
+            .unwrap_or_else(|p| panic!("{p}"));
+        if let Some(want) = want {
+            assert!(
+                e.errors.iter().any(|m| m.contains(want)),
+                "`{head}..`: expected an error containing {want:?}, got {:?}",
+                e.errors
+            );
+        }
+    }
+}

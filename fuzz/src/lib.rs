@@ -1,0 +1,24 @@
+//! The checks behind the fuzz targets, shared with the replay of the corpora that
+//! `cargo test` runs (`tests/tests/fuzz_replay.rs` includes the same files).
+//!
+//! The macro's front end is compiled from `layout-macros`' own modules (a proc-macro crate
+//! cannot be a normal dependency); outside a proc-macro, `proc_macro2` uses its fallback, so
+//! the front end runs on token streams parsed from text.
+
+#[path = "../../layout-macros/src/algebra.rs"]
+#[allow(dead_code, unused_imports)]
+mod algebra;
+#[path = "../../layout-macros/src/ast.rs"]
+#[allow(dead_code, unused_imports)]
+mod ast;
+#[path = "../../layout-macros/src/expand.rs"]
+#[allow(dead_code, unused_imports)]
+mod expand;
+#[path = "../../layout-macros/src/parse.rs"]
+#[allow(dead_code, unused_imports)]
+mod parse;
+#[path = "../../layout-macros/src/valid.rs"]
+#[allow(dead_code, unused_imports)]
+mod valid;
+
+pub mod checks;
