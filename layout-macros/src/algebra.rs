@@ -904,6 +904,12 @@ fn materialise(m: &Map) -> Option<(Layout, Space, Space)> {
 
 fn evaluate(k: &TokenStream, a: &Algebra) -> Result<TokenStream, Vec<syn::Error>> {
     let mut defs = BTreeMap::new();
+    // The declaration arrives through the macro namespace (the item's hidden macro), the
+    // operand's value through the value namespace: a value of another type under the same path
+    // (a `const` shadowing a glob-imported item, say) would make them two different items. The
+    // expansion asserts that the operand's value has the declaration's type, which is the
+    // layout itself (form, spaces, tiles, swizzle): equal types, equal offsets.
+    let mut same_item = TokenStream::new();
     for (path, d) in &a.defs {
         let (c, errs) = valid::check(d);
         match c {
@@ -912,6 +918,8 @@ fn evaluate(k: &TokenStream, a: &Algebra) -> Result<TokenStream, Vec<syn::Error>
                     .segments
                     .last()
                     .map_or_else(Span::call_site, |s| s.ident.span());
+                let (ty, _) = crate::expand::typed(k, &c);
+                same_item.extend(quote::quote_spanned!(span=> let _: #ty = #path;));
                 defs.insert(key(path), (c, span));
             }
             _ => return Err(errs),
@@ -939,8 +947,13 @@ fn evaluate(k: &TokenStream, a: &Algebra) -> Result<TokenStream, Vec<syn::Error>
             },
         ));
     }
-    crate::expand::typed_map(k, &v.map, v.index, &v.runtime).map_err(|e| match e {
+    let value = crate::expand::typed_map(k, &v.map, v.index, &v.runtime).map_err(|e| match e {
         crate::expand::Failure::Core(e) => err(span_of(&a.expr), &e),
         crate::expand::Failure::Message(m) => vec![syn::Error::new(span_of(&a.expr), m)],
+    })?;
+    Ok(if same_item.is_empty() {
+        value
+    } else {
+        quote!({ #same_item #value })
     })
 }

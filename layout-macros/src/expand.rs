@@ -190,7 +190,7 @@ fn dynamic(k: &TokenStream, c: &Checked) -> TokenStream {
 }
 
 /// The type and the value expression of a checked declaration.
-fn typed(k: &TokenStream, c: &Checked) -> (TokenStream, TokenStream) {
+pub fn typed(k: &TokenStream, c: &Checked) -> (TokenStream, TokenStream) {
     if !c.runtime.is_empty() {
         return (quote!(()), dynamic(k, c));
     }

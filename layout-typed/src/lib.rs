@@ -219,6 +219,8 @@ pub mod prelude {
 /// a `pub` item of another crate (`other::P`, also under a renamed `layout-typed`) each name
 /// exactly the item that path names in Rust; two items called `P` in different modules are
 /// never confused, and a path that names no `layout!` item is an error ("cannot find macro").
+/// The expansion also asserts that the operand's value has the declaration's type (the layout
+/// itself), so a `const` shadowing only the value namespace is a type error at the operand.
 ///
 /// ```
 /// use layout_typed::prelude::*;

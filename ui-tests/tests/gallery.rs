@@ -312,6 +312,14 @@ const SECTIONS: &[Section] = &[
                 "Inside a `layout!` expression the same rule is checked during expansion, with \
                  plain numbers and an arrow at the operand.",
             ),
+            case(
+                "algebra/operand_value_shadowed.rs",
+                "An operand whose value and declaration are two items",
+                "`layout!` reads an operand's declaration through the item's name in the macro \
+                 namespace and its value through the value namespace; when a `const` shadows only \
+                 the value, the two differ, and the expansion refuses at the operand instead of \
+                 computing with the other layout.",
+            ),
         ],
     },
     Section {
