@@ -358,7 +358,13 @@ pub fn expand(k: &TokenStream, rest: TokenStream, a: Algebra) -> TokenStream {
     }
     match evaluate(k, &a) {
         Ok(t) => t,
-        Err(errs) => errs.into_iter().map(|e| e.to_compile_error()).collect(),
+        // In expression position: the errors as statements of a block whose value diverges, so
+        // that several errors (a rule and its note) read as they are and the unusable value
+        // raises no error of its own.
+        Err(errs) => {
+            let errs: TokenStream = errs.into_iter().map(|e| e.to_compile_error()).collect();
+            quote!({ #errs ::core::unreachable!() })
+        }
     }
 }
 

@@ -313,6 +313,12 @@ const SECTIONS: &[Section] = &[
                  plain numbers and an arrow at the operand.",
             ),
             case(
+                "algebra/literal_not_alias_free.rs",
+                "A literal operand that breaks a rule",
+                "A literal `[LAYOUT, DOMAIN -> CODOMAIN]` inside an expression is checked like a \
+                 declaration: the rule and the colliding stride, and no other error.",
+            ),
+            case(
                 "algebra/operand_value_shadowed.rs",
                 "An operand whose value and declaration are two items",
                 "`layout!` reads an operand's declaration through the item's name in the macro \
