@@ -483,7 +483,10 @@ const SECTIONS: &[Section] = &[
         title: "No way around the checks",
         intro: "Every checked value comes from `layout!`, the typed operations (`compose`) or \
                 a run-time constructor that checks (`Dynamic::new`, `View::new`): the traits \
-                are sealed and the types have no public constructor.",
+                are sealed and the types have no public constructor. The one door left is \
+                `layout_typed::__private`, hidden and not API: the expansion of `layout!` runs \
+                in the user's crate, so what it names a user can name too. Code that names \
+                `__private` by hand voids every guarantee, as with any macro's support module.",
         cases: &[
             case(
                 "bypass/static_by_hand.rs",
