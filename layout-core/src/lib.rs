@@ -145,7 +145,7 @@ pub use ops::{
     broadcast, canonical, divide, divide_modes, flatten, group, interleave, inverse, permute,
     repeat, repeat_modewise, repeat_modewise_raked, scale_mode, select,
 };
-pub use range::RANGE_SEARCH_LIMIT;
+pub use range::{RANGE_ENUMERATION_LIMIT, RANGE_SEARCH_LIMIT};
 pub use space::{Space, check, check_annotation, check_codomain};
 pub use swizzle::{Swizzle, SwizzleUnit, swizzled_max};
 pub use tree::{Stride, Tree};

@@ -28,6 +28,10 @@ use crate::tree::Tree;
 /// ([`Map::offset_range`]).
 pub const RANGE_SEARCH_LIMIT: i64 = 1 << 14;
 
+/// The most positions [`Map::offset_range`] enumerates when the search over a swizzle needs
+/// more than [`RANGE_SEARCH_LIMIT`] steps (about 10 ms in a debug build).
+pub const RANGE_ENUMERATION_LIMIT: i64 = 1 << 18;
+
 const OVERFLOW: Error = Error::Overflow {
     mode: ModePath::ROOT,
     what: Quantity::Offset,
@@ -426,8 +430,8 @@ impl Map {
     /// ```
     ///
     /// # Errors
-    /// [`Error::RangeUndecided`] when the search needs more than [`RANGE_SEARCH_LIMIT`] steps,
-    /// or a restriction of a composite that is not a layout has more than [`DECIDE_LIMIT`]
+    /// [`Error::RangeUndecided`] when the search needs more than [`RANGE_SEARCH_LIMIT`] steps
+    /// on a map of more than [`RANGE_ENUMERATION_LIMIT`] positions, or a restriction of a composite that is not a layout has more than [`DECIDE_LIMIT`]
     /// coordinates; [`Error::Overflow`] when an offset does not fit `i64`; the errors of an
     /// ill-formed restriction ([`Error::RestrictEntry`], [`Error::CoordOutOfRange`]).
     pub fn offset_range(&self) -> Result<(i64, i64), Error> {
@@ -455,10 +459,20 @@ impl Map {
                     return Ok((lo, hi));
                 }
                 let size = self.size();
-                Ok((
-                    search(constant, &modes, &im.swizzles, false, size)?,
-                    search(constant, &modes, &im.swizzles, true, size)?,
-                ))
+                let searched = search(constant, &modes, &im.swizzles, false, size)
+                    .and_then(|lo| Ok((lo, search(constant, &modes, &im.swizzles, true, size)?)));
+                match searched {
+                    // A small map the search does not settle quickly is enumerated.
+                    Err(Error::RangeUndecided { .. }) if size <= RANGE_ENUMERATION_LIMIT => {
+                        let mut range = (i64::MAX, i64::MIN);
+                        for i in 0..size {
+                            let v = self.eval_index(i)?;
+                            range = (range.0.min(v), range.1.max(v));
+                        }
+                        Ok(range)
+                    }
+                    other => other,
+                }
             }
         }
     }

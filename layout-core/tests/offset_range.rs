@@ -3,7 +3,9 @@
 //! fixing digits) over random layouts, swizzles, composites and restrictions, and against
 //! extremes derived by hand for domains past every enumeration limit.
 
-use layout_core::{Annotated, Error, Map, RANGE_SEARCH_LIMIT, Space, Swizzle, SwizzleUnit};
+use layout_core::{
+    Annotated, Error, Map, RANGE_ENUMERATION_LIMIT, RANGE_SEARCH_LIMIT, Space, Swizzle, SwizzleUnit,
+};
 
 struct Rng(u64);
 
@@ -421,4 +423,46 @@ fn the_search_limit_is_an_error() {
     let (lo, hi) = extremes(&values);
     let (blo, bhi) = s.offset_bounds();
     assert!(blo <= lo && hi <= bhi, "[{blo}, {bhi}] misses [{lo}, {hi}]");
+}
+
+/// A map of at most `RANGE_ENUMERATION_LIMIT` positions whose swizzle the search does not
+/// settle within its limit is enumerated: exact, never an error (both cases failed with
+/// `RangeUndecided` before).
+#[test]
+fn small_maps_the_search_does_not_settle_are_enumerated() {
+    // 134,082 positions; σ reads bits 7..9 and writes bits 33..35.
+    let map: Map = Annotated::new(
+        "(117,191,6):(1024,2,1048576)".parse().expect("layout"),
+        Space::Logical,
+        Space::Physical,
+    )
+    .expect("annotation")
+    .into();
+    let s = map
+        .swizzle(Swizzle::new(2, 7, 33).expect("fields"))
+        .expect("physical");
+    let mut values = Vec::new();
+    for i in 0..117i64 {
+        for j in 0..191i64 {
+            for k in 0..6i64 {
+                values.push(swizzle_value(2, 7, 33, i * 1024 + j * 2 + k * 1_048_576));
+            }
+        }
+    }
+    assert_eq!(s.offset_range(), Ok(extremes(&values)));
+    // The shape of the search-limit case, at the enumeration limit: 2^18 multiples of 3 whose
+    // low 18 bits are copied to bits 30..48.
+    let n = RANGE_ENUMERATION_LIMIT;
+    let map: Map = Annotated::new(
+        format!("{n}:3").parse().expect("layout"),
+        Space::Logical,
+        Space::Physical,
+    )
+    .expect("annotation")
+    .into();
+    let s = map
+        .swizzle(Swizzle::new(18, 0, 30).expect("fields"))
+        .expect("physical");
+    let values: Vec<i64> = (0..n).map(|i| swizzle_value(18, 0, 30, 3 * i)).collect();
+    assert_eq!(s.offset_range(), Ok(extremes(&values)));
 }
