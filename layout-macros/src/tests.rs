@@ -1339,6 +1339,15 @@ fn worst_expansions_are_fast() {
             "compose([(4096,8192):(8192,1), logical -> physical], [(8192,4096):(1,8192), thread-value -> logical])".into(),
             false,
         ),
+        // The range of a swizzle of 2^25 positions, searched instead of scanned.
+        (
+            "swizzle([(8192,4096):(4096,1), logical -> physical, index = i32], b = 3, src = 7, dst = 4)".into(),
+            false,
+        ),
+        (
+            "(8192,4096):(4096,1), logical -> physical, swizzle(b = 4, src = 21, dst = 27), index = i32".into(),
+            false,
+        ),
     ];
     let mut report = Vec::new();
     let mut failures = Vec::new();
