@@ -121,9 +121,43 @@ pub fn shape_tree(s: ParseStream) -> syn::Result<layout_core::Tree<i64>> {
     Ok(tree(s, 0, None, &mut |s| int(s))?.to_tree())
 }
 
-/// The fields `b = .., src = .., dst = ..` of a seed swizzle.
+/// The swizzle of `swizzle(L, ..)`: the fields `b = .., src = .., dst = ..` of a seed
+/// swizzle, or CuTe's `Swizzle<B,M,S>` with its unit, as in a declaration's options.
 pub fn seed_swizzle_stream(s: ParseStream, span: Span) -> syn::Result<SwizzleAst> {
+    if s.peek(Ident) && s.peek2(Token![<]) {
+        let id: Ident = s.parse()?;
+        if id == "Swizzle" {
+            return cute_swizzle(s, id.span());
+        }
+        return Err(syn::Error::new(
+            id.span(),
+            "expected the swizzle's fields\nhelp: write `b = 3, src = 7, dst = 4`, or CuTe's `Swizzle<3,4,3> over bytes of 16-bit elements`",
+        ));
+    }
     seed_swizzle(s, span)
+}
+
+/// CuTe's `Swizzle<B,M,S>` after its name, with its unit (`over elements`, `over bytes of N-bit
+/// elements`), as a swizzle of element offsets: a byte swizzle is converted exactly, or refused.
+fn cute_swizzle(s: ParseStream, at: Span) -> syn::Result<SwizzleAst> {
+    let cute_help = "write CuTe's swizzle as `Swizzle<B,M,S>` and its unit, e.g. `Swizzle<3,4,3> over bytes of 16-bit elements`";
+    let fields = (|| -> syn::Result<_> {
+        s.parse::<Token![<]>()?;
+        let b = int(s)?;
+        s.parse::<Token![,]>()?;
+        let m = int(s)?;
+        s.parse::<Token![,]>()?;
+        let sh = int(s)?;
+        s.parse::<Token![>]>()?;
+        Ok((b, m, sh))
+    })()
+    .map_err(|e| syn::Error::new(e.span(), format!("{e}\nhelp: {cute_help}")))?;
+    let (b, m, sh) = fields;
+    let unit = swizzle_unit(s, at, (b.0, m.0, sh.0))?;
+    let elements = layout_core::Swizzle::from_cute(b.0, m.0, sh.0, unit)
+        .map_err(|e| crate::valid::error(at, &e))?;
+    let (b, m, sh) = elements.to_cute();
+    Ok(SwizzleAst::Cute { b, m, s: sh })
 }
 
 fn decl(s: ParseStream) -> syn::Result<Decl> {
@@ -177,28 +211,8 @@ fn decl(s: ParseStream) -> syn::Result<Decl> {
                 }
             }
             "Swizzle" => {
-                let cute_help = "write CuTe's swizzle as `Swizzle<B,M,S>` and its unit, e.g. `Swizzle<3,4,3> over bytes of 16-bit elements`";
-                let fields = (|| -> syn::Result<_> {
-                    s.parse::<Token![<]>()?;
-                    let b = int(s)?;
-                    s.parse::<Token![,]>()?;
-                    let m = int(s)?;
-                    s.parse::<Token![,]>()?;
-                    let sh = int(s)?;
-                    s.parse::<Token![>]>()?;
-                    Ok((b, m, sh))
-                })()
-                .map_err(|e| syn::Error::new(e.span(), format!("{e}\nhelp: {cute_help}")))?;
-                let (b, m, sh) = fields;
-                let unit = swizzle_unit(s, id.span(), (b.0, m.0, sh.0))?;
-                // Element units from here on: a byte swizzle is converted exactly, or refused.
-                let elements = layout_core::Swizzle::from_cute(b.0, m.0, sh.0, unit)
-                    .map_err(|e| crate::valid::error(id.span(), &e))?;
-                let (b, m, sh) = elements.to_cute();
-                if swizzle
-                    .replace((SwizzleAst::Cute { b, m, s: sh }, id.span()))
-                    .is_some()
-                {
+                let sw = cute_swizzle(s, id.span())?;
+                if swizzle.replace((sw, id.span())).is_some() {
                     return Err(syn::Error::new(
                         id.span(),
                         "a second swizzle\nhelp: a map has at most one swizzle, its last step",

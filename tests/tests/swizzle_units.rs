@@ -146,3 +146,30 @@ fn layout_macro_converts_byte_swizzles() {
         assert_eq!(SW128_INT4.offset_index(i), want, "int4 {i}");
     }
 }
+
+/// The `swizzle(L, ..)` operation takes CuTe's spelling with its unit too, and converts it the
+/// same way: an operation over a plain row-major tile equals the byte swizzle at every element.
+#[test]
+fn swizzle_operation_takes_cute_spelling() {
+    let fp16 = layout!(swizzle(
+        [(8,64):(64,1), logical -> physical],
+        Swizzle<3,4,3> over bytes of 16-bit elements
+    ));
+    let elements = layout!(swizzle(
+        [(8,64):(64,1), logical -> physical],
+        Swizzle<3,3,3> over elements
+    ));
+    for i in 0..512usize {
+        let e = i as i64;
+        assert_eq!(
+            fp16.offset_index(i),
+            cute_swizzle(3, 4, 3, 2 * e) / 2,
+            "fp16 {i}"
+        );
+        assert_eq!(
+            elements.offset_index(i),
+            fp16.offset_index(i),
+            "elements {i}"
+        );
+    }
+}
