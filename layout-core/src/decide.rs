@@ -23,8 +23,10 @@ pub struct Chain {
     pub shape: Vec<i64>,
     /// Its strides, slowest first: `s_j = g(w_j)` (a stride may be 0).
     pub strides: Vec<i64>,
-    /// The recorded `(t, a_t)` of `R`, increasing in `t`.
-    pub recorded: Vec<(i64, i64)>,
+    /// The recorded `(t, a_t)` of `R`, increasing in `t`. `a_t` is a difference of values
+    /// of `g` less earlier records, so it may leave `i64` where every stride fits: it is kept
+    /// in `i128`, exactly.
+    pub recorded: Vec<(i64, i128)>,
 }
 
 /// How many entries of `ρ` [`scan`] keeps at a time: a window that stays in cache.
@@ -112,12 +114,8 @@ pub fn scan(g: &[i64]) -> Result<Chain, i64> {
         }
         start = end;
     }
-    // A recorded value is a difference of two values of g; past i64 the chain is refused at its
-    // position rather than wrapped.
-    let recorded = recorded
-        .into_iter()
-        .map(|(t, a)| Ok((reject(t), i64::try_from(a).map_err(|_| reject(t))?)))
-        .collect::<Result<Vec<(i64, i64)>, i64>>()?;
+    // A recorded value is exact in i128 (see `rho`); the strides below are values of g.
+    let recorded: Vec<(i64, i128)> = recorded.into_iter().map(|(t, a)| (reject(t), a)).collect();
     let mut chain = vec![1i64];
     chain.extend(recorded.iter().map(|&(t, _)| t).filter(|&t| t != 1));
     let k = chain.len();
@@ -448,7 +446,7 @@ fn leaf_chain(n: i64, d: i64) -> Chain {
         shape: vec![shape],
         strides: vec![strides],
         recorded: if n > 1 && d != 0 {
-            vec![(1, d)]
+            vec![(1, i128::from(d))]
         } else {
             Vec::new()
         },

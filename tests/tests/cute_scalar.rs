@@ -158,3 +158,13 @@ fn layout_macro_reads_the_scalar_layout() {
     assert_eq!(offsets, [0, 3, 6, 9]);
     assert_eq!(format!("{WITH_SCALAR:#}"), "((),4):((),3)");
 }
+
+/// The tiler of no modes reads as `()` and `<>`, and prints as `<>`, which reads back.
+#[test]
+fn the_empty_tiler_reads_back() {
+    let t: layout_core::cute::Tiler = "()".parse().expect("the scalar tiler");
+    assert_eq!(t, layout_core::cute::Tiler::Modes(Vec::new()));
+    let printed = t.to_string();
+    assert_eq!(printed, "<>");
+    assert_eq!(printed.parse::<layout_core::cute::Tiler>(), Ok(t));
+}

@@ -42,7 +42,11 @@ fn scan_cases() {
                 let a = c["a"].as_object().expect("a");
                 assert_eq!(a.len(), chain.recorded.len(), "g = {g:?}");
                 for (t, at) in &chain.recorded {
-                    assert_eq!(Some(*at), a[&t.to_string()].as_i64(), "g = {g:?}, a_{t}");
+                    assert_eq!(
+                        i64::try_from(*at).ok(),
+                        a[&t.to_string()].as_i64(),
+                        "g = {g:?}, a_{t}"
+                    );
                 }
                 assert_eq!(verdict.minimal(), Some(&chain.chain), "g = {g:?}: oracle");
             }

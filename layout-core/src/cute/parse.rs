@@ -154,6 +154,11 @@ impl<'a> Cursor<'a> {
             Some(b'<') => {
                 self.pos = self.pos.saturating_add(1);
                 let mut items = Vec::new();
+                // `<>`: the tiler of no modes, as `()` reads and `Display` prints it.
+                if self.peek() == Some(b'>') {
+                    self.pos = self.pos.saturating_add(1);
+                    return Ok(Tiler::Modes(items));
+                }
                 loop {
                     items.push(self.tiler(depth.saturating_add(1))?);
                     match self.peek() {
