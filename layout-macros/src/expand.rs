@@ -217,7 +217,14 @@ pub fn typed(k: &TokenStream, c: &Checked) -> (TokenStream, TokenStream) {
                 Literal::u32_unsuffixed(s.src()),
                 Literal::u32_unsuffixed(s.dst()),
             );
-            let sty = quote!(#k::Swizzled<#ty, #b, #src, #dst>);
+            // The exact range (checked in `valid::check`, which reported an undecided one; the
+            // bound then only keeps the value well-typed next to that error).
+            let (min, max) = valid::swizzled_range(&c.layout, s).unwrap_or_else(|_| {
+                let (min, max) = c.layout.span();
+                (min, s.max_offset(max))
+            });
+            let (min, max) = (Literal::i64_unsuffixed(min), Literal::i64_unsuffixed(max));
+            let sty = quote!(#k::Swizzled<#ty, #b, #src, #dst, #min, #max>);
             let sexpr = quote!(<#sty as #k::__private::New>::NEW);
             (sty, sexpr)
         }
@@ -271,6 +278,8 @@ pub fn typed_map(
             Map::Swizzled { swizzle, inner } => {
                 if let Map::Layout(a) = inner.as_ref() {
                     typed_limits(a.layout().shape())?;
+                    // An undecided range is an error here (the type carries the exact one).
+                    map.offset_range()?;
                     return Ok(typed(k, &checked(a.layout().clone(), Some(*swizzle))).1);
                 }
             }

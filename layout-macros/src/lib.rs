@@ -82,7 +82,8 @@
 //! - A layout: `Static<Form, Spec<Domain, Codomain, Size<N>, Access, DomainTile,
 //!   CodomainTile, Index>>::NEW`, where the form is the layout as a type
 //!   (`(Dim<16, 32>, Dim<32, 1>)`, `Bcast<N>` for `_`), so `offset` inlines to `Σ cᵢ·dᵢ`
-//!   with constant strides. A swizzle wraps it in `Swizzled<L, B, SRC, DST>`.
+//!   with constant strides. A swizzle wraps it in `Swizzled<L, B, SRC, DST, MIN, MAX>`, where
+//!   `MIN` and `MAX` are the exact offset range (computed here, not in const evaluation).
 //! - The item form: a type alias and a constant of the same name, and a hidden
 //!   `macro_rules!` re-exported under that name (with the item's visibility; `#[macro_export]`ed
 //!   under a unique hidden name for a `pub` item) that hands the declaration's tokens to algebra

@@ -492,16 +492,16 @@ fn expansions_name_the_checked_form() {
         ("(1,8):(0,1), logical -> physical", &["(Dim<1,"]),
         (
             "(8,64):(64,1), logical -> physical, Swizzle<3,4,3> over elements",
-            &["Swizzled<", ",3,7,4>", ">::NEW"],
+            &["Swizzled<", ",3,7,4,0,511>", ">::NEW"],
         ),
         // Over the bytes of 16-bit elements, the 128-byte swizzle is Swizzle<3,3,3> on elements.
         (
             "(8,64):(64,1), logical -> physical, Swizzle<3,4,3> over bytes of 16-bit elements",
-            &["Swizzled<", ",3,6,3>", ">::NEW"],
+            &["Swizzled<", ",3,6,3,0,511>", ">::NEW"],
         ),
         (
             "(8,64):(64,1), logical -> physical, swizzle(b = 3, src = 7, dst = 4)",
-            &["Swizzled<", ",3,7,4>", ">::NEW"],
+            &["Swizzled<", ",3,7,4,0,511>", ">::NEW"],
         ),
         ("8:2, tv -> physical", &[]),
     ];

@@ -285,8 +285,23 @@ pub fn check(d: &Decl) -> (Option<Checked>, Vec<syn::Error>) {
             }
         }
         let index = d.index.map_or(IndexTy::I64, |i| i.0);
-        let (min, max) = l.span();
-        let max = swizzle.map_or(max, |s| s.max_offset(max));
+        let (mut min, mut max) = l.span();
+        // The swizzled range is exact (the typed value carries it); a search past its limit is
+        // an error at the swizzle, and the index type is then checked against a bound.
+        if let (Some(s), Some((_, span))) = (swizzle, d.swizzle)
+            && !dynamic
+            && min >= 0
+            && d.codomain.space == Space::Physical
+            && check_codomain(l, Space::Physical).is_ok()
+        {
+            match swizzled_range(l, s) {
+                Ok(r) => (min, max) = r,
+                Err(e) => {
+                    errs.push(error(span, &e));
+                    max = s.max_offset(max);
+                }
+            }
+        }
         let (type_min, type_max) = index.range();
         if !dynamic && (min < type_min || max > type_max) {
             let span = d.index.map_or(d.layout.span, |i| i.1);
@@ -320,6 +335,18 @@ pub fn check(d: &Decl) -> (Option<Checked>, Vec<syn::Error>) {
         runtime: d.layout.runtime.clone(),
     });
     (checked, errs)
+}
+
+/// The exact least and greatest offsets of `swizzle ∘ layout` (as a map into physical space).
+///
+/// # Errors
+/// [`Error::RangeUndecided`] when the branch-and-bound needs more than
+/// `layout_core::RANGE_SEARCH_LIMIT` steps; the errors of a swizzle over a layout with a
+/// negative offset ([`Error::SwizzleNegativeOffset`]) or of an offset past `i64`.
+pub fn swizzled_range(layout: &Layout, swizzle: Swizzle) -> Result<(i64, i64), Error> {
+    let inner: layout_core::Map =
+        layout_core::Annotated::new(layout.clone(), Space::Logical, Space::Physical)?.into();
+    inner.swizzle(swizzle)?.offset_range()
 }
 
 /// `layout_typed::MAX_LEAVES`: the typed API evaluates composites through fixed arrays.

@@ -483,15 +483,27 @@ where
         <Self as Layout>::write(f, f.alternate())
     }
 }
-impl<L: Layout<Codomain = PhysicalSpace>, const B: u32, const SRC: u32, const DST: u32> fmt::Debug
-    for Swizzled<L, B, SRC, DST>
+impl<
+    L: Layout<Codomain = PhysicalSpace>,
+    const B: u32,
+    const SRC: u32,
+    const DST: u32,
+    const MIN: i64,
+    const MAX: i64,
+> fmt::Debug for Swizzled<L, B, SRC, DST, MIN, MAX>
 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         <Self as Layout>::write(f, f.alternate())
     }
 }
-impl<L: Layout<Codomain = PhysicalSpace>, const B: u32, const SRC: u32, const DST: u32> fmt::Display
-    for Swizzled<L, B, SRC, DST>
+impl<
+    L: Layout<Codomain = PhysicalSpace>,
+    const B: u32,
+    const SRC: u32,
+    const DST: u32,
+    const MIN: i64,
+    const MAX: i64,
+> fmt::Display for Swizzled<L, B, SRC, DST, MIN, MAX>
 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         <Self as Layout>::write(f, f.alternate())
@@ -581,35 +593,47 @@ where
 /// `σ ∘ L` for the XOR swizzle `σ(x) = x ^ (((x >> SRC) & (2^B − 1)) << DST)` (SPEC §3), made
 /// by `layout!(.., swizzle(..))` or `Swizzle<B,M,S>`. Its codomain is
 /// [`SwizzledPhysicalSpace`], so nothing composes after it. `L` maps into [`PhysicalSpace`];
-/// only `layout!` makes values (it checks the fields):
+/// `MIN` and `MAX` are the exact least and greatest offsets of `σ ∘ L` over the domain (in
+/// elements), which `layout!` computes when it expands; they give [`Layout::MIN_OFFSET`],
+/// [`Layout::MAX_OFFSET`] and so [`Layout::COSIZE`]. Only `layout!` makes values (it checks
+/// the fields and computes the range):
 ///
 /// ```compile_fail
 /// use layout_typed::prelude::*;
 /// use layout_typed::Swizzled;
 /// let tv = layout!((128,4):(4,1), thread-value -> logical);
-/// let s = Swizzled::<_, 3, 6, 3>::new(tv); // no constructor, and not a physical layout
+/// let s = Swizzled::<_, 3, 6, 3, 0, 511>::new(tv); // no constructor, and not a physical layout
 /// ```
-pub struct Swizzled<L, const B: u32, const SRC: u32, const DST: u32>(L);
+pub struct Swizzled<L, const B: u32, const SRC: u32, const DST: u32, const MIN: i64, const MAX: i64>(
+    L,
+);
 
-impl<L, const B: u32, const SRC: u32, const DST: u32> __private::Sealed
-    for Swizzled<L, B, SRC, DST>
+impl<L, const B: u32, const SRC: u32, const DST: u32, const MIN: i64, const MAX: i64>
+    __private::Sealed for Swizzled<L, B, SRC, DST, MIN, MAX>
 {
 }
 // Only a physical `L` makes the value a `Layout` (the impl below); `layout!` reports any other.
-impl<L, const B: u32, const SRC: u32, const DST: u32> __private::New for Swizzled<L, B, SRC, DST>
+impl<L, const B: u32, const SRC: u32, const DST: u32, const MIN: i64, const MAX: i64> __private::New
+    for Swizzled<L, B, SRC, DST, MIN, MAX>
 where
     L: __private::New,
 {
     const NEW: Self = Swizzled(L::NEW);
 }
-impl<L: Copy, const B: u32, const SRC: u32, const DST: u32> Clone for Swizzled<L, B, SRC, DST> {
+impl<L: Copy, const B: u32, const SRC: u32, const DST: u32, const MIN: i64, const MAX: i64> Clone
+    for Swizzled<L, B, SRC, DST, MIN, MAX>
+{
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<L: Copy, const B: u32, const SRC: u32, const DST: u32> Copy for Swizzled<L, B, SRC, DST> {}
+impl<L: Copy, const B: u32, const SRC: u32, const DST: u32, const MIN: i64, const MAX: i64> Copy
+    for Swizzled<L, B, SRC, DST, MIN, MAX>
+{
+}
 
-impl<L, const B: u32, const SRC: u32, const DST: u32> Layout for Swizzled<L, B, SRC, DST>
+impl<L, const B: u32, const SRC: u32, const DST: u32, const MIN: i64, const MAX: i64> Layout
+    for Swizzled<L, B, SRC, DST, MIN, MAX>
 where
     L: Layout<Codomain = PhysicalSpace>,
 {
@@ -622,15 +646,9 @@ where
     type Index = L::Index;
     type Form = L::Form;
     const SIZE: usize = L::SIZE;
-    const MIN_OFFSET: i64 = L::MIN_OFFSET;
-    // Exact when the inner map is a layout of at most 2^16 coordinates, else an upper bound.
-    const MAX_OFFSET: i64 = match L::LINEAR {
-        Some(l) => match l.swizzled_max(B, SRC, DST) {
-            Some(m) => m,
-            None => swizzled_max(L::MAX_OFFSET, B, SRC, DST),
-        },
-        None => swizzled_max(L::MAX_OFFSET, B, SRC, DST),
-    };
+    // Computed exactly by `layout!` when it made the type: no walk in const evaluation.
+    const MIN_OFFSET: i64 = MIN;
+    const MAX_OFFSET: i64 = MAX;
     const LINEAR: Option<Leaves> = None;
 
     #[inline(always)]
@@ -678,10 +696,6 @@ const fn cosize(min: i64, max: i64) -> usize {
 #[allow(clippy::arithmetic_side_effects)]
 const fn swizzle(x: isize, b: u32, src: u32, dst: u32) -> isize {
     x ^ (((x >> src) & ((1 << b) - 1)) << dst)
-}
-
-const fn swizzled_max(max: i64, b: u32, src: u32, dst: u32) -> i64 {
-    layout_core::swizzled_max(max, b, src, dst)
 }
 
 /// `A ∘ B`, made by [`compose`]: `B` first, then `A`.

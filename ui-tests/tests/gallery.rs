@@ -254,6 +254,13 @@ const SECTIONS: &[Section] = &[
                 "The swizzle moves bits 21–24 to bits 28–31; past flat index 2²⁴ offsets reach \
                  2³¹ and more. The range is computed exactly, not from the first positions.",
             ),
+            case(
+                "macro/swizzle_range_undecided.rs",
+                "A swizzled offset range past the exact search",
+                "The offset range of a swizzled layout is computed exactly when the macro \
+                 expands (it sizes buffers). Where the search would need more than its limit, \
+                 the declaration and the `swizzle(..)` operation are refused, naming the limit.",
+            ),
         ],
     },
     Section {
