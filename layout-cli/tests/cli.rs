@@ -533,6 +533,66 @@ fn emit_range_errors_exit_1() {
     );
 }
 
+/// Past the enumeration limit (2^24 positions) the range check is exact for a layout or a
+/// restriction of one (its extremes are at corners of the domain, computed here).
+#[test]
+fn emit_past_the_enumeration_limit() {
+    type Case<'a> = (&'a [i64], &'a [i64], Option<(usize, i64)>);
+    let cases: [Case<'_>; 7] = [
+        (&[4097, 4096], &[4096, 1], None),
+        (&[4096, 4096], &[4096, 1], None),
+        (&[65536, 65536], &[65536, 1], None),
+        (&[8192, 8192], &[-8192, 1], None),
+        (&[3, 5000, 5000], &[1, 3, 15000], None),
+        (&[4097, 4096, 2], &[4096, 1, 1 << 31], Some((2, 1))),
+        (&[2, 4097, 4096], &[-(1 << 40), -4096, 1], Some((0, 1))),
+    ];
+    let types = [
+        ("i32", i64::from(i32::MIN), i64::from(i32::MAX)),
+        ("i64", i64::MIN, i64::MAX),
+        ("u32", 0, i64::from(u32::MAX)),
+        ("usize", 0, i64::MAX),
+    ];
+    let list = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
+    for (sizes, strides, fixed) in cases {
+        let text = format!("({}):({})", list(sizes), list(strides));
+        let expr = match fixed {
+            Some((m, v)) => format!("restrict({text}, {m} = {v})"),
+            None => text,
+        };
+        // Every corner of the free modes, the fixed mode at its value.
+        let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+        for corner in 0..1u32 << sizes.len() {
+            let offset: i64 = (0..sizes.len())
+                .map(|m| {
+                    let c = match fixed {
+                        Some((f, v)) if f == m => v,
+                        _ if corner >> m & 1 == 1 => sizes[m] - 1,
+                        _ => 0,
+                    };
+                    c * strides[m]
+                })
+                .sum();
+            lo = lo.min(offset);
+            hi = hi.max(offset);
+        }
+        for (index, tmin, tmax) in types {
+            let args = ["emit", expr.as_str(), "--index", index, "--lang", "c"];
+            if lo >= tmin && hi <= tmax {
+                let r = layout(&args);
+                assert_eq!(r.status, 0, "{args:?}: {}", r.stderr);
+                assert!(r.stdout.contains(" offset("), "{args:?}: {}", r.stdout);
+            } else {
+                let line = error_line(&args, 1);
+                let want = format!(
+                    "error: offsets [{lo}, {hi}] do not fit the index type's range [{tmin}, {tmax}]"
+                );
+                assert!(line.starts_with(&want), "{args:?}: {line}");
+            }
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // errors
 

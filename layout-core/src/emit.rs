@@ -242,12 +242,19 @@ impl Program {
     }
 
     /// Checks that every intermediate value and the result fit `ty` at every coordinate
-    /// (SPEC §7: an offset range that overflows the index type is an error).
+    /// (SPEC §7: an offset range that overflows the index type is an error), and that every
+    /// literal the rendered text spells is a value of `ty`.
+    ///
+    /// Interval bounds of every value come first, in O(program size): when they fit, so does
+    /// every value. Otherwise the coordinates are enumerated, up to [`crate::DECIDE_LIMIT`];
+    /// past it, a layout form (a sum of independent digits of its coordinates, whose bounds are
+    /// attained) is refused with its exact range.
     ///
     /// # Errors
-    /// [`Error::IndexTypeRange`] with the range found; [`Error::DecideTooLarge`] past
-    /// [`crate::DECIDE_LIMIT`] coordinates; as [`Program::eval`] for a program that reads an
-    /// undefined variable or has an invalid term.
+    /// [`Error::IndexTypeRange`] with the range found (or, for a literal outside `ty`, that
+    /// literal as both ends); [`Error::DecideTooLarge`] past [`crate::DECIDE_LIMIT`]
+    /// coordinates when the bounds do not fit and are not exact; as [`Program::eval`] for a
+    /// program that reads an undefined variable or has an invalid term.
     pub fn check_range(&self, ty: IntType) -> Result<(), Error> {
         let (type_min, type_max) = ty.range();
         let outside = |lo: i128, hi: i128| lo < i128::from(type_min) || hi > i128::from(type_max);
@@ -388,7 +395,8 @@ impl Program {
             }
             for (k, t) in &s.terms {
                 // A negative coefficient is spelled `- |k|·x`, or as the type's minimum.
-                let spelled = *k == type_min || u64::try_from(type_max).is_ok_and(|m| k.unsigned_abs() <= m);
+                let spelled =
+                    *k == type_min || u64::try_from(type_max).is_ok_and(|m| k.unsigned_abs() <= m);
                 if !spelled {
                     return Err(bad(*k));
                 }
@@ -435,9 +443,17 @@ impl Program {
             params.join(", ")
         );
         for (i, s) in self.lets.iter().enumerate() {
-            let _ = writeln!(out, "    let t{i}: {t} = {};", self.render(s, Syntax::Rust(ty)));
+            let _ = writeln!(
+                out,
+                "    let t{i}: {t} = {};",
+                self.render(s, Syntax::Rust(ty))
+            );
         }
-        let _ = writeln!(out, "    {}\n}}", self.render(&self.result, Syntax::Rust(ty)));
+        let _ = writeln!(
+            out,
+            "    {}\n}}",
+            self.render(&self.result, Syntax::Rust(ty))
+        );
         Ok(out)
     }
 

@@ -134,7 +134,12 @@ fn programs() -> Vec<(String, IntType, Program, Vec<i128>)> {
             forms.push(("layout", p));
         }
         for (form, p) in forms {
-            let desc = format!("{} fixed {:?} as {:?} [{form}]", case.text(), case.fixed, case.ty);
+            let desc = format!(
+                "{} fixed {:?} as {:?} [{form}]",
+                case.text(),
+                case.fixed,
+                case.ty
+            );
             if case.fits() {
                 out.push((desc, case.ty, p, case.brute_force()));
             } else {
@@ -153,11 +158,19 @@ fn programs() -> Vec<(String, IntType, Program, Vec<i128>)> {
             }
         }
     }
-    assert!(refused >= 8 && out.len() >= 40, "{refused} refused, {} run", out.len());
+    assert!(
+        refused >= 8 && out.len() >= 40,
+        "{refused} refused, {} run",
+        out.len()
+    );
     out
 }
 
-fn check_output(all: &[(String, IntType, Program, Vec<i128>)], out: std::process::Output, lang: &str) {
+fn check_output(
+    all: &[(String, IntType, Program, Vec<i128>)],
+    out: std::process::Output,
+    lang: &str,
+) {
     assert!(
         out.status.success(),
         "{lang} failed:\n{}",
@@ -214,7 +227,15 @@ fn rust_at_the_extremes() {
     let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_string());
     // Debug: every overflow of the generated arithmetic panics.
     let out = Command::new(&rustc)
-        .args(["--edition", "2024", "-C", "overflow-checks=on", "-D", "warnings", "-o"])
+        .args([
+            "--edition",
+            "2024",
+            "-C",
+            "overflow-checks=on",
+            "-D",
+            "warnings",
+            "-o",
+        ])
         .arg(&exe)
         .arg(&file)
         .output()
@@ -250,11 +271,7 @@ fn c_and_cuda_at_the_extremes() {
         for (k, (_, ty, p, _)) in all.iter().enumerate() {
             src.push_str(&p.to_c(&format!("f{k}"), *ty, cuda).expect("fits"));
             for c in coordinates(p) {
-                let _ = writeln!(
-                    main,
-                    "  printf(\"%lld \", (long long)f{k}({}));",
-                    args(&c)
-                );
+                let _ = writeln!(main, "  printf(\"%lld \", (long long)f{k}({}));", args(&c));
             }
             main.push_str("  printf(\"\\n\");\n");
         }
@@ -298,12 +315,19 @@ fn python_at_the_extremes() {
             .iter()
             .map(|c| format!("f{k}({})", args(c)))
             .collect();
-        let _ = writeln!(src, "print(' '.join(str(v) for v in [{}]))", calls.join(", "));
+        let _ = writeln!(
+            src,
+            "print(' '.join(str(v) for v in [{}]))",
+            calls.join(", ")
+        );
     }
     let dir = scratch("py");
     let file = dir.join("extremes.py");
     std::fs::write(&file, &src).expect("write Python");
-    let out = Command::new("python3").arg(&file).output().expect("python3");
+    let out = Command::new("python3")
+        .arg(&file)
+        .output()
+        .expect("python3");
     check_output(&all, out, "python");
 }
 
@@ -316,7 +340,9 @@ fn python_spells_the_minimum_exactly() {
         strides: vec![i64::MAX, i64::MIN],
         fixed: None,
     };
-    let p = emit(&c.map().expect("fits i64"), false).expect("emit").program;
+    let p = emit(&c.map().expect("fits i64"), false)
+        .expect("emit")
+        .program;
     assert_eq!(
         p.to_python(),
         "result = 9223372036854775807*c0 - 9223372036854775808*c1"
