@@ -533,6 +533,26 @@ fn emit_range_errors_exit_1() {
     );
 }
 
+/// A name given to two top-level modes is refused wherever a layout is read, so `restrict` by
+/// name never picks one of them silently.
+#[test]
+fn repeated_mode_names_are_refused() {
+    for args in [
+        vec!["explain", "restrict((a: 2, a: 3):(3,1), a = 1)", "--json"],
+        vec!["check", "(a: 2, b: 4, a: 3):(12,3,1)", "--json"],
+        vec!["emit", "(a: 2, a: 3):(3,1)", "--json"],
+        vec!["eval", "(a: (2,2), a: 3):((6,3),1)", "--json"],
+    ] {
+        let (status, v) = json(&args);
+        assert_eq!(status, 1, "{args:?}: {v}");
+        assert_eq!(
+            v["errors"][0]["rule"].as_str(),
+            Some("mode-names"),
+            "{args:?}: {v}"
+        );
+    }
+}
+
 /// Past the enumeration limit (2^24 positions) the range check is exact for a layout or a
 /// restriction of one (its extremes are at corners of the domain, computed here).
 #[test]
