@@ -533,6 +533,94 @@ fn emit_range_errors_exit_1() {
     );
 }
 
+/// Under `--cute`, emitted coordinates are numbered in CuTe's order (first mode first): the
+/// Python rendering, per leaf and per top-level mode, at every CuTe coordinate equals the sum
+/// of coordinate times stride over CuTe's own leaves (a mode's index first-leaf-fastest).
+#[test]
+fn cute_emits_coordinates_in_cute_order() {
+    // (CuTe layout, its leaves' sizes, their strides, leaves per top-level mode)
+    type Case<'a> = (&'a str, &'a [i64], &'a [i64], &'a [usize]);
+    let cases: [Case<'_>; 5] = [
+        ("(4,8):(8,1)", &[4, 8], &[8, 1], &[1, 1]),
+        ("(4,8):(1,4)", &[4, 8], &[1, 4], &[1, 1]),
+        ("(2,3,4):(12,1,3)", &[2, 3, 4], &[12, 1, 3], &[1, 1, 1]),
+        ("((2,2),4):((1,8),2)", &[2, 2, 4], &[1, 8, 2], &[2, 1]),
+        ("(3,(2,4)):(8,(1,24))", &[3, 2, 4], &[8, 1, 24], &[1, 2]),
+    ];
+    let mut script = String::new();
+    let mut runs = 0;
+    for (cute, sizes, strides, groups) in cases {
+        for by_mode in [false, true] {
+            let mut args = vec!["emit", "--cute", cute, "--lang", "python"];
+            if by_mode {
+                args.push("--by-mode");
+            }
+            let r = layout(&args);
+            assert_eq!(r.status, 0, "{args:?}: {}", r.stderr);
+            // Parameters: one per leaf, or one per top-level mode (sizes multiplied).
+            let params: Vec<i64> = if by_mode {
+                let mut out = Vec::new();
+                let mut leaf = 0;
+                for &g in groups {
+                    out.push(sizes[leaf..leaf + g].iter().product());
+                    leaf += g;
+                }
+                out
+            } else {
+                sizes.to_vec()
+            };
+            let names: Vec<String> = (0..params.len()).map(|i| format!("c{i}")).collect();
+            script.push_str(&format!("def f{runs}({}):\n", names.join(", ")));
+            for line in r.stdout.lines() {
+                script.push_str(&format!("    {line}\n"));
+            }
+            script.push_str("    return result\n");
+            // Brute force: every coordinate, each parameter split into its leaves
+            // first-leaf-fastest (CuTe's colexicographic order).
+            script.push_str(&format!(
+                "for c in itertools.product(*[range(n) for n in {params:?}]):\n    \
+                 leaves = []\n    \
+                 for x, g in zip(c, {g:?}):\n        \
+                 for n in {sizes:?}[len(leaves):len(leaves) + g]:\n            \
+                 leaves.append(x % n); x //= n\n    \
+                 want = sum(a * b for a, b in zip(leaves, {strides:?}))\n    \
+                 assert f{runs}(*c) == want, ({cute:?}, {by_mode:?}, c, f{runs}(*c), want)\n",
+                g = if by_mode {
+                    groups.to_vec()
+                } else {
+                    vec![1; sizes.len()]
+                },
+            ));
+            runs += 1;
+        }
+    }
+    let dir = std::env::temp_dir().join(format!("layout-cute-order-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch");
+    let file = dir.join("order.py");
+    std::fs::write(&file, format!("import itertools\n{script}print('ok')\n")).expect("write");
+    let out = std::process::Command::new("python3")
+        .arg(&file)
+        .output()
+        .expect("python3");
+    assert!(
+        out.status.success(),
+        "{}\n{script}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(runs, 10);
+    // The reported example, in Rust.
+    let r = layout(&["emit", "--cute", "(4,8):(8,1)", "--lang", "rust"]);
+    assert!(
+        r.stdout.contains("offset(c0: i64, c1: i64)"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("c1 + 8*c0"), "{}", r.stdout);
+    // `explain --cute --json` shows the same numbering.
+    let (_, v) = json(&["explain", "--cute", "(4,8):(8,1)", "--json"]);
+    assert_eq!(v["emitted"].as_str(), Some("result = c1 + 8*c0"));
+}
+
 /// A name given to two top-level modes is refused wherever a layout is read, so `restrict` by
 /// name never picks one of them silently.
 #[test]

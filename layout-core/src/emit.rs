@@ -161,6 +161,47 @@ impl Program {
         }
     }
 
+    /// The same program with its coordinates in the opposite order: coordinate `i` becomes
+    /// `k − 1 − i` (names and sizes reversed with it). CuTe lists modes first-fastest, the
+    /// reverse of this crate's order, so a program read in CuTe's order takes its parameters
+    /// this way round.
+    ///
+    /// ```
+    /// use layout_core::{emit, Annotated, Space};
+    /// let a = Annotated::new("(8,4):(1,8)".parse()?, Space::Logical, Space::Physical)?; // CuTe (4,8):(8,1)
+    /// let mut p = emit(&a.into(), false)?.program;
+    /// assert_eq!(p.to_python(), "result = c0 + 8*c1");
+    /// p.reverse_coordinates();
+    /// p.names = vec!["c0".into(), "c1".into()];
+    /// assert_eq!((p.to_python().as_str(), p.sizes.as_slice()), ("result = 8*c0 + c1", &[4, 8][..]));
+    /// # Ok::<(), layout_core::Error>(())
+    /// ```
+    pub fn reverse_coordinates(&mut self) {
+        let k = self.sizes.len();
+        let flip = |v: &mut Var| {
+            if let Var::Coord(i) = v {
+                *i = k.saturating_sub(1).saturating_sub(*i);
+            }
+        };
+        for s in self
+            .lets
+            .iter_mut()
+            .chain(core::iter::once(&mut self.result))
+        {
+            for (_, t) in &mut s.terms {
+                match t {
+                    Term::Var(v)
+                    | Term::Div(v, _)
+                    | Term::Mod(v, _)
+                    | Term::DivMod(v, _, _)
+                    | Term::Swizzle { x: v, .. } => flip(v),
+                }
+            }
+        }
+        self.names.reverse();
+        self.sizes.reverse();
+    }
+
     /// Divisions plus moduli (SPEC §7); shifts, masks and XOR count 0.
     #[must_use]
     pub fn cost(&self) -> usize {
