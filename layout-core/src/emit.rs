@@ -173,7 +173,7 @@ impl Program {
     /// assert_eq!(p.to_python(), "result = c0 + 8*c1");
     /// p.reverse_coordinates();
     /// p.names = vec!["c0".into(), "c1".into()];
-    /// assert_eq!((p.to_python().as_str(), p.sizes.as_slice()), ("result = 8*c0 + c1", &[4, 8][..]));
+    /// assert_eq!((p.to_python().as_str(), p.sizes.as_slice()), ("result = c1 + 8*c0", &[4, 8][..]));
     /// # Ok::<(), layout_core::Error>(())
     /// ```
     pub fn reverse_coordinates(&mut self) {

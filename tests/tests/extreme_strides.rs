@@ -21,3 +21,24 @@ fn minimum_stride_offsets() {
     assert_eq!(got, want);
     assert_eq!((BOTH::MIN_OFFSET, BOTH::MAX_OFFSET), (i64::MIN, i64::MAX));
 }
+
+/// Restrictions of it: the generated code spells a constant or a coefficient `i64::MIN`.
+#[test]
+fn minimum_stride_restrictions() {
+    let fixed_min = layout!(restrict(BOTH, 1 = 1));
+    let got: Vec<i128> = (0..2)
+        .map(|i| i128::from(fixed_min.offset_index(i)))
+        .collect();
+    let want: Vec<i128> = (0..2i128)
+        .map(|i| i128::from(i64::MIN) + i * i128::from(i64::MAX))
+        .collect();
+    assert_eq!(got, want);
+    let fixed_max = layout!(restrict(BOTH, 0 = 1));
+    let got: Vec<i128> = (0..2)
+        .map(|i| i128::from(fixed_max.offset_index(i)))
+        .collect();
+    let want: Vec<i128> = (0..2i128)
+        .map(|i| i128::from(i64::MAX) + i * i128::from(i64::MIN))
+        .collect();
+    assert_eq!(got, want);
+}
