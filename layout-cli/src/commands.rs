@@ -408,6 +408,10 @@ pub fn explain(text: &str, cute: bool, by_mode: bool, json: bool) -> Output {
             return failure(&[d], json, false);
         }
     };
+    let mut emitted = emitted;
+    if cute {
+        reverse_for_cute(&mut emitted.program);
+    }
     let d = &emitted.decision;
     let size = map.size();
     // A layout is decided from its strides at any size: every value is listed only up to
@@ -526,6 +530,13 @@ pub fn explain(text: &str, cute: bool, by_mode: bool, json: bool) -> Output {
     }
 }
 
+/// The program's coordinates in CuTe's order (the reverse of seed order), named `c0`, `c1`, …
+/// in that order.
+fn reverse_for_cute(p: &mut layout_core::Program) {
+    p.reverse_coordinates();
+    p.names = (0..p.sizes.len()).map(|i| format!("c{i}")).collect();
+}
+
 /// Options of `emit`.
 pub struct EmitOptions<'a> {
     /// `rust`, `c`, `cuda` or `python`.
@@ -570,8 +581,15 @@ pub fn emit(text: &str, o: &EmitOptions<'_>, json: bool) -> Output {
         Ok(e) => e,
         Err(err) => return failure(&[Diag::core(&err, &src, 0, None)], json, false),
     };
+    // Under `--cute`, the coordinates in CuTe's order (first mode first).
+    if o.cute {
+        reverse_for_cute(&mut e.program);
+    }
     // Name the coordinates after the domain's modes when each is one coordinate.
-    let names = map.domain_names();
+    let mut names = map.domain_names();
+    if o.cute {
+        names.reverse();
+    }
     if (o.by_mode || map.domain_shape().leaves().len() == names.len())
         && names.len() == e.program.names.len()
         && names.iter().all(|n| n.as_deref().is_some_and(valid_name))

@@ -533,6 +533,174 @@ fn emit_range_errors_exit_1() {
     );
 }
 
+/// Under `--cute`, emitted coordinates are numbered in CuTe's order (first mode first): the
+/// Python rendering, per leaf and per top-level mode, at every CuTe coordinate equals the sum
+/// of coordinate times stride over CuTe's own leaves (a mode's index first-leaf-fastest).
+#[test]
+fn cute_emits_coordinates_in_cute_order() {
+    // (CuTe layout, its leaves' sizes, their strides, leaves per top-level mode)
+    type Case<'a> = (&'a str, &'a [i64], &'a [i64], &'a [usize]);
+    let cases: [Case<'_>; 5] = [
+        ("(4,8):(8,1)", &[4, 8], &[8, 1], &[1, 1]),
+        ("(4,8):(1,4)", &[4, 8], &[1, 4], &[1, 1]),
+        ("(2,3,4):(12,1,3)", &[2, 3, 4], &[12, 1, 3], &[1, 1, 1]),
+        ("((2,2),4):((1,8),2)", &[2, 2, 4], &[1, 8, 2], &[2, 1]),
+        ("(3,(2,4)):(8,(1,24))", &[3, 2, 4], &[8, 1, 24], &[1, 2]),
+    ];
+    let mut script = String::new();
+    let mut runs = 0;
+    for (cute, sizes, strides, groups) in cases {
+        for by_mode in [false, true] {
+            let mut args = vec!["emit", "--cute", cute, "--lang", "python"];
+            if by_mode {
+                args.push("--by-mode");
+            }
+            let r = layout(&args);
+            assert_eq!(r.status, 0, "{args:?}: {}", r.stderr);
+            // Parameters: one per leaf, or one per top-level mode (sizes multiplied).
+            let params: Vec<i64> = if by_mode {
+                let mut out = Vec::new();
+                let mut leaf = 0;
+                for &g in groups {
+                    out.push(sizes[leaf..leaf + g].iter().product());
+                    leaf += g;
+                }
+                out
+            } else {
+                sizes.to_vec()
+            };
+            let names: Vec<String> = (0..params.len()).map(|i| format!("c{i}")).collect();
+            script.push_str(&format!("def f{runs}({}):\n", names.join(", ")));
+            for line in r.stdout.lines() {
+                script.push_str(&format!("    {line}\n"));
+            }
+            script.push_str("    return result\n");
+            // Brute force: every coordinate, each parameter split into its leaves
+            // first-leaf-fastest (CuTe's colexicographic order).
+            script.push_str(&format!(
+                "for c in itertools.product(*[range(n) for n in {params:?}]):\n    \
+                 leaves = []\n    \
+                 for x, g in zip(c, {g:?}):\n        \
+                 for n in {sizes:?}[len(leaves):len(leaves) + g]:\n            \
+                 leaves.append(x % n); x //= n\n    \
+                 want = sum(a * b for a, b in zip(leaves, {strides:?}))\n    \
+                 assert f{runs}(*c) == want, ({cute:?}, {by_mode:?}, c, f{runs}(*c), want)\n",
+                g = if by_mode {
+                    groups.to_vec()
+                } else {
+                    vec![1; sizes.len()]
+                },
+            ));
+            runs += 1;
+        }
+    }
+    let dir = std::env::temp_dir().join(format!("layout-cute-order-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch");
+    let file = dir.join("order.py");
+    std::fs::write(&file, format!("import itertools\n{script}print('ok')\n")).expect("write");
+    let out = std::process::Command::new("python3")
+        .arg(&file)
+        .output()
+        .expect("python3");
+    assert!(
+        out.status.success(),
+        "{}\n{script}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(runs, 10);
+    // The reported example, in Rust.
+    let r = layout(&["emit", "--cute", "(4,8):(8,1)", "--lang", "rust"]);
+    assert!(
+        r.stdout.contains("offset(c0: i64, c1: i64)"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("c1 + 8*c0"), "{}", r.stdout);
+    // `explain --cute --json` shows the same numbering.
+    let (_, v) = json(&["explain", "--cute", "(4,8):(8,1)", "--json"]);
+    assert_eq!(v["emitted"].as_str(), Some("result = c1 + 8*c0"));
+}
+
+/// A name given to two top-level modes is refused wherever a layout is read, so `restrict` by
+/// name never picks one of them silently.
+#[test]
+fn repeated_mode_names_are_refused() {
+    for args in [
+        vec!["explain", "restrict((a: 2, a: 3):(3,1), a = 1)", "--json"],
+        vec!["check", "(a: 2, b: 4, a: 3):(12,3,1)", "--json"],
+        vec!["emit", "(a: 2, a: 3):(3,1)", "--json"],
+        vec!["eval", "(a: (2,2), a: 3):((6,3),1)", "--json"],
+    ] {
+        let (status, v) = json(&args);
+        assert_eq!(status, 1, "{args:?}: {v}");
+        assert_eq!(
+            v["errors"][0]["rule"].as_str(),
+            Some("mode-names"),
+            "{args:?}: {v}"
+        );
+    }
+}
+
+/// Past the enumeration limit (2^24 positions) the range check is exact for a layout or a
+/// restriction of one (its extremes are at corners of the domain, computed here).
+#[test]
+fn emit_past_the_enumeration_limit() {
+    type Case<'a> = (&'a [i64], &'a [i64], Option<(usize, i64)>);
+    let cases: [Case<'_>; 7] = [
+        (&[4097, 4096], &[4096, 1], None),
+        (&[4096, 4096], &[4096, 1], None),
+        (&[65536, 65536], &[65536, 1], None),
+        (&[8192, 8192], &[-8192, 1], None),
+        (&[3, 5000, 5000], &[1, 3, 15000], None),
+        (&[4097, 4096, 2], &[4096, 1, 1 << 31], Some((2, 1))),
+        (&[2, 4097, 4096], &[-(1 << 40), -4096, 1], Some((0, 1))),
+    ];
+    let types = [
+        ("i32", i64::from(i32::MIN), i64::from(i32::MAX)),
+        ("i64", i64::MIN, i64::MAX),
+        ("u32", 0, i64::from(u32::MAX)),
+        ("usize", 0, i64::MAX),
+    ];
+    let list = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
+    for (sizes, strides, fixed) in cases {
+        let text = format!("({}):({})", list(sizes), list(strides));
+        let expr = match fixed {
+            Some((m, v)) => format!("restrict({text}, {m} = {v})"),
+            None => text,
+        };
+        // Every corner of the free modes, the fixed mode at its value.
+        let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+        for corner in 0..1u32 << sizes.len() {
+            let offset: i64 = (0..sizes.len())
+                .map(|m| {
+                    let c = match fixed {
+                        Some((f, v)) if f == m => v,
+                        _ if corner >> m & 1 == 1 => sizes[m] - 1,
+                        _ => 0,
+                    };
+                    c * strides[m]
+                })
+                .sum();
+            lo = lo.min(offset);
+            hi = hi.max(offset);
+        }
+        for (index, tmin, tmax) in types {
+            let args = ["emit", expr.as_str(), "--index", index, "--lang", "c"];
+            if lo >= tmin && hi <= tmax {
+                let r = layout(&args);
+                assert_eq!(r.status, 0, "{args:?}: {}", r.stderr);
+                assert!(r.stdout.contains(" offset("), "{args:?}: {}", r.stdout);
+            } else {
+                let line = error_line(&args, 1);
+                let want = format!(
+                    "error: offsets [{lo}, {hi}] do not fit the index type's range [{tmin}, {tmax}]"
+                );
+                assert!(line.starts_with(&want), "{args:?}: {line}");
+            }
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // errors
 

@@ -161,6 +161,47 @@ impl Program {
         }
     }
 
+    /// The same program with its coordinates in the opposite order: coordinate `i` becomes
+    /// `k − 1 − i` (names and sizes reversed with it). CuTe lists modes first-fastest, the
+    /// reverse of this crate's order, so a program read in CuTe's order takes its parameters
+    /// this way round.
+    ///
+    /// ```
+    /// use layout_core::{emit, Annotated, Space};
+    /// let a = Annotated::new("(8,4):(1,8)".parse()?, Space::Logical, Space::Physical)?; // CuTe (4,8):(8,1)
+    /// let mut p = emit(&a.into(), false)?.program;
+    /// assert_eq!(p.to_python(), "result = c0 + 8*c1");
+    /// p.reverse_coordinates();
+    /// p.names = vec!["c0".into(), "c1".into()];
+    /// assert_eq!((p.to_python().as_str(), p.sizes.as_slice()), ("result = c1 + 8*c0", &[4, 8][..]));
+    /// # Ok::<(), layout_core::Error>(())
+    /// ```
+    pub fn reverse_coordinates(&mut self) {
+        let k = self.sizes.len();
+        let flip = |v: &mut Var| {
+            if let Var::Coord(i) = v {
+                *i = k.saturating_sub(1).saturating_sub(*i);
+            }
+        };
+        for s in self
+            .lets
+            .iter_mut()
+            .chain(core::iter::once(&mut self.result))
+        {
+            for (_, t) in &mut s.terms {
+                match t {
+                    Term::Var(v)
+                    | Term::Div(v, _)
+                    | Term::Mod(v, _)
+                    | Term::DivMod(v, _, _)
+                    | Term::Swizzle { x: v, .. } => flip(v),
+                }
+            }
+        }
+        self.names.reverse();
+        self.sizes.reverse();
+    }
+
     /// Divisions plus moduli (SPEC §7); shifts, masks and XOR count 0.
     #[must_use]
     pub fn cost(&self) -> usize {
@@ -242,16 +283,41 @@ impl Program {
     }
 
     /// Checks that every intermediate value and the result fit `ty` at every coordinate
-    /// (SPEC §7: an offset range that overflows the index type is an error).
+    /// (SPEC §7: an offset range that overflows the index type is an error), and that every
+    /// literal the rendered text spells is a value of `ty`.
+    ///
+    /// Interval bounds of every value come first, in O(program size): when they fit, so does
+    /// every value. Otherwise the coordinates are enumerated, up to [`crate::DECIDE_LIMIT`];
+    /// past it, a layout form (a sum of independent digits of its coordinates, whose bounds are
+    /// attained) is refused with its exact range.
     ///
     /// # Errors
-    /// [`Error::IndexTypeRange`] with the range found; [`Error::DecideTooLarge`] past
-    /// [`crate::DECIDE_LIMIT`] coordinates; as [`Program::eval`] for a program that reads an
-    /// undefined variable or has an invalid term.
+    /// [`Error::IndexTypeRange`] with the range found (or, for a literal outside `ty`, that
+    /// literal as both ends); [`Error::DecideTooLarge`] past [`crate::DECIDE_LIMIT`]
+    /// coordinates when the bounds do not fit and are not exact; as [`Program::eval`] for a
+    /// program that reads an undefined variable or has an invalid term.
     pub fn check_range(&self, ty: IntType) -> Result<(), Error> {
+        let (type_min, type_max) = ty.range();
+        let outside = |lo: i128, hi: i128| lo < i128::from(type_min) || hi > i128::from(type_max);
+        // Interval bounds of every value first, in O(program): exact for a layout form (its
+        // terms are independent digits of distinct coordinates), containing every value always.
+        let bounds = self.bounds();
+        if let Some((lo, hi)) = bounds
+            && !outside(lo, hi)
+        {
+            return self.check_literals(ty);
+        }
         let total = self.sizes.iter().try_fold(1i64, |a, &n| a.checked_mul(n));
-        let total = match total {
-            Some(t) if t <= crate::DECIDE_LIMIT => t,
+        let total = match (total, bounds) {
+            (Some(t), _) if t <= crate::DECIDE_LIMIT => t,
+            (_, Some((lo, hi))) if self.lets.is_empty() && self.is_digit_sum() => {
+                return Err(Error::IndexTypeRange {
+                    min: clamp_i64(lo),
+                    max: clamp_i64(hi),
+                    type_min,
+                    type_max,
+                });
+            }
             _ => {
                 return Err(Error::DecideTooLarge {
                     size: total.unwrap_or(i64::MAX),
@@ -277,14 +343,114 @@ impl Program {
                 *cj = 0;
             }
         }
-        let (type_min, type_max) = ty.range();
-        if lo < i128::from(type_min) || hi > i128::from(type_max) {
+        if outside(lo, hi) {
             return Err(Error::IndexTypeRange {
                 min: clamp_i64(lo),
                 max: clamp_i64(hi),
                 type_min,
                 type_max,
             });
+        }
+        self.check_literals(ty)
+    }
+
+    /// Interval bounds containing every intermediate value and the result at every coordinate,
+    /// `None` when a term's bound is unknown (a swizzle of a value that may be negative, an
+    /// invalid term) or leaves `i128`.
+    fn bounds(&self) -> Option<(i128, i128)> {
+        let mut vars: Vec<(i128, i128)> = Vec::with_capacity(self.lets.len());
+        let coords: Vec<(i128, i128)> = self
+            .sizes
+            .iter()
+            .map(|&n| (n >= 1).then(|| (0, i128::from(n).saturating_sub(1))))
+            .collect::<Option<_>>()?;
+        let (mut lo, mut hi) = (i128::MAX, i128::MIN);
+        for s in self.lets.iter().chain(core::iter::once(&self.result)) {
+            let (a, b) = sum_bounds(s, &coords, &vars)?;
+            lo = lo.min(a);
+            hi = hi.max(b);
+            vars.push((a, b));
+        }
+        Some((lo, hi))
+    }
+
+    /// The result is a sum over the coordinates' digits: each term `(c_i / w) mod m` of its
+    /// own coordinate, the pieces of one coordinate the digits of one mixed radix (the layout
+    /// form), so its interval bounds are attained.
+    fn is_digit_sum(&self) -> bool {
+        let mut seen: Vec<Vec<(i64, i64)>> = vec![Vec::new(); self.sizes.len()];
+        for (_, t) in &self.result.terms {
+            let (v, w, m) = match *t {
+                Term::Var(v) => (v, 1, i64::MAX),
+                Term::Div(v, w) => (v, w, i64::MAX),
+                Term::Mod(v, m) => (v, 1, m),
+                Term::DivMod(v, w, m) => (v, w, m),
+                Term::Swizzle { .. } => return false,
+            };
+            let Var::Coord(i) = v else { return false };
+            let Some(pieces) = seen.get_mut(i) else {
+                return false;
+            };
+            pieces.push((w, m));
+        }
+        // Each coordinate's pieces, by weight, are digits of one mixed radix within its size:
+        // `w_j·m_j ≤ w_{j+1}` and `w_last·m_last ≤ n` (a piece without a modulus has
+        // `m = n / w`, `w` dividing `n`), so every combination of digits is some coordinate.
+        for (pieces, &n) in seen.iter_mut().zip(&self.sizes) {
+            pieces.sort_unstable();
+            let mut next = 1i64;
+            for &(w, m) in pieces.iter() {
+                let m = if m == i64::MAX {
+                    match (n.checked_rem(w), n.checked_div(w)) {
+                        (Some(0), Some(q)) => q,
+                        _ => return false,
+                    }
+                } else {
+                    m
+                };
+                if w < next || m < 1 {
+                    return false;
+                }
+                match w.checked_mul(m) {
+                    Some(x) if x <= n => next = x,
+                    _ => return false,
+                }
+            }
+        }
+        true
+    }
+
+    /// Every literal the text spells (constants, coefficients, divisors, moduli, masks) is a
+    /// value of `ty`, so the text compiles and means what the program means.
+    fn check_literals(&self, ty: IntType) -> Result<(), Error> {
+        let (type_min, type_max) = ty.range();
+        let bad = |v: i64| Error::IndexTypeRange {
+            min: v,
+            max: v,
+            type_min,
+            type_max,
+        };
+        for s in self.lets.iter().chain(core::iter::once(&self.result)) {
+            if !(type_min..=type_max).contains(&s.constant) {
+                return Err(bad(s.constant));
+            }
+            for (k, t) in &s.terms {
+                // A negative coefficient is spelled `- |k|·x`, or as the type's minimum.
+                let spelled =
+                    *k == type_min || u64::try_from(type_max).is_ok_and(|m| k.unsigned_abs() <= m);
+                if !spelled {
+                    return Err(bad(*k));
+                }
+                let params: &[i64] = match t {
+                    Term::Var(_) => &[],
+                    Term::Div(_, w) | Term::Mod(_, w) => &[*w],
+                    Term::DivMod(_, w, m) => &[*w, *m],
+                    Term::Swizzle { mask, .. } => &[*mask],
+                };
+                if let Some(&p) = params.iter().find(|&&p| p > type_max) {
+                    return Err(bad(p));
+                }
+            }
         }
         Ok(())
     }
@@ -318,9 +484,17 @@ impl Program {
             params.join(", ")
         );
         for (i, s) in self.lets.iter().enumerate() {
-            let _ = writeln!(out, "    let t{i}: {t} = {};", self.render(s, Syntax::Rust));
+            let _ = writeln!(
+                out,
+                "    let t{i}: {t} = {};",
+                self.render(s, Syntax::Rust(ty))
+            );
         }
-        let _ = writeln!(out, "    {}\n}}", self.render(&self.result, Syntax::Rust));
+        let _ = writeln!(
+            out,
+            "    {}\n}}",
+            self.render(&self.result, Syntax::Rust(ty))
+        );
         Ok(out)
     }
 
@@ -349,13 +523,13 @@ impl Program {
             let _ = writeln!(
                 out,
                 "    const {t} t{i} = {};",
-                self.render(s, Syntax::C(t))
+                self.render(s, Syntax::C(ty))
             );
         }
         let _ = writeln!(
             out,
             "    return {};\n}}",
-            self.render(&self.result, Syntax::C(t))
+            self.render(&self.result, Syntax::C(ty))
         );
         Ok(out)
     }
@@ -390,10 +564,15 @@ impl Program {
     }
 
     fn render(&self, s: &Sum, syn: Syntax) -> String {
+        // A literal of the text; the type's minimum by name (its magnitude is no literal of
+        // the type).
         let lit = |v: i64| match syn {
             Syntax::Python => v.to_string(),
-            Syntax::Rust => v.to_string(),
-            Syntax::C(t) => format!("(({t}){v})"),
+            Syntax::Rust(ty) if v < 0 && v == ty.range().0 => format!("{}::MIN", ty.rust()),
+            Syntax::Rust(_) => v.to_string(),
+            Syntax::C(IntType::I64) if v == i64::MIN => "INT64_MIN".to_string(),
+            Syntax::C(IntType::I32) if v == i64::from(i32::MIN) => "INT32_MIN".to_string(),
+            Syntax::C(ty) => format!("(({}){v})", ty.c()),
         };
         let mut out = String::new();
         if s.constant != 0 || s.terms.is_empty() {
@@ -402,10 +581,20 @@ impl Program {
         for (k, t) in &s.terms {
             let body = self.term(t, syn);
             let (neg, mag) = (*k < 0, k.unsigned_abs());
-            let piece = if mag == 1 {
-                body
+            let type_min = match syn {
+                Syntax::Python => None,
+                Syntax::Rust(ty) | Syntax::C(ty) => Some(ty.range().0),
+            };
+            let (neg, piece) = if mag == 1 {
+                (neg, body)
+            } else if neg && Some(*k) == type_min {
+                // `- |k|·x` would spell a literal past the type: `+ MIN·x` instead.
+                (false, format!("{}*{body}", lit(*k)))
+            } else if let Ok(m) = i64::try_from(mag) {
+                (neg, format!("{}*{body}", lit(m)))
             } else {
-                format!("{}*{body}", lit(i64::try_from(mag).unwrap_or(i64::MAX)))
+                // Only Python reaches here (`|i64::MIN|`): its integers are unbounded.
+                (neg, format!("{mag}*{body}"))
             };
             match (out.is_empty(), neg) {
                 (true, false) => out.push_str(&piece),
@@ -430,8 +619,8 @@ impl Program {
 #[derive(Clone, Copy)]
 enum Syntax {
     Python,
-    Rust,
-    C(&'static str),
+    Rust(IntType),
+    C(IntType),
 }
 
 /// The value of a variable: a coordinate given or a temporary defined before.
@@ -488,6 +677,60 @@ fn eval_sum_wide(s: &Sum, coords: &[i64], temps: &[i64]) -> Result<i128, Error> 
                 .ok_or(overflow)?;
             acc.checked_add(product).ok_or(overflow)
         })
+}
+
+/// Bounds of a sum from its variables' bounds: coordinates, then temporaries.
+fn sum_bounds(s: &Sum, coords: &[(i128, i128)], temps: &[(i128, i128)]) -> Option<(i128, i128)> {
+    let (mut lo, mut hi) = (i128::from(s.constant), i128::from(s.constant));
+    for (k, t) in &s.terms {
+        let (a, b) = term_bounds(t, coords, temps)?;
+        let k = i128::from(*k);
+        let (x, y) = (k.checked_mul(a)?, k.checked_mul(b)?);
+        lo = lo.checked_add(x.min(y))?;
+        hi = hi.checked_add(x.max(y))?;
+    }
+    Some((lo, hi))
+}
+
+/// Bounds of a term's value.
+fn term_bounds(t: &Term, coords: &[(i128, i128)], temps: &[(i128, i128)]) -> Option<(i128, i128)> {
+    let var = |v: Var| match v {
+        Var::Coord(i) => coords.get(i).copied(),
+        Var::Temp(i) => temps.get(i).copied(),
+    };
+    let div = |(a, b): (i128, i128), w: i64| {
+        let w = i128::from(w);
+        (w >= 1).then(|| (a.div_euclid(w), b.div_euclid(w)))
+    };
+    let modulo = |(a, b): (i128, i128), m: i64| {
+        let m = i128::from(m);
+        if m < 1 {
+            None
+        } else if a >= 0 && b < m {
+            Some((a, b))
+        } else {
+            Some((0, m.checked_sub(1)?))
+        }
+    };
+    match *t {
+        Term::Var(v) => var(v),
+        Term::Div(v, w) => div(var(v)?, w),
+        Term::Mod(v, m) => modulo(var(v)?, m),
+        Term::DivMod(v, w, m) => modulo(div(var(v)?, w)?, m),
+        Term::Swizzle { x, src, mask, dst } => {
+            let (a, b) = var(x)?;
+            if a < 0 || src > 62 || dst > 62 || mask < 0 {
+                return None;
+            }
+            // Only the bits of `mask << dst` change: the value stays below the next power of
+            // two above both.
+            let changed = i128::from(mask).checked_shl(dst)?;
+            let top = b.max(changed);
+            let bits = 128u32.checked_sub(top.leading_zeros())?;
+            let limit = 1i128.checked_shl(bits).filter(|_| bits <= 126)?;
+            Some((0, limit.checked_sub(1)?))
+        }
+    }
 }
 
 /// `v` clamped into `i64` (exact when it fits).

@@ -515,6 +515,13 @@ pub enum Error {
         /// Number of top-level modes.
         rank: usize,
     },
+    /// Two top-level modes of one layout carry the same name (a name must pick one mode).
+    DuplicateName {
+        /// The first mode with the name.
+        first: usize,
+        /// The later mode with the same name.
+        second: usize,
+    },
     /// A top-level mode listed twice (`select`, `permute`).
     RepeatedMode {
         /// The index listed twice.
@@ -686,6 +693,7 @@ impl Error {
                 "rank-mismatch"
             }
             Error::NotDivisible { .. } | Error::TileSplit { .. } => "not-divisible",
+            Error::DuplicateName { .. } => "mode-names",
             Error::ModeIndex { .. }
             | Error::RepeatedMode { .. }
             | Error::PermutationRank { .. }
@@ -830,6 +838,7 @@ impl fmt::Display for HelpText {
             Error::ArrangementRank { rank, .. } => write!(f, "give the arrangement {rank} top-level modes, one per mode of the layout (size 1 where a mode is not repeated)"),
             Error::ModeIndex { rank, .. } => write!(f, "top-level modes are numbered from 0 to {}, slowest first", rank.saturating_sub(1)),
             Error::RepeatedMode { .. } => f.write_str("list each top-level mode at most once"),
+            Error::DuplicateName { .. } => f.write_str("give each top-level mode of a layout its own name"),
             Error::PermutationRank { rank, .. } => write!(f, "a permutation lists each of the {rank} top-level modes exactly once; use `select` to drop modes"),
             Error::GroupRange { rank, .. } => write!(f, "group needs start < end <= {rank}"),
             Error::EmptySelection => f.write_str("select at least one top-level mode"),
@@ -1135,6 +1144,9 @@ impl fmt::Display for Error {
                 "mode index {index} is out of range: the layout has {rank} top-level modes"
             ),
             Error::RepeatedMode { index } => write!(f, "mode {index} is listed twice"),
+            Error::DuplicateName { first, second } => {
+                write!(f, "modes {first} and {second} have the same name")
+            }
             Error::PermutationRank { rank, len } => write!(
                 f,
                 "permute: the permutation has {len} entries but the layout has {rank} top-level modes"

@@ -163,7 +163,15 @@ impl Layout {
     ///
     /// # Errors
     /// [`Error::ProfileMismatch`] at the root when `names` does not have one entry per
-    /// top-level mode.
+    /// top-level mode; [`Error::DuplicateName`] when two modes get the same name.
+    ///
+    /// ```
+    /// use layout_core::{Error, Layout};
+    /// let l: Layout = "(2,3):(3,1)".parse()?;
+    /// let names = vec![Some("a".to_string()), Some("a".to_string())];
+    /// assert_eq!(l.with_names(names), Err(Error::DuplicateName { first: 0, second: 1 }));
+    /// # Ok::<(), layout_core::Error>(())
+    /// ```
     pub fn with_names(self, names: Vec<Option<String>>) -> Result<Layout, Error> {
         if names.iter().all(Option::is_none) {
             return Layout::new(self.shape, self.stride);
@@ -182,6 +190,16 @@ impl Layout {
                 shape_rank: shape.rank(),
                 stride_rank: names.len(),
             });
+        }
+        for (second, name) in names.iter().enumerate() {
+            let Some(name) = name else { continue };
+            if let Some(first) = names
+                .iter()
+                .take(second)
+                .position(|n| n.as_ref() == Some(name))
+            {
+                return Err(Error::DuplicateName { first, second });
+            }
         }
         Layout::build(shape, stride, names)
     }

@@ -385,20 +385,21 @@ fn int(s: ParseStream) -> syn::Result<(i64, Span)> {
             "write the integer without a type suffix",
         ));
     }
-    let v: i64 = lit.base10_parse::<i64>().map_err(|_| {
+    // The magnitude in `i128`, so `-9223372036854775808` (`i64::MIN`) reads exactly.
+    let v: i128 = lit.base10_parse::<i128>().map_err(|_| {
         syn::Error::new(
             lit.span(),
             "integer does not fit in i64\nhelp: every size, stride and offset must fit in i64",
         )
     })?;
     let span = neg.and_then(|n| n.join(lit.span())).unwrap_or(lit.span());
-    // `- -9223372036854775808`: syn reads the second `-` into the literal, so `v` can be
-    // `i64::MIN`, whose negation does not fit.
+    // `- -9223372036854775808`: syn reads the second `-` into the literal.
     let v = if neg.is_some() {
         v.checked_neg()
     } else {
         Some(v)
     };
+    let v = v.and_then(|v| i64::try_from(v).ok());
     let v = v.ok_or_else(|| {
         syn::Error::new(
             span,

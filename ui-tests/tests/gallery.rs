@@ -60,6 +60,12 @@ const SECTIONS: &[Section] = &[
                  is ignored).",
             ),
             case(
+                "macro/duplicate_name.rs",
+                "Two modes with the same name",
+                "A name picks one top-level mode (`restrict(.., rows = 1)`), so the modes of one \
+                 layout have different names.",
+            ),
+            case(
                 "macro/unknown_space.rs",
                 "An unknown space",
                 "The spaces are `logical`, `thread-value` (or `tv`) and `physical`.",
