@@ -64,12 +64,17 @@ pub fn layout(tokens: TokenStream) -> TokenStream {
                     // macro is harmless there, and the lint about it is silenced.
                     let export =
                         exported.then(|| quote!(#[macro_export] #[allow(non_local_definitions)]));
+                    // The item's `cfg`s also govern its definition macro and the macro's
+                    // re-export, so that alternative definitions under `#[cfg]` do not collide.
+                    let cfgs = it.attrs.iter().filter(|a| is_cfg(a));
+                    let cfgs2 = cfgs.clone();
                     out.extend(quote! {
                         #(#attrs)*
                         #[allow(non_camel_case_types)]
                         #vis type #name = #ty;
                         #(#attrs)*
                         #vis const #name: #name = #expr;
+                        #(#cfgs)*
                         #[doc(hidden)]
                         #[allow(unused_macros)]
                         #export
@@ -78,6 +83,7 @@ pub fn layout(tokens: TokenStream) -> TokenStream {
                                 $($cb)*! { $($k)* ; [$($key)* = #decl] $($rest)* }
                             };
                         }
+                        #(#cfgs2)*
                         #[allow(unused_imports)]
                         #vis use #def as #name;
                     });
@@ -98,6 +104,18 @@ fn unique(it: &crate::ast::Item) -> u64 {
     format!("{:?}", it.name.span()).hash(&mut h);
     it.tokens.to_string().hash(&mut h);
     h.finish()
+}
+
+/// Whether an outer attribute (`#` and its bracketed group) is `#[cfg(..)]`.
+fn is_cfg(attr: &TokenStream) -> bool {
+    attr.clone().into_iter().any(|tt| match tt {
+        proc_macro2::TokenTree::Group(g) => {
+            g.stream().into_iter().next().is_some_and(
+                |first| matches!(first, proc_macro2::TokenTree::Ident(i) if i == "cfg"),
+            )
+        }
+        _ => false,
+    })
 }
 
 fn errors(errs: Vec<syn::Error>) -> TokenStream {

@@ -163,3 +163,28 @@ fn two_paths_to_one_item() {
         compose_brute(&a_after_b(), &b_p())
     );
 }
+
+/// Alternative definitions of one item under `#[cfg]`: the item's `cfg` governs its hidden
+/// definition macro and that macro's re-export too, so the two do not collide, and an operand
+/// reads the definition that is compiled in.
+pub mod cfg_alternatives {
+    layout_typed::layout! {
+        #[cfg(all())]
+        pub const Q = (2,3):(1,2), logical -> logical;
+        #[cfg(any())]
+        pub const Q = (3,2):(1,3), logical -> logical;
+        #[cfg(all())]
+        pub const X = (3,2):(1,3), logical -> physical;
+        #[cfg(any())]
+        pub const X = (2,3):(1,2), logical -> physical;
+    }
+}
+
+#[test]
+fn cfg_alternatives_resolve_to_the_compiled_definition() {
+    let got = values(layout!(compose(cfg_alternatives::X, cfg_alternatives::Q)));
+    assert_eq!(
+        got,
+        compose_brute(&brute(&[(3, 1), (2, 3)]), &brute(&[(2, 1), (3, 2)]))
+    );
+}
