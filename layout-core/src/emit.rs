@@ -283,8 +283,10 @@ impl Program {
     }
 
     /// Checks that every intermediate value and the result fit `ty` at every coordinate
-    /// (SPEC §7: an offset range that overflows the index type is an error), and that every
-    /// literal the rendered text spells is a value of `ty`.
+    /// (SPEC §7: an offset range that overflows the index type is an error), that every
+    /// product and partial sum the rendered text computes fits `ty` (interval bounds, so a
+    /// program whose whole values fit may still be refused), and that every literal the
+    /// rendered text spells is a value of `ty`.
     ///
     /// Interval bounds of every value come first, in O(program size): when they fit, so does
     /// every value. Otherwise the coordinates are enumerated, up to [`crate::DECIDE_LIMIT`];
@@ -305,6 +307,7 @@ impl Program {
         if let Some((lo, hi)) = bounds
             && !outside(lo, hi)
         {
+            self.check_intermediates(ty)?;
             return self.check_literals(ty);
         }
         let total = self.sizes.iter().try_fold(1i64, |a, &n| a.checked_mul(n));
@@ -351,6 +354,7 @@ impl Program {
                 type_max,
             });
         }
+        self.check_intermediates(ty)?;
         self.check_literals(ty)
     }
 
@@ -418,6 +422,79 @@ impl Program {
             }
         }
         true
+    }
+
+    /// Every product and partial sum the rendered text computes fits `ty`, by interval bounds
+    /// in the text's order (the constant, then the terms left to right; a later negative term
+    /// as the subtraction of its magnitude's product): the values of the whole sums can fit
+    /// while `c0 - 1073741824*c1` overflows `i32` in the product. A sum whose terms have no
+    /// bound (a swizzle of a value that may be negative) was enumerated whole by the caller.
+    fn check_intermediates(&self, ty: IntType) -> Result<(), Error> {
+        let (type_min, type_max) = ty.range();
+        let check = |(lo, hi): (i128, i128)| {
+            if lo < i128::from(type_min) || hi > i128::from(type_max) {
+                Err(Error::IndexTypeRange {
+                    min: clamp_i64(lo),
+                    max: clamp_i64(hi),
+                    type_min,
+                    type_max,
+                })
+            } else {
+                Ok(())
+            }
+        };
+        let scale = |k: i128, (a, b): (i128, i128)| {
+            let (x, y) = (k.checked_mul(a)?, k.checked_mul(b)?);
+            Some((x.min(y), x.max(y)))
+        };
+        let overflow = Error::Overflow {
+            mode: crate::ModePath::ROOT,
+            what: crate::Quantity::Offset,
+        };
+        let Some(coords) = self
+            .sizes
+            .iter()
+            .map(|&n| (n >= 1).then(|| (0, i128::from(n).saturating_sub(1))))
+            .collect::<Option<Vec<(i128, i128)>>>()
+        else {
+            return Ok(());
+        };
+        let mut vars: Vec<(i128, i128)> = Vec::with_capacity(self.lets.len());
+        for s in self.lets.iter().chain(core::iter::once(&self.result)) {
+            let mut acc: Option<(i128, i128)> = (s.constant != 0 || s.terms.is_empty())
+                .then(|| (i128::from(s.constant), i128::from(s.constant)));
+            let mut bounded = true;
+            for (k, t) in &s.terms {
+                let Some(tb) = term_bounds(t, &coords, &vars) else {
+                    bounded = false;
+                    break;
+                };
+                check(tb)?;
+                let k = i128::from(*k);
+                // What the text multiplies: the signed coefficient when the term comes first
+                // (`-K*x` is `(-K)*x`) or is the type's minimum (`+ MIN*x`), else |k|.
+                let signed = acc.is_none() || k == i128::from(type_min);
+                let product = scale(if signed { k } else { k.abs() }, tb).ok_or(overflow)?;
+                check(product)?;
+                let value = scale(k, tb).ok_or(overflow)?;
+                let next = match acc {
+                    None => value,
+                    Some((lo, hi)) => (
+                        lo.checked_add(value.0).ok_or(overflow)?,
+                        hi.checked_add(value.1).ok_or(overflow)?,
+                    ),
+                };
+                check(next)?;
+                acc = Some(next);
+            }
+            let whole = if bounded {
+                acc.unwrap_or((0, 0))
+            } else {
+                sum_bounds(s, &coords, &vars).unwrap_or((i128::MIN, i128::MAX))
+            };
+            vars.push(whole);
+        }
+        Ok(())
     }
 
     /// Every literal the text spells (constants, coefficients, divisors, moduli, masks) is a

@@ -348,3 +348,58 @@ fn python_spells_the_minimum_exactly() {
         "result = 9223372036854775807*c0 - 9223372036854775808*c1"
     );
 }
+
+/// Whole values that fit the type do not make the text safe: `c0 - 1073741824*c1` computes the
+/// product `2^31` in `i32` before subtracting it. Every product and partial sum the text
+/// computes must fit, so these programs (every offset fits; an intermediate does not) are
+/// refused by every fixed-width renderer, in both forms; the offsets are checked to fit here.
+#[test]
+fn intermediates_past_the_type_are_refused() {
+    let cases = [
+        Case {
+            ty: IntType::I32,
+            sizes: vec![2, 3],
+            strides: vec![1, -1_073_741_824],
+            fixed: None,
+        },
+        Case {
+            ty: IntType::I32,
+            sizes: vec![4, 2],
+            strides: vec![1_073_741_823, -1_073_741_824],
+            fixed: Some((1, 1)),
+        },
+        Case {
+            ty: IntType::I64,
+            sizes: vec![3, 2],
+            strides: vec![-4_611_686_018_427_387_904, 1],
+            fixed: Some((1, 1)),
+        },
+        Case {
+            ty: IntType::I64,
+            sizes: vec![2, 3],
+            strides: vec![1, -4_611_686_018_427_387_904],
+            fixed: None,
+        },
+    ];
+    for case in cases {
+        assert!(case.fits(), "{}: every offset fits", case.text());
+        let map = case.map().expect("a layout");
+        let e = emit(&map, false).expect("emit");
+        let mut forms = vec![written(&map, false)];
+        forms.extend(layout_form(&e.decision));
+        for p in forms {
+            for r in [
+                p.to_rust("f", case.ty),
+                p.to_c("f", case.ty, false),
+                p.to_c("f", case.ty, true),
+            ] {
+                assert!(
+                    matches!(r, Err(layout_core::Error::IndexTypeRange { .. })),
+                    "{} fixed {:?}: {r:?}",
+                    case.text(),
+                    case.fixed
+                );
+            }
+        }
+    }
+}
