@@ -128,7 +128,7 @@ fn found_alias_walk_overflow() {
     found("algebra", "algebra-alias-walk-overflow");
 }
 
-// The same defects written out with the API, as the lead's regression tests will be.
+// The same defects written out with the API.
 
 /// `P ∘ ((T1 ∘ T2) ∘ I)` nested to the right: every emitted program must evaluate as
 /// `P(T1(T2(I(i))))` at every coordinate of `I`'s domain, which has one coordinate.
