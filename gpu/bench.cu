@@ -1,4 +1,4 @@
-// Issue 7: the generated kernels (gen/kernels.cu) against CuTe and hand-written baselines on one
+// The generated kernels (gen/kernels.cu) against CuTe and hand-written baselines on one
 // GPU. For every kernel: fresh random input, poisoned output, every element checked (at the dense
 // leading dimension and at a padded one), then the median of REPS timed launches after warm-up
 // (CUDA events), in GB/s of bytes read + written, against a device-to-device cudaMemcpy.

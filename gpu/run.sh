@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 7 on one GPU: builds every kernel with nvcc -O3 -arch=sm_90, counts SASS instructions per
+# On one GPU: builds every kernel with nvcc -O3 -arch=sm_90, counts SASS instructions per
 # kernel (cuobjdump --dump-sass: the function's slots and the instructions without NOP padding), checks every element and times them
 # (bench.cu), reads shared-memory bank conflicts with ncu where it works, prints one table last.
 # Needs the CuTe headers in gpu/.cutlass/include (docs/gpu.md says how); without them the CuTe

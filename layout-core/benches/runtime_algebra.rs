@@ -1,4 +1,4 @@
-//! The algebra at run time against CuTe (issue 6, item 3): composition, divide, the decision
+//! The algebra at run time against CuTe: composition, divide, the decision
 //! of a composite and inverse on run-time layouts. The CuTe side, with run-time integers, is
 //! `bench/cpp/algebra.cpp`, and pycute's is `bench/pycute_algebra.py`; the operands are the
 //! same:

@@ -1,4 +1,4 @@
-//! Run-time addressing against CuTe (issue 6, item 2): every offset of four layouts computed by
+//! Run-time addressing against CuTe: every offset of four layouts computed by
 //! (a) the code `layout!` emits, through `offset`, and (b) hand-written index arithmetic. The
 //! CuTe side, (c) static and (d) run-time layouts, is `bench/cpp/addressing.cpp`; both walk the
 //! same coordinates in the same loop order and write every offset to a buffer.

@@ -1,4 +1,4 @@
-//! The CUDA generator of issue 7, checked without a GPU: the committed `gpu/gen/kernels.cu` is
+//! The CUDA generator, checked without a GPU: the committed `gpu/gen/kernels.cu` is
 //! exactly what the generator writes, and its addressing functions, compiled as plain C++ with
 //! the system compiler, equal the typed API's evaluation (`layout!` values, `try_compose` with a
 //! run-time leading dimension) at every coordinate of every emitted function, and at every

@@ -1,4 +1,4 @@
-//! Differential test against NVIDIA's pycute (issue 4, item 4).
+//! Differential test against NVIDIA's pycute.
 //!
 //! A fixed seed generates at least 5,000 calls of every CuTe operation of
 //! `layout_core::cute` (coalesce with and without a profile, composition with layouts and

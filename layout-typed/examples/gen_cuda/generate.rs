@@ -1,4 +1,4 @@
-//! The CUDA generator of issue 7: kernels whose every address is code emitted by the algebra.
+//! The CUDA generator: kernels whose every address is code emitted by the algebra.
 //!
 //! This module is shared by the example's `main.rs` (which writes `gpu/gen/kernels.cu`) and by
 //! the CI test `tests/tests/gpu_codegen.rs` (which includes it with `#[path]`, compiles the

@@ -1,5 +1,5 @@
-//! Writes `gpu/gen/kernels.cu`: CUDA kernels whose every address is the algebra's emitted code
-//! (issue 7). See `generate.rs` for what is declared and how it is emitted, `gpu/run.sh` for the
+//! Writes `gpu/gen/kernels.cu`: CUDA kernels whose every address is the algebra's emitted code.
+//! See `generate.rs` for what is declared and how it is emitted, `gpu/run.sh` for the
 //! measurement on the GPU, and `docs/gpu.md` for the results.
 //!
 //! Run: `cargo run -p layout-typed --example gen_cuda [OUT.cu]`
