@@ -838,6 +838,11 @@ pub struct CliDoctests;
 #[cfg(doctest)]
 pub struct PerformanceDoctests;
 
+/// The specification (`docs/spec.md`).
+#[doc = include_str!("../../docs/spec.md")]
+#[cfg(doctest)]
+pub struct SpecDoctests;
+
 /// The interface of `layout!`'s expansion: not part of the API. Naming these items by hand
 /// bypasses the checks that `layout!` runs.
 #[doc(hidden)]
