@@ -81,7 +81,7 @@ def cosize(layout):
 
 
 def dense(layout):
-    """Seed 000 Lemma 1: without size-1 leaves, sorted by stride, the strides are 1, n1, n1n2..."""
+    """Lemma 1 (spec: Dense bijections): without size-1 leaves, sorted by stride, the strides are 1, n1, n1n2..."""
     pairs = sorted((d, n) for n, d in zip(leaves(layout[0]), leaves(layout[1])) if n > 1)
     want = 1
     for d, n in pairs:

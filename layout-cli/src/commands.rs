@@ -1,4 +1,4 @@
-//! `check`, `eval`, `explain` and `emit`, with SPEC §10's JSON.
+//! `check`, `eval`, `explain` and `emit`, with the JSON (spec: Machine-readable output).
 
 use std::fmt::Write as _;
 

@@ -1,5 +1,5 @@
 //! `layout cute OP ARGS... [--strict] [--json]`: CuTe's operations with CuTe's semantics and
-//! CuTe's printing (`layout_core::cute`), SPEC §8 and §10.
+//! CuTe's printing (`layout_core::cute`), (spec: CuTe interoperability; spec: Machine-readable output).
 //!
 //! A result is printed only when it satisfies CuTe's own unit-test postconditions; otherwise the
 //! diagnostic names the violated condition, and where CuTe refuses (or goes wrong on) a
@@ -25,13 +25,13 @@ pub struct Options<'a> {
     pub op: &'a str,
     /// Its arguments, in CuTe notation.
     pub args: &'a [String],
-    /// Require seed 000 §1's admissibility conditions up front.
+    /// Require the admissibility conditions (spec: Strict mode) up front.
     pub strict: bool,
-    /// Print SPEC §10's JSON.
+    /// Print the JSON (spec: Machine-readable output).
     pub json: bool,
 }
 
-/// SPEC §10: `{"result", "offsets", "errors", "note"}`.
+/// (spec: Machine-readable output): `{"result", "offsets", "errors", "note"}`.
 #[derive(Serialize)]
 struct CuteJson {
     result: Option<String>,
@@ -229,7 +229,7 @@ fn note(d: &Diagnostic) -> Option<String> {
         _ => "there is no CuTe result",
     };
     Some(format!(
-        "{lead}, but the map asked for is a layout: {s} (seed 000 Theorem 1, checked at every coordinate)"
+        "{lead}, but the map asked for is a layout: {s} (Theorem 1, checked at every coordinate)"
     ))
 }
 

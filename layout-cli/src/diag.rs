@@ -1,5 +1,5 @@
 //! Diagnostics: one error with its rule, mode, message, help and column, printed as one line
-//! on stderr or as an entry of the `errors` list of `--json` (SPEC §10).
+//! on stderr or as an entry of the `errors` list of `--json` (spec: Machine-readable output).
 
 use layout_core::Error;
 use layout_core::banks::BankError;
@@ -67,7 +67,7 @@ pub struct Diag {
     pub unreadable: bool,
 }
 
-/// The JSON form of an error (SPEC §10: `rule`, `mode`, `message`, `help`).
+/// The JSON form of an error (spec: Machine-readable output; `rule`, `mode`, `message`, `help`).
 #[derive(Serialize, Debug)]
 pub struct JsonError {
     /// The rule's stable name.
@@ -200,7 +200,7 @@ impl Diag {
     }
 }
 
-/// The exit status for a list of errors (SPEC §10): 0 when there is none, 2 when one of them is
+/// The exit status for a list of errors (spec: Machine-readable output): 0 when there is none, 2 when one of them is
 /// unreadable input, else 1.
 pub fn exit_status(errors: &[Diag]) -> u8 {
     if errors.is_empty() {

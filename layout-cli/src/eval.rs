@@ -60,7 +60,7 @@ impl Evaluator<'_> {
                     let pos = match entry {
                         Entry::Position(p) if self.cute => {
                             // CuTe order: entry 0 is the fastest free entry (all the positions of
-                            // one `restrict` count the same free entries, SPEC §5).
+                            // one `restrict` count the same free entries; spec: Restriction).
                             let free = rank;
                             match free.checked_sub(p.saturating_add(1)) {
                                 Some(q) => q,
@@ -305,7 +305,7 @@ pub fn reason(d: &Decision) -> String {
 }
 
 /// An operation's result as a map; `thread-value -> physical` exists only as a composite
-/// (SPEC §2), so such a layout is composed after the identity on its shape.
+/// (spec: Constructible annotations), so such a layout is composed after the identity on its shape.
 fn layout_map(l: Layout, dom: Space, cod: Space) -> Result<Map, Error> {
     if (dom, cod) == (Space::ThreadValue, Space::Physical) {
         let id = layout_core::canonical(l.shape())?.with_names(l.names().to_vec())?;

@@ -1,11 +1,11 @@
-//! The text grammar of the CLI's arguments: layouts (SPEC §1) and algebra expressions that
+//! The text grammar of the CLI's arguments: layouts (spec: Grammar) and algebra expressions that
 //! mirror `layout!` (docs/cli.md). Every node keeps its byte span, so that an error points at
 //! the column of the token that caused it.
 //!
 //! ```text
 //! expr     := op '(' args ')' | '[' decl ']' | layout
 //! decl     := layout ',' side '->' side (',' option)*
-//! layout   := ['cute'] tree ':' tree                      (SPEC §1)
+//! layout   := ['cute'] tree ':' tree                      (spec: Grammar)
 //! side     := space ['(' int (',' int)* ')']             (a tile on a logical side)
 //! space    := 'logical' | 'thread-value' | 'tv' | 'physical'
 //! option   := 'swizzle' '(' 'b' '=' int ',' 'src' '=' int ',' 'dst' '=' int ')'
@@ -98,7 +98,7 @@ impl LayoutSrc {
         }
     }
 
-    /// Every error of the layout, each located: all mode-local errors at once (SPEC §1), else
+    /// Every error of the layout, each located: all mode-local errors at once (spec: Notation), else
     /// the one error of the construction.
     pub fn errors(&self, src: &Source<'_>) -> Vec<Diag> {
         let Err(first) = &self.layout else {
@@ -942,7 +942,7 @@ impl<'a> Parser<'a> {
         self.layout(cute)
     }
 
-    /// `tree ':' tree` (SPEC §1), with spans; the layout is built by `layout-core`.
+    /// `tree ':' tree` (spec: Grammar), with spans; the layout is built by `layout-core`.
     fn layout(&mut self, cute: bool) -> R<LayoutSrc> {
         self.ws();
         let start = self.pos;

@@ -1,7 +1,7 @@
-//! `layout`: the layout algebra of seed 000 from the shell.
+//! `layout`: the layout algebra (spec: Algebra) from the shell.
 //!
 //! `check`, `eval`, `explain`, `emit`, `draw`, `conflicts` and `cute`; every command has `--json`
-//! (SPEC §10) and exits 0 when there is no error, 1 for a rule violation and 2 for input it
+//! (spec: Machine-readable output) and exits 0 when there is no error, 1 for a rule violation and 2 for input it
 //! cannot read. See `docs/cli.md`.
 
 #![forbid(unsafe_code)]
@@ -49,7 +49,7 @@ enum Command {
         /// Read the layout in CuTe order (first mode fastest, stride 0 = broadcast).
         #[arg(long)]
         cute: bool,
-        /// Print SPEC §10's JSON.
+        /// Print the JSON (spec: Machine-readable output).
         #[arg(long)]
         json: bool,
     },
@@ -60,7 +60,7 @@ enum Command {
         /// Read and print the layout in CuTe order.
         #[arg(long)]
         cute: bool,
-        /// Print SPEC §10's JSON.
+        /// Print the JSON (spec: Machine-readable output).
         #[arg(long)]
         json: bool,
     },
@@ -75,7 +75,7 @@ enum Command {
         /// Decide each top-level mode as one coordinate instead of each leaf.
         #[arg(long)]
         by_mode: bool,
-        /// Print SPEC §10's JSON.
+        /// Print the JSON (spec: Machine-readable output).
         #[arg(long)]
         json: bool,
     },
@@ -159,12 +159,12 @@ enum Command {
         /// cotarget, a profile, a swizzle (`Swizzle<3,4,3>`) or a chain `Swizzle<3,4,3> o L`.
         #[arg(allow_negative_numbers = true)]
         args: Vec<String>,
-        /// Require seed 000 §1's admissibility conditions up front (complement divisibility;
+        /// Require the admissibility conditions (spec: Strict mode) up front (complement divisibility;
         /// composition's prefix/leftover divisibility, weak left divisibility, disjointness;
         /// a divide's tile dividing its mode).
         #[arg(long)]
         strict: bool,
-        /// Print SPEC §10's JSON.
+        /// Print the JSON (spec: Machine-readable output).
         #[arg(long)]
         json: bool,
     },

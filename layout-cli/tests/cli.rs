@@ -1,4 +1,4 @@
-//! The `layout` binary end to end: values of every `--json` field (SPEC §10), exit statuses,
+//! The `layout` binary end to end: values of every `--json` field (spec: Machine-readable output), exit statuses,
 //! one-line errors with columns, SVG snapshots that parse as XML.
 
 use std::path::PathBuf;
@@ -24,7 +24,7 @@ fn ints(v: &Value) -> Vec<i64> {
         .collect()
 }
 
-/// The object's field names, sorted (the binary prints SPEC §10's order; a parsed map sorts).
+/// The object's field names, sorted (the binary prints the documented order; a parsed map sorts; spec: Machine-readable output).
 fn keys(v: &Value) -> Vec<&str> {
     v.as_object()
         .expect("an object")
@@ -279,7 +279,7 @@ fn eval_matches_every_corpus_layout() {
 
 #[test]
 fn explain_cute_composition() {
-    // SPEC §9: CuTe's documented composition, decided to a layout; both forms cost 2.
+    // (spec: Reference results): CuTe's documented composition, decided to a layout; both forms cost 2.
     let expr =
         "compose([(2,6):(2,8), logical -> physical], [(3,4):(1,3), thread-value -> logical])";
     let (status, v) = json(&["explain", expr, "--json"]);
@@ -333,7 +333,7 @@ fn explain_cute_composition() {
 
 #[test]
 fn explain_seed_restrictions_and_non_layouts() {
-    // Seed §5: 3 - b, and 64 + r + 8·v.
+    // (spec: Restriction): 3 - b, and 64 + r + 8·v.
     let (_, v) = json(&[
         "explain",
         "restrict(swizzle([(2,2):(2,1), logical -> physical], b = 1, src = 1, dst = 0), 0 = 1)",
@@ -836,7 +836,7 @@ fn errors_point_at_columns() {
 #[test]
 fn garbage_never_panics() {
     // Truncations and single-byte corruptions of valid inputs: always a one-line error or a
-    // result, never a panic, and only the statuses of SPEC §10.
+    // result, never a panic, and only the statuses (spec: Machine-readable output).
     let seeds = [
         "compose([(2,6):(2,8), logical -> physical], [(3,4):(1,3), thread-value -> logical])",
         "restrict(swizzle([(2,2):(2,1), logical -> physical], b = 1, src = 1, dst = 0), 0 = 1)",

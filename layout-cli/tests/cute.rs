@@ -1,6 +1,6 @@
 //! `layout cute OP ARGS... [--strict] [--json]` end to end: CuTe's operations through the
 //! binary against the corpus's pycute values (`tests/data/cute_corpus.json`) and the reviewed
-//! verdict table (`tests/data/cute_verdicts.json`), SPEC §10's JSON, strict mode, the note that
+//! verdict table (`tests/data/cute_verdicts.json`), the JSON (spec: Machine-readable output), strict mode, the note that
 //! offers the layout CuTe refuses, exit statuses and error columns.
 
 use std::collections::BTreeMap;
@@ -12,7 +12,7 @@ mod common;
 use common::layout;
 
 /// `layout cute OP ARGS... [flags] --json`: the status and the object, checked to have exactly
-/// SPEC §10's four fields and nothing on stderr.
+/// The four fields (spec: Machine-readable output) and nothing on stderr.
 fn cute_json(op: &str, args: &[&str], flags: &[&str]) -> (i32, Value) {
     let mut all = vec!["cute", op];
     all.extend_from_slice(args);
@@ -252,7 +252,7 @@ fn failed_postconditions_are_rule_violations() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// SPEC §8's examples
+// The examples (spec: Postconditions)
 
 #[test]
 fn documented_composition_in_cute_order() {
@@ -288,7 +288,7 @@ fn seed_section_1_complement_is_diagnosed_and_strict_names_the_admissibility_con
     assert_eq!(v["note"], Value::Null);
     let help = v["errors"][0]["help"].as_str().expect("help");
     assert!(help.contains("divisib"), "{help}");
-    // Strict: seed §1's N_0·d_0 | d_1 fails at mode 1 (2 does not divide 3), before computing.
+    // Strict (spec: Strict mode): N_0·d_0 | d_1 fails at mode 1 (2 does not divide 3), before computing.
     let (status, v) = cute_json("complement", &["(2,2):(1,3)", "24"], &["--strict"]);
     assert_eq!(status, 1);
     assert_eq!(rules(&v), ["complement-stride-divides"]);

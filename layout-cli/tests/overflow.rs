@@ -1,5 +1,5 @@
 //! The `layout` binary on sizes and strides near the ends of `i64`: every command exits with a
-//! status of SPEC §10 (0, 1 or 2) and a one-line error, never a panic; where a value is
+//! status (spec: Machine-readable output) (0, 1 or 2) and a one-line error, never a panic; where a value is
 //! defined (`eval`'s offsets and cosize) it is checked against values computed here in i128.
 
 mod common;

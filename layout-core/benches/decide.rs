@@ -1,4 +1,4 @@
-//! The decision procedure of Theorem 1 (seed 000 §4, SPEC §6).
+//! The decision procedure of Theorem 1 (spec: Theorem 1).
 //!
 //! `cargo bench -p layout-core --bench decide` (add `-- --warm-up-time 1 --measurement-time 3`
 //! for a quick run).

@@ -1,4 +1,4 @@
-//! Alias-freedom of a map into physical space (SPEC §2): exact, with a fast path.
+//! Alias-freedom of a map into physical space (spec: Alias-freedom): exact, with a fast path.
 
 use alloc::vec;
 use alloc::vec::Vec;
@@ -62,7 +62,7 @@ const OVERFLOW: Error = Error::Overflow {
     what: crate::Quantity::Offset,
 };
 
-/// The answer of SPEC §2's two fast tests, without enumeration: `Some(true)` when, sorted by
+/// The answer of the two fast tests (spec: Alias-freedom), without enumeration: `Some(true)` when, sorted by
 /// |stride|, each |stride| exceeds the spread of the smaller modes; `Some(false)` when a pair
 /// of modes collides (`|s_j|/g ≤ n_i − 1` and `|s_i|/g ≤ n_j − 1`, `g = gcd`), and
 /// `Some(true)` when only two modes address memory and they do not collide (the pair test is
@@ -150,7 +150,7 @@ fn fast(layout: &Layout) -> Fast {
     Fast::Unknown
 }
 
-/// Whether `layout` is alias-free (SPEC §2): `L(c) = L(c')` only when `c` and `c'` differ at
+/// Whether `layout` is alias-free (spec: Alias-freedom): `L(c) = L(c')` only when `c` and `c'` differ at
 /// broadcast modes alone. Exact: the two fast tests of [`fast_alias_test`], then a symbolic
 /// reduction (padded and blocked tiles, divisible strides: see below), and only where neither
 /// decides, an enumeration of at most [`ENUMERATION_SIZE_LIMIT`] coordinates (each limit

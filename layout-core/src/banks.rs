@@ -372,7 +372,7 @@ fn repeats(leaves: &[(i64, Stride)], mut t: i64) -> bool {
 
 /// The bank conflicts of one warp reading or writing shared memory through `smem` (a
 /// `logical -> physical` map, possibly swizzled) at the logical positions that the
-/// thread-value layout `tv` gives each lane (SPEC §2 spaces; offsets in elements).
+/// thread-value layout `tv` gives each lane (offsets in elements; spec: The three spaces).
 ///
 /// `tv` is a plain [`Layout`] so that broadcast thread modes (`ldmatrix` sources, GMMA
 /// operands), which are not dense bijections, are accepted; its values must lie in

@@ -1,4 +1,4 @@
-//! Deciding whether a map is a layout (seed 000 §4, Theorem 1; SPEC §6).
+//! Deciding whether a map is a layout (spec: Theorem 1).
 
 use alloc::vec;
 use alloc::vec::Vec;
@@ -32,7 +32,7 @@ pub struct Chain {
 /// How many entries of `ρ` [`scan`] keeps at a time: a window that stays in cache.
 const SCAN_WINDOW: usize = 4096;
 
-/// The scan of Theorem 1 (seed 000 §4): decides whether `g` (with `g[0] = 0`) is a layout of
+/// The scan of Theorem 1 (spec: Theorem 1): decides whether `g` (with `g[0] = 0`) is a layout of
 /// some flat shape of size `n = g.len()`, and if so returns the coarsest one. O(n): the
 /// subtractions touch fewer than 2n entries.
 ///
@@ -161,7 +161,7 @@ pub enum NotLayout {
 pub struct Decision {
     /// The sizes of the decided coordinates (the domain leaves, or the top-level modes).
     pub coordinate_shape: Vec<i64>,
-    /// `f(0)`: 0 except for a restriction, whose constant part it is (seed 000 §5).
+    /// `f(0)`: 0 except for a restriction, whose constant part it is (spec: Restriction).
     pub constant: i64,
     /// Per coordinate, the coarsest refinement when the map is a layout.
     pub result: Result<Vec<Chain>, NotLayout>,
@@ -259,7 +259,7 @@ fn map_coordinate_sizes(map: &Map, by_mode: bool) -> Vec<i64> {
     }
 }
 
-/// Decides whether `map − map(0)` is a layout of its domain (seed 000 §4, Theorem 1; SPEC §6):
+/// Decides whether `map − map(0)` is a layout of its domain (spec: Theorem 1):
 /// tabulates the map, checks separability, then runs [`scan`] on each coordinate — the domain
 /// leaves, or with `by_mode` each top-level mode read as one integer. Returns the coarsest
 /// refinement per coordinate, or the reason and a witness.

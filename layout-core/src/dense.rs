@@ -1,4 +1,4 @@
-//! Lemma 1 of seed 000: a dense bijection is decided from sizes and strides alone.
+//! Lemma 1 (spec: Dense bijections): a dense bijection is decided from sizes and strides alone.
 
 use alloc::vec::Vec;
 
@@ -6,7 +6,7 @@ use crate::error::Error;
 use crate::layout::{Layout, Mode};
 use crate::tree::Stride;
 
-/// Whether `layout` is a dense bijection onto `[0, size)` (seed 000, Lemma 1).
+/// Whether `layout` is a dense bijection onto `[0, size)` (Lemma 1; spec: Dense bijections).
 ///
 /// Modes of size 1 are dropped; a broadcast `_` of size > 1 fails; the remaining modes sorted by
 /// stride must have strides `1, n₁, n₁n₂, …` (the running products of the sorted sizes).

@@ -1,4 +1,4 @@
-//! Emitting the offset code of a map (seed 000 §4–5; SPEC §7): the layout form of a decided
+//! Emitting the offset code of a map (spec: Code emission): the layout form of a decided
 //! map, the composite as written, and the cheaper of the two, rendered as Rust or C/CUDA text.
 
 use alloc::format;
@@ -202,7 +202,7 @@ impl Program {
         self.sizes.reverse();
     }
 
-    /// Divisions plus moduli (SPEC §7); shifts, masks and XOR count 0.
+    /// Divisions plus moduli (spec: Cost); shifts, masks and XOR count 0.
     #[must_use]
     pub fn cost(&self) -> usize {
         self.lets
@@ -283,7 +283,7 @@ impl Program {
     }
 
     /// Checks that every intermediate value and the result fit `ty` at every coordinate
-    /// (SPEC §7: an offset range that overflows the index type is an error), that every
+    /// (spec: Range checks; an offset range that overflows the index type is an error), that every
     /// product and partial sum the rendered text computes fits `ty` (interval bounds, so a
     /// program whose whole values fit may still be refused), and that every literal the
     /// rendered text spells is a value of `ty`.
@@ -955,7 +955,7 @@ fn coordinates(map: &Map, by_mode: bool) -> (Vec<i64>, Vec<Leaf>) {
     }
 }
 
-/// The composite as written (SPEC §7): each right operand's value bound to a temporary and
+/// The composite as written (spec: Composite as written): each right operand's value bound to a temporary and
 /// unflattened into the left operand's leaves, a swizzle as `x ^ (((x >> src) & mask) << dst)`,
 /// a restriction with its fixed coordinates substituted.
 #[must_use]
@@ -969,7 +969,7 @@ pub fn written(map: &Map, by_mode: bool) -> Program {
     b.program
 }
 
-/// The layout form of a decision (SPEC §7): `constant + Σ s_ij·((c_i / w_ij) mod m_ij)` over the
+/// The layout form of a decision (spec: Layout form): `constant + Σ s_ij·((c_i / w_ij) mod m_ij)` over the
 /// coarsest refinement, `/ 1`, the slowest piece's modulus and zero-stride terms dropped.
 /// `None` when the map is not a layout.
 #[must_use]
@@ -1015,7 +1015,7 @@ pub struct Emitted {
     pub decision: Decision,
 }
 
-/// The offset code of `map` (SPEC §7): decides it, builds the layout form and the form as
+/// The offset code of `map` (spec: Code emission): decides it, builds the layout form and the form as
 /// written, and takes the cheaper (the layout form on a tie), so the emitted cost never
 /// exceeds the as-written cost.
 ///

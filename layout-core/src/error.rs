@@ -169,7 +169,7 @@ pub enum Error {
         /// The size written.
         size: i64,
     },
-    /// A literal stride 0 on a mode of size > 1 (SPEC §1: write `_` for a broadcast).
+    /// A literal stride 0 on a mode of size > 1 (spec: Broadcast stride; write `_` for a broadcast).
     ZeroStride {
         /// The offending mode.
         mode: ModePath,
@@ -195,7 +195,7 @@ pub enum Error {
         /// Its number of entries.
         rank: usize,
     },
-    /// Not a dense bijection (seed 000, Lemma 1): after sorting the modes of size > 1 by stride,
+    /// Not a dense bijection (Lemma 1; spec: Dense bijections): after sorting the modes of size > 1 by stride,
     /// `mode` should have stride `expected` (1 for the smallest, else the previous stride times
     /// the previous size) but has `found`.
     NotDense {
@@ -278,14 +278,14 @@ pub enum Error {
         /// Entries the coordinate has there.
         coord_rank: usize,
     },
-    /// The annotation `domain -> codomain` is not one of the five constructible pairs (SPEC §2).
+    /// The annotation `domain -> codomain` is not one of the five constructible pairs (spec: Constructible annotations).
     ForbiddenSpaces {
         /// The domain written.
         domain: Space,
         /// The codomain written.
         codomain: Space,
     },
-    /// The swizzle bit fields `[src, src+b)` and `[dst, dst+b)` overlap (SPEC §3).
+    /// The swizzle bit fields `[src, src+b)` and `[dst, dst+b)` overlap (spec: Swizzles).
     SwizzleOverlap {
         /// Number of bits.
         b: u32,
@@ -330,26 +330,26 @@ pub enum Error {
         /// The codomain of the map.
         codomain: Space,
     },
-    /// The right operand of a composition maps into `codomain`, not logical (SPEC §4).
+    /// The right operand of a composition maps into `codomain`, not logical (spec: Composition).
     RightNotLogical {
         /// Its codomain.
         codomain: Space,
     },
     /// The right operand of a composition is swizzled (a swizzle is always the last step).
     RightSwizzled,
-    /// The left operand of a composition has domain `domain`, not logical (SPEC §4).
+    /// The left operand of a composition has domain `domain`, not logical (spec: Composition).
     LeftDomainNotLogical {
         /// Its domain.
         domain: Space,
     },
-    /// The operands of a composition have different sizes (SPEC §4).
+    /// The operands of a composition have different sizes (spec: Composition).
     SizeMismatch {
         /// Size of the left operand's domain.
         left: i64,
         /// Size of the right operand.
         right: i64,
     },
-    /// The operands of a composition carry different logical tile shapes (SPEC §1).
+    /// The operands of a composition carry different logical tile shapes (spec: Logical tile shapes).
     TileMismatch {
         /// Rank of the left operand's tile.
         left_rank: usize,
@@ -385,7 +385,7 @@ pub enum Error {
         /// Largest value of the index type.
         type_max: i64,
     },
-    /// `restrict` on a map whose codomain is not physical (seed 000 §5: a slice is not dense).
+    /// `restrict` on a map whose codomain is not physical (spec: Restriction; a slice is not dense).
     RestrictNotPhysical {
         /// The map's codomain.
         codomain: Space,
@@ -546,7 +546,7 @@ pub enum Error {
     /// `select` of no mode.
     EmptySelection,
     /// A result of CuTe's own formula for `op` violates one of CuTe's unit-test postconditions
-    /// (seed 000 §1, SPEC §8): CuTe would return it silently; we return this instead. `mode` is
+    /// (spec: Strict mode; spec: Postconditions): CuTe would return it silently; we return this instead. `mode` is
     /// the tiler mode (CuTe order) where it happened, `within` the operation that was called.
     CutePostcondition {
         /// The CuTe operation whose result failed (e.g. the complement inside a divide).
@@ -569,7 +569,7 @@ pub enum Error {
         /// Why, with the numbers.
         reason: Refusal,
     },
-    /// Strict mode: a seed 000 §1 admissibility condition fails (checked before computing).
+    /// Strict mode: an admissibility condition (spec: Strict mode) fails (checked before computing).
     CuteStrict {
         /// The CuTe operation whose condition fails.
         op: CuteOp,
@@ -643,7 +643,7 @@ impl fmt::Display for Expected {
 
 impl Error {
     /// A short stable name of the rule that failed, e.g. `"not-dense"` (the `rule` field of the
-    /// CLI's `--json` output, SPEC §10).
+    /// CLI's `--json` output; spec: Machine-readable output).
     #[must_use]
     pub fn rule(&self) -> &'static str {
         match self {
@@ -819,7 +819,7 @@ impl fmt::Display for HelpText {
             Error::RightSwizzled => f.write_str("a swizzle is the last step of a chain: swizzle the left (storage) operand instead"),
             Error::LeftDomainNotLogical { .. } => f.write_str("the left operand must read logical positions: annotate it `logical -> ..`, or swap the operands"),
             Error::SizeMismatch { left, .. } => write!(f, "the right operand must enumerate all {left} positions of the left operand's domain"),
-            Error::TileMismatch { .. } => f.write_str("write both sides over the same logical index (SPEC §1): a row-major M×K matrix composed after a CuTe TV layout is `(K,M):(1,K)` in seed order"),
+            Error::TileMismatch { .. } => f.write_str("write both sides over the same logical index (spec: Logical tile shapes): a row-major M×K matrix composed after a CuTe TV layout is `(K,M):(1,K)` in seed order"),
             Error::TileSize { size, .. } => write!(f, "the tile's extents must multiply to the size of the logical side, {size}"),
             Error::TileNotLogical { .. } => f.write_str("only a `logical` side carries a tile shape: `logical(K, M)`"),
             Error::IndexTypeRange { .. } => f.write_str("pick a wider index type, e.g. `index = i64`"),
@@ -858,7 +858,7 @@ impl fmt::Display for HelpText {
                 Postcondition::ComplementCoverage { .. }
                 | Postcondition::ComplementBound { .. }
                 | Postcondition::ComplementOrdered { .. }
-                | Postcondition::ComplementDisjoint { .. } => "CuTe's complement is exact only under the seed §1 divisibility (sorted by stride, N_(i-1)·d_(i-1) | d_i and N_α·d_α | M): pick such a cotarget, or take the rest of a `divide` of a canonical layout in this algebra",
+                | Postcondition::ComplementDisjoint { .. } => "CuTe's complement is exact only under the divisibility conditions (spec: Strict mode) (sorted by stride, N_(i-1)·d_(i-1) | d_i and N_α·d_α | M): pick such a cotarget, or take the rest of a `divide` of a canonical layout in this algebra",
                 Postcondition::CompositionCompatible { .. } | Postcondition::CompositionValue { .. } => "the composite is still a function: `compose` it in this algebra, where Theorem 1 decides whether it is a layout (see the suggestion, if any)",
                 Postcondition::RightInverseDomain { .. }
                 | Postcondition::RightInverseValue { .. }
@@ -877,7 +877,7 @@ impl fmt::Display for HelpText {
                 Refusal::TilerRank { rank, .. } => return write!(f, "give at most {rank} tiler entries, one per top-level mode of the layout (`_` keeps a mode)"),
                 Refusal::ZipRank { .. } => "C++ `zip` needs the first half (blocked: the block, raked: the copies) to have an integer shape, or both halves to be tuples of one rank; use `logical_product` for rank-1 operands, or give both operands rank 2",
             }),
-            Error::CuteStrict { .. } => f.write_str("strict mode requires the seed 000 §1 admissibility conditions before computing; without strict mode CuTe's result is returned when it passes CuTe's own postconditions"),
+            Error::CuteStrict { .. } => f.write_str("strict mode requires the admissibility conditions (spec: Strict mode) before computing; without strict mode CuTe's result is returned when it passes CuTe's own postconditions"),
             Error::CuteCheckLimit { limit, .. } => write!(f, "results are returned only when checked at every coordinate, at most {limit} of them: use smaller layouts"),
             Error::CuteArguments { op, .. } => write!(f, "write {}", crate::cute::usage(op)),
         }
@@ -1195,7 +1195,7 @@ impl fmt::Display for Error {
                     f,
                     op,
                     within,
-                    "strict mode: a seed §1 admissibility condition fails",
+                    "strict mode: an admissibility condition (spec: Strict mode) fails",
                 )?;
                 if !mode.is_root() {
                     write!(f, " at {mode}")?;

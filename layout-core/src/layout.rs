@@ -7,7 +7,7 @@ use core::fmt;
 use crate::error::{Error, ModePath, Quantity};
 use crate::tree::{Stride, Tree};
 
-/// A layout `shape : stride` in seed order (the **last** mode varies fastest; SPEC §1).
+/// A layout `shape : stride` in seed order (the **last** mode varies fastest; spec: Mode order).
 ///
 /// Sizes are positive, strides are integers in elements or the broadcast `_`. Construction
 /// checks the profile, the sizes, that no mode of size > 1 has the literal stride 0, and that
@@ -139,7 +139,7 @@ impl Walk {
 }
 
 /// Every error of a shape and stride that concerns one mode alone, in mode order: profile
-/// mismatches, non-positive sizes, zero strides (SPEC §1), nesting past the path limits. Empty
+/// mismatches, non-positive sizes, zero strides (spec: Broadcast stride), nesting past the path limits. Empty
 /// when [`Layout::new`] can only fail on overflow. The macro reports all of them at once.
 #[must_use]
 pub fn mode_errors(shape: &Tree<i64>, stride: &Tree<Stride>) -> Vec<Error> {
@@ -149,7 +149,7 @@ pub fn mode_errors(shape: &Tree<i64>, stride: &Tree<Stride>) -> Vec<Error> {
 impl Layout {
     /// Builds a layout from a shape and a stride in seed order.
     ///
-    /// A tuple of one integer is the integer (`(3)` is `3`, SPEC §1).
+    /// A tuple of one integer is the integer (`(3)` is `3`; spec: Layouts and evaluation).
     ///
     /// # Errors
     /// [`Error::ProfileMismatch`], [`Error::NonPositiveSize`], [`Error::ZeroStride`] (write
@@ -316,7 +316,7 @@ impl Layout {
         &self.leaves
     }
 
-    /// Whether the layout is a broadcast: it has a `_` mode of size > 1 (SPEC §1). Broadcast
+    /// Whether the layout is a broadcast: it has a `_` mode of size > 1 (spec: Broadcast stride). Broadcast
     /// layouts are read-only.
     #[must_use]
     pub fn is_broadcast(&self) -> bool {

@@ -1,6 +1,6 @@
 //! # layout-core
 //!
-//! The layout algebra of seed 000 ("A Simplified Layout Algebra for GPU Kernels") with explicit
+//! The layout algebra of the paper "A Simplified Layout Algebra for GPU Kernels" with explicit
 //! index spaces: a layout `shape : stride` maps coordinates to integers, and each side declares
 //! whether it indexes a **logical** tile position, a **thread-value** pair, or a **physical**
 //! memory offset (elements). Maps into logical or thread-value space must be dense bijections
@@ -9,8 +9,9 @@
 //!
 //! This is the run-time half of the workspace: `layout-macros` runs these checks while a
 //! program compiles, `layout-typed` re-exports this crate as `layout_typed::core_algebra`, and
-//! the `layout` command is built on it. The conventions it fixes where the seed is silent are
-//! the workspace's `SPEC.md`; section numbers (§) in these docs are seed 000's.
+//! the `layout` command is built on it. The conventions it fixes where the paper is silent are
+//! stated in `docs/spec.md`, whose headings these docs cite: (spec: Dense bijections)
+//! names the heading Dense bijections.
 //!
 //! **Mode order:** the *last* mode varies fastest (row-major), CuTe's order reversed
 //! recursively. [`Layout::from_cute`] and [`Layout::to_cute`] convert; both notations give the
@@ -54,7 +55,7 @@
 //!   [`Program`], printed as Rust, C, CUDA or Python with a range check for the index type).
 //! - **CuTe's own operations:** [`cute`] (`coalesce`, `composition`, `complement`, the
 //!   divides and products, the inverses, in CuTe order with CuTe's semantics), each result
-//!   returned only if it satisfies CuTe's own postconditions (SPEC §8).
+//!   returned only if it satisfies CuTe's own postconditions (spec: Postconditions).
 //! - **Shared memory:** [`banks`] (the bank conflicts of one warp's access).
 //!
 //! # Errors

@@ -1,4 +1,4 @@
-//! Annotated layouts, swizzles and composition as maps (SPEC §2–4, seed 000 Definitions 4–5).
+//! Annotated layouts, swizzles and composition as maps (spec: Constructible annotations; spec: Swizzles; spec: Composition).
 
 use alloc::boxed::Box;
 use alloc::string::String;
@@ -26,7 +26,7 @@ fn shape_size(shape: &Tree<i64>) -> Option<i64> {
         .try_fold(1i64, |a, &n| a.checked_mul(n))
 }
 
-/// A layout with its two spaces and, on a logical side, an optional tile shape (SPEC §1,
+/// A layout with its two spaces and, on a logical side, an optional tile shape (spec: Logical tile shapes;
 /// "logical index order"), checked by [`Annotated::new`].
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Annotated {
@@ -125,7 +125,7 @@ pub fn check_same_tile(left: &[i64], right: &[i64]) -> Result<(), Error> {
 }
 
 /// A map built from checked layouts: a layout, a swizzle after a map into physical, or a
-/// composition (SPEC §4). Evaluated at flat indices of its domain (last mode fastest).
+/// composition (spec: Composition). Evaluated at flat indices of its domain (last mode fastest).
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Map {
     /// One annotated layout.
@@ -144,7 +144,7 @@ pub enum Map {
         /// The inner map, into logical, a dense bijection onto the left domain.
         right: Box<Map>,
     },
-    /// `inner|p` (seed 000 §5, Definition 9): `inner` with some top-level entries of its domain
+    /// `inner|p` (spec: Restriction): `inner` with some top-level entries of its domain
     /// fixed. Its domain is the remaining entries, in order.
     Restricted {
         /// `(entry, value)` pairs: entry numbers of `inner`'s domain (0-based), each value a flat
@@ -218,7 +218,7 @@ impl Map {
     /// shape is one entry), the right operand's for a composite, and for a restriction the
     /// entries its inner map leaves free. A restriction that leaves one entry free has that
     /// one entry, whatever its shape: its [`Map::domain_shape`] is the entry itself (a rank-1
-    /// tuple is its entry, SPEC §1), whose children are not entries of the domain. Every
+    /// tuple is its entry; spec: Notation), whose children are not entries of the domain. Every
     /// numbering of entries ([`Map::restrict`], [`Map::entry_index`], run-time values, the
     /// by-mode coordinates of emitted code) counts these.
     ///
@@ -279,7 +279,7 @@ impl Map {
         }
     }
 
-    /// `self|p`: fixes top-level entries of the domain (seed 000 §5, Definition 9; SPEC §5).
+    /// `self|p`: fixes top-level entries of the domain (spec: Restriction).
     /// Entries are numbered from 0 among the entries still free (the seed numbers from 1);
     /// each value is a flat index into its entry. Restricting a restriction fixes the union.
     /// Only for maps into physical: a slice is not dense, so it can never feed a composition.
@@ -287,7 +287,7 @@ impl Map {
     /// ```
     /// use layout_core::{Annotated, Map, Space};
     /// let f: Map = Annotated::new("(4,8,4):(32,1,8)".parse()?, Space::Logical, Space::Physical)?.into();
-    /// let slice = f.restrict(&[(0, 2)])?;            // seed §5: 64 + r + 8·v
+    /// let slice = f.restrict(&[(0, 2)])?;            // (spec: Restriction): 64 + r + 8·v
     /// assert_eq!(slice.eval_index(0)?, 64);
     /// assert_eq!(slice.eval_index(4 + 1)?, 64 + 1 + 8);
     /// # Ok::<(), layout_core::Error>(())
@@ -340,7 +340,7 @@ impl Map {
 
     /// The flat index, within top-level entry `entry` of the domain, of a coordinate of that
     /// entry's shape (natural or coarser, last leaf fastest): what [`Map::restrict`] takes when a
-    /// value is written as a coordinate (SPEC §5: "a value is an integer … or a coordinate of the
+    /// value is written as a coordinate (spec: Restriction; "a value is an integer … or a coordinate of the
     /// entry's shape").
     ///
     /// ```
@@ -559,7 +559,7 @@ impl Map {
     }
 }
 
-/// `left ∘ right` (seed 000, Definition 5; SPEC §4): `right : X -> logical` first, then
+/// `left ∘ right` (spec: Composition): `right : X -> logical` first, then
 /// `left : logical -> Y`, giving `X -> Y`. CuTe: `composition(left, right)`.
 ///
 /// The one precondition is that `right` is a dense bijection onto `[0, size(left))`. Its

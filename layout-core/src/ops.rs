@@ -1,17 +1,17 @@
-//! The operations of seed 000 §3 (SPEC §5): `canonical`, `scale_mode`, `divide`, `repeat`,
+//! The operations (spec: Algebra): `canonical`, `scale_mode`, `divide`, `repeat`,
 //! `interleave`, `broadcast`, `inverse`, and the regroupings `group`, `flatten`, `select`,
 //! `permute`.
 //!
 //! Conventions shared by every operation here:
 //! - **Order.** Modes are listed slowest first: the *last* mode (and the last leaf) varies
-//!   fastest (SPEC §1). CuTe lists them first-fastest; `L^r` below is CuTe's spelling of `L`
+//!   fastest (spec: Mode order). CuTe lists them first-fastest; `L^r` below is CuTe's spelling of `L`
 //!   (every tuple reversed, recursively).
 //! - **Units.** Sizes count positions; strides and offsets are in elements.
 //! - **Checked arithmetic.** Every product of sizes and strides is checked: a result that does
 //!   not fit in `i64` is [`Error::Overflow`], never a wrapped value. Size-1 modes keep their
 //!   strides and are scaled like the others (they contribute nothing, but a scaled stride that
 //!   does not fit is still reported).
-//! - **Names.** Names label top-level modes only (SPEC §1). A top-level mode of an operand that
+//! - **Names.** Names label top-level modes only (spec: Mode names). A top-level mode of an operand that
 //!   is still a top-level mode of the result keeps its name. An operand that becomes one
 //!   top-level *group* of the result (`repeat`, `interleave`, `broadcast`) passes its name to the
 //!   group when it has exactly one top-level mode; the names of the modes of a larger operand
@@ -176,7 +176,7 @@ fn canonical_strides(shape: &Tree<i64>) -> Result<(Tree<Stride>, i64), Error> {
 /// `canonical(S)`: the shape `S` with the row-major strides `w_i = n_{i+1}···n_k` over its
 /// leaves (the last leaf fastest), a dense bijection onto `[0, size(S))`.
 ///
-/// Source: seed 000 §3; SPEC §5. A nested shape keeps its nesting: the strides are those of its
+/// Source: (spec: Canonical layouts). A nested shape keeps its nesting: the strides are those of its
 /// leaves, read as one flat shape (`((2,3),4)` gets `((12,4),1)`). Sizes count positions; the
 /// strides are in elements. The result is unnamed (a shape carries no names).
 ///
@@ -204,7 +204,7 @@ pub fn canonical(shape: &Tree<i64>) -> Result<Layout, Error> {
 /// strides of `S` times `d`; `size(S) = n` is required. As a function of the integer
 /// `i ∈ [0, n)` it is `n:d` again: `i ↦ i·d`.
 ///
-/// Source: seed 000 §3; SPEC §5. `l` must have exactly one leaf; the result is `l` with that
+/// Source: (spec: Canonical layouts). `l` must have exactly one leaf; the result is `l` with that
 /// leaf replaced by `S`, so a named mode (`(x: 12):(2)`) keeps its name and holds `S`
 /// (`(x: (3,4)):((8,2))`), while an unnamed one becomes `S` itself. A broadcast `d = _` gives
 /// `_` on every leaf. Strides in elements.
@@ -372,7 +372,7 @@ fn split_all(l: &Layout, tile: &[i64]) -> Result<Vec<Split>, Error> {
 /// per mode `divide(L, S)(t, r) = L(r·k + t)`: `t ∈ [0, k)` is the position inside a tile, `r`
 /// which tile.
 ///
-/// Source: seed 000 §3; SPEC §5. Because the last group varies fastest, consecutive flat indices
+/// Source: (spec: Divide). Because the last group varies fastest, consecutive flat indices
 /// of the result step through the tiles (`rest`) first. Strides in elements. The names of `L`'s
 /// modes do not survive (they would be nested inside the groups); entry `i` of each group is
 /// mode `i` of `L`.
@@ -394,7 +394,7 @@ fn split_all(l: &Layout, tile: &[i64]) -> Result<Vec<Split>, Error> {
 ///
 /// CuTe: `zipped_divide(L^r, S^r)`. CuTe's groups are `((tile),(rest))` first-fastest, whose
 /// reversal would put `tile` fastest; here `rest` is fastest. The two agree at group
-/// coordinates `(tile, rest)` and differ on flat indices (SPEC §5). [`divide_modes`] is CuTe's
+/// coordinates `(tile, rest)` and differ on flat indices (spec: Divide). [`divide_modes`] is CuTe's
 /// `logical_divide`.
 ///
 /// ```
@@ -427,7 +427,7 @@ pub fn divide(l: &Layout, tile: &[i64]) -> Result<Layout, Error> {
 /// `(n_i/k_i, k_i):(k_i·d_i, d_i)` (rest piece, then tile piece), which is `L` regrouped: the
 /// same function on every flat index.
 ///
-/// Source: seed 000 §3; SPEC §5. The tile entries, the rule for nested modes and the errors are
+/// Source: (spec: Divide by mode). The tile entries, the rule for nested modes and the errors are
 /// those of [`divide`]. Each top-level mode stays a top-level mode and keeps its name; the
 /// result has one top-level mode per mode of `L`, even for rank 1 (`12:1` by `4` is
 /// `((3,4)):((4,1))`).
@@ -470,7 +470,7 @@ fn copy_distance(l: &Layout) -> Result<i64, Error> {
 /// `(S_A, S_L) : (M·D_A, D_L)` with `M = max − min + 1` over `L`'s offsets (`cosize(L)` when
 /// `L` starts at 0), so `(a, l) ↦ M·A(a) + L(l)` and the copies never overlap.
 ///
-/// Source: seed 000 §3; SPEC §5. Two groups, `A` then `L` (so `L` varies fastest); each group
+/// Source: (spec: Repeat). Two groups, `A` then `L` (so `L` varies fastest); each group
 /// is the operand's tree (its single mode when it has one) and is named after that mode when the
 /// operand has one named mode. Strides in elements. `L` may be any layout (a broadcast too).
 ///
@@ -535,7 +535,7 @@ fn modewise(l: &Layout, a: &Layout, raked: bool) -> Result<Layout, Error> {
 /// of `L` and is a dense bijection, and `M = max − min + 1` over all of `L`'s offsets. Mode `i`
 /// maps `(x, y) ↦ M·A_i(x) + L_i(y)`: block `x` of mode `i` is a copy of `L_i`.
 ///
-/// Source: seed 000 §3 (the per-mode form); SPEC §5. Same leaves as [`repeat`], regrouped.
+/// Source: (spec: Repeat). Same leaves as [`repeat`], regrouped.
 /// Each top-level mode stays one and keeps `L`'s name for it (or `A`'s when `L`'s is unnamed).
 /// Strides in elements.
 ///
@@ -560,8 +560,7 @@ pub fn repeat_modewise(l: &Layout, a: &Layout) -> Result<Layout, Error> {
 /// every mode exchanged: mode `i` becomes `(n_i, a_i) : (d_i, M·e_i)`, so the copies are
 /// interleaved element by element within each mode.
 ///
-/// Source: seed 000 §6 (raked_product row: "the two coordinate groups exchanged in each
-/// mode"); SPEC §5. Names, units and requirements as [`repeat_modewise`].
+/// Source: the raked product, the two coordinate groups exchanged in each mode (spec: Repeat). Names, units and requirements as [`repeat_modewise`].
 ///
 /// CuTe: `raked_product(L^r, A^r)`, same caveat on a gappy `L` as [`repeat`].
 ///
@@ -582,7 +581,7 @@ pub fn repeat_modewise_raked(l: &Layout, a: &Layout) -> Result<Layout, Error> {
 /// `interleave(L, A)`: the copies of `L` interleaved element by element, `A` a dense bijection:
 /// `(S_L, S_A) : (size(A)·D_L, D_A)`, so `(l, a) ↦ size(A)·L(l) + A(a)`.
 ///
-/// Source: seed 000 §3; SPEC §5. Two groups, `L` then `A` (so `A` varies fastest), each the
+/// Source: (spec: Interleave). Two groups, `L` then `A` (so `A` varies fastest), each the
 /// operand's tree and named as in [`repeat`]. Strides in elements.
 ///
 /// CuTe: `logical_product(A^r, L^r)` ("copies first"): for `L` with offsets in
@@ -613,9 +612,9 @@ pub fn interleave(l: &Layout, a: &Layout) -> Result<Layout, Error> {
 
 /// `broadcast(L, S)`: `size(S)` copies of `L` at the same addresses:
 /// `(S, S_L) : (_.., D_L)`, so `(s, l) ↦ L(l)` whatever `s`. The result is a broadcast (when
-/// `size(S) > 1`) and therefore read-only (SPEC §1).
+/// `size(S) > 1`) and therefore read-only (spec: Broadcast stride).
 ///
-/// Source: seed 000 §3; SPEC §5. Two groups, `S` (unnamed) then `L` (named as in [`repeat`]).
+/// Source: (spec: Broadcast). Two groups, `S` (unnamed) then `L` (named as in [`repeat`]).
 ///
 /// CuTe: appending stride-0 modes, `make_layout(L^r, make_layout(S^r, Stride<_0>))` (CuTe's
 /// broadcast modes, e.g. a multicast across CTAs).
@@ -648,7 +647,7 @@ pub fn broadcast(l: &Layout, shape: &Tree<i64>) -> Result<Layout, Error> {
 /// `π`); then `inverse(L) = (n_π) : (w_π)`, and `inverse(L)(L(i)) = i = L(inverse(L)(i))` for
 /// every `i ∈ [0, size)`.
 ///
-/// Source: seed 000 §3; SPEC §5. The result is flat; its mode `j` reads the digit of the offset
+/// Source: (spec: Inverse). The result is flat; its mode `j` reads the digit of the offset
 /// that `L`'s leaf `π_j` writes, so it takes that leaf's name when the leaf is a named top-level
 /// mode of `L` (the inverse of `(thread: 32, value: 4):(1, 32)` is
 /// `(value: 4, thread: 32):(1, 4)`). Every size-1 `L` has the inverse `1:1`. Strides in
@@ -701,7 +700,7 @@ pub fn inverse(l: &Layout) -> Result<Layout, Error> {
 /// `group(L, start, end)`: the top-level modes `start..end` (from 0, slowest first) become one
 /// mode holding them. The function is unchanged on every flat index; only the tree changes.
 ///
-/// Source: seed 000 §6 (regroupings); SPEC §5. The other modes keep their names; the new mode
+/// Source: (spec: Regroupings). The other modes keep their names; the new mode
 /// is unnamed (names label top-level modes only), except that grouping one mode is the identity
 /// (`(x)` is `x`) and keeps everything.
 ///
@@ -753,7 +752,7 @@ pub fn group(l: &Layout, start: usize, end: usize) -> Result<Layout, Error> {
 /// `flatten(L)`: every leaf becomes a top-level mode, in order. The function is unchanged on
 /// every flat index; only the tree changes.
 ///
-/// Source: seed 000 §6 (regroupings); SPEC §5. A top-level mode that is a leaf keeps its name;
+/// Source: (spec: Regroupings). A top-level mode that is a leaf keeps its name;
 /// the leaves of a nested top-level mode are unnamed (its name labelled all of them together).
 ///
 /// CuTe: `flatten(L^r)`.
@@ -787,7 +786,7 @@ pub fn flatten(l: &Layout) -> Result<Layout, Error> {
 /// first), in that order, each listed at most once. Mode `j` of the result is mode `i_j` of `L`,
 /// with its name.
 ///
-/// Source: seed 000 §6 (regroupings); SPEC §5. Unlike `group` and `flatten` this changes the
+/// Source: (spec: Regroupings). Unlike `group` and `flatten` this changes the
 /// function's argument: `select(L, I)(c_0..c_{r-1}) = L(c')` with `c'_{i_j} = c_j` and
 /// `c'_k = 0` for every mode `k` not selected; the flat index of the result runs over the
 /// selected modes in the order given (last fastest).
@@ -834,7 +833,7 @@ pub fn select(l: &Layout, indices: &[usize]) -> Result<Layout, Error> {
 /// `permute(L, p)`: the top-level modes reordered, mode `j` of the result being mode `p_j` of
 /// `L` (with its name); `p` lists every mode exactly once.
 ///
-/// Source: seed 000 §6 (regroupings); SPEC §5. The argument order changes: `permute(L, p)(c) =
+/// Source: (spec: Regroupings). The argument order changes: `permute(L, p)(c) =
 /// L(c')` with `c'_{p_j} = c_j`, so the same coordinate *set* reaches the same offsets but the
 /// flat index runs over the modes in the new order. `permute(L, p)` is [`select`] with a
 /// permutation.

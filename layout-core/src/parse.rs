@@ -1,4 +1,4 @@
-//! The text grammar of SPEC §1, used by `FromStr`, the CLI and (through tokens) the macro.
+//! The text grammar (spec: Grammar), used by `FromStr`, the CLI and (through tokens) the macro.
 //!
 //! ```text
 //! layout := tree ':' tree
@@ -260,7 +260,7 @@ impl Raw {
 impl FromStr for Layout {
     type Err = Error;
 
-    /// Reads seed notation (SPEC §1), e.g. `(16,32):(32,1)`, `(thread: 32, value: 4):(4, 1)`,
+    /// Reads seed notation (spec: Notation), e.g. `(16,32):(32,1)`, `(thread: 32, value: 4):(4, 1)`,
     /// `(4,2):(_,1)`.
     ///
     /// # Errors

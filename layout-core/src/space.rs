@@ -1,4 +1,4 @@
-//! The three index spaces and the rules a layout between them obeys (SPEC §2, seed 000 §2).
+//! The three index spaces and the rules a layout between them obeys (spec: Constructible annotations).
 
 use core::fmt;
 use core::str::FromStr;
@@ -8,7 +8,7 @@ use crate::dense::check_dense_bijection;
 use crate::error::{Error, Expected};
 use crate::layout::Layout;
 
-/// What one side of a layout indexes (seed 000 §2).
+/// What one side of a layout indexes (spec: The three spaces).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Space {
     /// A position in a tile.
@@ -65,7 +65,7 @@ impl FromStr for Space {
 }
 
 /// Whether `domain -> codomain` is one of the five constructible annotations: logical or
-/// thread-value into logical or thread-value, and logical into physical (SPEC §2).
+/// thread-value into logical or thread-value, and logical into physical (spec: Constructible annotations).
 /// Thread-value into physical exists only as a composite; nothing maps out of physical.
 ///
 /// # Errors
@@ -91,7 +91,7 @@ pub fn check_codomain(layout: &Layout, codomain: Space) -> Result<(), Error> {
     }
 }
 
-/// Checks a layout annotated `domain -> codomain` (seed 000 §2, Definition 7): the annotation
+/// Checks a layout annotated `domain -> codomain` (spec: Constructible annotations): the annotation
 /// is constructible, and the layout is a dense bijection into logical or thread-value space, or
 /// alias-free into physical space. A broadcast (`_`) is legal only into physical (read-only).
 ///

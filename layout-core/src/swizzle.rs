@@ -1,4 +1,4 @@
-//! The XOR swizzle of SPEC §3 (seed 000 §2, Definition 4) and CuTe's `Swizzle<B,M,S>`.
+//! The XOR swizzle (spec: Swizzles) and CuTe's `Swizzle<B,M,S>`.
 
 use core::fmt;
 

@@ -3,7 +3,7 @@
 use alloc::vec::Vec;
 use core::fmt;
 
-/// A nested tuple: an integer-like leaf or a tuple of trees (SPEC §1).
+/// A nested tuple: an integer-like leaf or a tuple of trees (spec: Layouts and evaluation).
 ///
 /// Shapes are `Tree<i64>` (sizes, each ≥ 1), strides `Tree<Stride>`, coordinates `Tree<i64>`.
 /// Entries are listed in the layout's own order: the **last** entry varies fastest.
@@ -18,7 +18,7 @@ pub enum Tree<T> {
 /// One stride: an integer (elements, not bytes) or the broadcast `_` (the seed's ⊥).
 ///
 /// A broadcast contributes 0 to the offset and makes coordinates that differ only there
-/// equivalent (`~`, seed 000 §2). CuTe writes it as stride `0`.
+/// equivalent (`~`; spec: Broadcast stride). CuTe writes it as stride `0`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Stride {
     /// An integer stride, in elements.
@@ -82,7 +82,7 @@ impl<T> Tree<T> {
     }
 
     /// The tree with the entries of every tuple in reverse order, recursively: the conversion
-    /// between seed order and CuTe order (seed 000 §6).
+    /// between seed order and CuTe order (spec: CuTe notation).
     #[must_use]
     pub fn reversed(&self) -> Tree<T>
     where

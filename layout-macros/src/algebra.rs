@@ -42,7 +42,7 @@ pub const OPS: &[&str] = &[
 /// A value fixed by `restrict`: a literal, or a run-time Rust expression.
 pub enum Value {
     Static(i64),
-    /// A coordinate of the entry's shape, `(1, 3)` (SPEC §5).
+    /// A coordinate of the entry's shape, `(1, 3)` (spec: Restriction).
     Coord(Tree<i64>, Span),
     Runtime(TokenStream),
 }
@@ -476,7 +476,7 @@ fn eval_expr(
                 ));
             }
             // An entry fixed by a run-time value stays in `v.map` until emission; the entries
-            // this `restrict` sees are the others (SPEC §5: later indices count the remaining
+            // this `restrict` sees are the others (spec: Restriction; later indices count the remaining
             // entries).
             let all_names = v.map.domain_names();
             let visible: Vec<usize> = (0..v.map.domain_entries().len())
@@ -832,7 +832,7 @@ fn not_a_layout(a: &AExpr, m: &Map, op: &str) -> Vec<syn::Error> {
 }
 
 /// An operation's result as a map. Thread-value -> physical exists only as a composite
-/// (SPEC §2): such a layout (an operation on a composite decided to be a layout) is itself after
+/// (spec: Constructible annotations): such a layout (an operation on a composite decided to be a layout) is itself after
 /// the identity `canonical(shape)`, thread-value -> logical, which keeps its mode names.
 fn layout_map(
     l: Layout,

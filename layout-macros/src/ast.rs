@@ -31,7 +31,7 @@ impl<T: Clone> Node<T> {
         }
     }
 
-    /// A tuple of one entry is that entry (SPEC §1), so that mode paths match `layout-core`.
+    /// A tuple of one entry is that entry (spec: Layouts and evaluation), so that mode paths match `layout-core`.
     pub fn normalised(&self) -> Node<T> {
         match self {
             Node::Leaf(..) => self.clone(),

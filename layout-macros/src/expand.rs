@@ -140,7 +140,7 @@ fn form(k: &TokenStream, shape: &Tree<i64>, stride: &Tree<Stride>) -> TokenStrea
                 }
             }
         }
-        // A rank-1 tuple is its entry (SPEC §1).
+        // A rank-1 tuple is its entry (spec: Layouts and evaluation).
         (Tree::Tuple(a), Tree::Tuple(b)) if let ([a], [b]) = (a.as_slice(), b.as_slice()) => {
             form(k, a, b)
         }
@@ -180,7 +180,7 @@ fn tile(k: &TokenStream, t: Option<&Vec<i64>>) -> TokenStream {
 }
 
 /// The value of a declaration with run-time leaves: `Result<Dynamic<..>, layout_core::Error>`,
-/// checked when it is built (SPEC §11).
+/// checked when it is built (spec: Typed surface).
 fn dynamic(k: &TokenStream, c: &Checked) -> TokenStream {
     let f = form(k, c.layout.shape(), c.layout.stride());
     let (dom, cod) = (space(k, c.domain), space(k, c.codomain));
@@ -258,10 +258,10 @@ fn read_only(m: &Map) -> bool {
     }
 }
 
-/// The typed value of an evaluated algebra expression (SPEC §11): a `Static` layout when the
+/// The typed value of an evaluated algebra expression (spec: Typed surface): a `Static` layout when the
 /// result is a layout (an operation's result, or a composite decided to be one, Theorem 1), a
 /// swizzled `Static` when it is a swizzled layout, and otherwise a generated type whose
-/// `offset` is the emitted program (SPEC §7). A run-time `restrict` value is a field of that
+/// `offset` is the emitted program (spec: Code emission). A run-time `restrict` value is a field of that
 /// type; its constant part is computed once when the value is built.
 pub fn typed_map(
     k: &TokenStream,
@@ -313,7 +313,7 @@ pub fn typed_map(
         let range = decided_range(map, &e.decision);
         return generated(k, map, index, &e.program, range, None);
     };
-    // Decide every slice at compile time (SPEC §5): equal layouts → constant + that layout.
+    // Decide every slice at compile time (spec: Restriction): equal layouts → constant + that layout.
     // When the whole map is a layout, every slice is a constant plus the same layout (the
     // free coordinates' part, by separability): one slice decides them all.
     let full = emit(map, false)?;

@@ -14,7 +14,7 @@
 //! layout! { [pub] const NAME = LAYOUT, DOMAIN -> CODOMAIN [, OPTION]*; ... }   item form
 //! layout!(OPERATION(OPERAND, ...))                             an algebra expression
 //!
-//! LAYOUT   := ['cute'] SHAPE ':' STRIDE       SPEC §1 grammar; `cute` = CuTe order
+//! LAYOUT   := ['cute'] SHAPE ':' STRIDE       (spec: Grammar) grammar; `cute` = CuTe order
 //! leaf     := integer | '_' | '{' rust-expr '}'  (`_`: broadcast; braces: a run-time value)
 //! SIDE     := logical | thread-value | tv | physical, a logical side optionally with its
 //!             tile shape: logical(16, 8)
@@ -47,7 +47,7 @@
 //!
 //! Everything about one layout, with `layout-core`'s functions: the syntax, matching profiles,
 //! positive sizes, no literal `0` stride (a broadcast is `_`), `i64` overflow, the annotation
-//! (one of the five constructible ones, SPEC §2), a dense bijection into logical or
+//! (one of the five constructible ones; spec: Constructible annotations), a dense bijection into logical or
 //! thread-value space (Lemma 1), alias-freedom into physical space, swizzle fields, tile
 //! shapes, the offset range against the index type, and every precondition of an algebra
 //! expression. Each failure is a `compile_error!` spanned at the offending token (the stride
@@ -92,7 +92,7 @@
 //!   expansion, with full spans and numbers in its errors).
 //! - An algebra expression is evaluated here with `layout-core`; a result that is a layout
 //!   (an operation's result, or a composite that Theorem 1 decides to be one) is a `Static`,
-//!   otherwise a generated type whose `offset` runs the emitted program (SPEC §7).
+//!   otherwise a generated type whose `offset` runs the emitted program (spec: Code emission).
 //! - Run-time leaves (`{m}`): a `Result<Dynamic<..>, Error>` checked when built; the checks
 //!   that do not depend on them still run here.
 //!

@@ -1123,7 +1123,7 @@ impl Decl {
         s
     }
 
-    /// Whether `layout-core` accepts the declaration, rule by rule (SPEC §1–3).
+    /// Whether `layout-core` accepts the declaration, rule by rule (spec: Rules).
     fn accepted(&self) -> bool {
         let text = format!("{}:{}", self.shape.text(), self.stride.text());
         let layout = if self.cute {

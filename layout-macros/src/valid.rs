@@ -174,7 +174,7 @@ fn leaf_errors(l: &LayoutAst, out: &mut Vec<syn::Error>) {
     }
 }
 
-/// Runs every check of SPEC §1–3 on a declaration: the declaration when the layout could be
+/// Runs every check (spec: Rules) on a declaration: the declaration when the layout could be
 /// built at all (so that code after a failed check still type-checks without cascading
 /// errors), and every error found.
 pub fn check(d: &Decl) -> (Option<Checked>, Vec<syn::Error>) {

@@ -1,4 +1,4 @@
-//! The cost of the offset code that `layout!` algebra expressions emit (SPEC §7) against
+//! The cost of the offset code that `layout!` algebra expressions emit (spec: Cost) against
 //! hand-written index arithmetic for the same maps (target: emitted / hand ≤ 1.05).
 //!
 //! `cargo bench -p layout-typed --bench algebra -- --warm-up-time 1 --measurement-time 3`.

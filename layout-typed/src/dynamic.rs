@@ -1,4 +1,4 @@
-//! Layouts with run-time leaves (SPEC §11): `layout!(({m}, 64):({ld}, 1), logical -> physical)`.
+//! Layouts with run-time leaves (spec: Run-time leaves): `layout!(({m}, 64):({ld}, 1), logical -> physical)`.
 //!
 //! A leaf written `{expr}` is a run-time value: a problem size or a leading dimension. Every
 //! check that involves only static leaves still runs while compiling (syntax, profiles, zero

@@ -30,8 +30,8 @@
 //! them in elements.
 //!
 //! **Spaces.** Each side is `logical`, `thread-value` (`tv`) or `physical`. The constructible
-//! annotations are logical/thread-value into logical/thread-value (a dense bijection, seed 000
-//! Lemma 1) and logical into physical (alias-free; `_` strides broadcast and make the layout
+//! annotations are logical/thread-value into logical/thread-value (a dense bijection, Lemma 1;
+//! spec: Dense bijections) and logical into physical (alias-free; `_` strides broadcast and make the layout
 //! read-only). Thread-value into physical exists only as a composite. `layout!` checks all of
 //! this during expansion; [`compose`] checks the composition rules as trait bounds, so every
 //! violation is a compile error under `cargo check` and in rust-analyzer.
@@ -575,7 +575,7 @@ where
             )
         {
             // A composite decided to be a layout: thread-value -> physical exists only as a
-            // composite (SPEC §2), so rebuild it as `l ∘ canonical(shape)`.
+            // composite (spec: Constructible annotations), so rebuild it as `l ∘ canonical(shape)`.
             use layout_core::Space::{Logical, Physical, ThreadValue};
             let id = layout_core::canonical(l.shape())?;
             let left = layout_core::Annotated::new(l, Logical, Physical)?
@@ -590,7 +590,7 @@ where
     }
 }
 
-/// `σ ∘ L` for the XOR swizzle `σ(x) = x ^ (((x >> SRC) & (2^B − 1)) << DST)` (SPEC §3), made
+/// `σ ∘ L` for the XOR swizzle `σ(x) = x ^ (((x >> SRC) & (2^B − 1)) << DST)` (spec: Swizzles), made
 /// by `layout!(.., swizzle(..))` or `Swizzle<B,M,S>`. Its codomain is
 /// [`SwizzledPhysicalSpace`], so nothing composes after it. `L` maps into [`PhysicalSpace`];
 /// `MIN` and `MAX` are the exact least and greatest offsets of `σ ∘ L` over the domain (in
@@ -762,7 +762,7 @@ impl<A: Layout, B: Layout> Layout for Composed<A, B> {
     }
 }
 
-/// `left ∘ right` (seed 000 Definition 5; CuTe `composition(left, right)`): `right` first.
+/// `left ∘ right` (CuTe `composition(left, right)`; spec: Composition): `right` first.
 ///
 /// `right : X -> logical` must be a dense bijection onto the domain of `left : logical -> Y`;
 /// the result maps `X -> Y`. Checked as trait bounds, so each violation is a compile error

@@ -1,5 +1,5 @@
 //! Marker types for spaces, sizes, access and tile shapes, and the sealed rule traits whose
-//! failures are the compile errors of the typed API (SPEC §2, §4, §11).
+//! failures are the compile errors of the typed API (spec: Constructible annotations; spec: Composition; spec: Typed surface).
 //!
 //! The markers are named `LogicalSpace`, … rather than `Logical`, … because rustc prints a type
 //! fully qualified when any crate in the graph has an item or variant with the same simple name
@@ -57,7 +57,7 @@ impl Sealed for SwizzledPhysicalSpace {}
 impl Sealed for Exclusive {}
 impl Sealed for ReadOnly {}
 
-/// The codomain of a `compose` right operand: only logical (seed 000 Definition 5).
+/// The codomain of a `compose` right operand: only logical (spec: Composition).
 #[diagnostic::on_unimplemented(
     message = "the right operand of `compose` must map into logical space, but it maps into `{Self}`",
     label = "this operand maps into `{Self}`, not `LogicalSpace`",
@@ -68,7 +68,7 @@ pub trait RightCodomain: Sealed {}
 #[diagnostic::do_not_recommend]
 impl RightCodomain for LogicalSpace {}
 
-/// The domain of a `compose` left operand: only logical (seed 000 Definition 5).
+/// The domain of a `compose` left operand: only logical (spec: Composition).
 #[diagnostic::on_unimplemented(
     message = "the left operand of `compose` must read logical positions, but its domain is `{Self}`",
     label = "this operand's domain is `{Self}`, not `LogicalSpace`",
@@ -79,7 +79,7 @@ pub trait LeftDomain: Sealed {}
 #[diagnostic::do_not_recommend]
 impl LeftDomain for LogicalSpace {}
 
-/// Equal sizes of the two operands of `compose` (seed 000 Definition 5).
+/// Equal sizes of the two operands of `compose` (spec: Composition).
 #[diagnostic::on_unimplemented(
     message = "size mismatch in `compose`: the right operand has `{Self}` positions, the left operand reads `{Other}`",
     label = "this operand has `{Self}` positions",
@@ -90,7 +90,7 @@ pub trait SameSize<Other> {}
 #[diagnostic::do_not_recommend]
 impl<const N: usize> SameSize<Size<N>> for Size<N> {}
 
-/// Equal logical tile shapes where both operands of `compose` carry one (SPEC §1).
+/// Equal logical tile shapes where both operands of `compose` carry one (spec: Logical tile shapes).
 #[diagnostic::on_unimplemented(
     message = "logical tile shapes differ in `compose`: `{Self}` on the right operand, `{Other}` on the left",
     label = "this operand produces positions of a `{Self}` tile",
@@ -114,11 +114,11 @@ same_tile!(Tile2, A, B);
 same_tile!(Tile3, A, B, C);
 same_tile!(Tile4, A, B, C, D);
 
-/// Access that allows stores: [`Exclusive`] only (SPEC §2: a broadcast is read-only).
+/// Access that allows stores: [`Exclusive`] only (spec: Broadcasts are read-only; a broadcast is read-only).
 #[diagnostic::on_unimplemented(
     message = "cannot store through a broadcast layout: its access is `{Self}`",
     label = "a `_` mode makes several coordinates share one address",
-    note = "simultaneous stores to one address are a race; broadcast layouts are read-only (seed 000 §2)",
+    note = "simultaneous stores to one address are a race; broadcast layouts are read-only (spec: Broadcasts are read-only)",
     note = "help: read with `get`, or store through a layout without `_` strides"
 )]
 pub trait Writable: Sealed {}

@@ -242,7 +242,7 @@ where
     L::Codomain: Addressable,
 {
     /// Stores `value` at a coordinate. Only for exclusive layouts: a broadcast layout is
-    /// read-only (seed 000 §2), and `set` through one does not compile.
+    /// read-only (spec: Broadcasts are read-only), and `set` through one does not compile.
     ///
     /// # Panics
     /// When `c` is outside the layout's domain, in every build profile (see [`View::get`]);

@@ -1,5 +1,5 @@
-//! An evaluator of `layout!` algebra expressions written from the specification alone (SPEC
-//! §1–6, docs/algebra.md), sharing no code with `layout-core`, and a seeded generator of
+//! An evaluator of `layout!` algebra expressions written from the specification alone (spec: Algebra; spec: Theorem 1)
+//! (and docs/algebra.md), sharing no code with `layout-core`, and a seeded generator of
 //! random expression trees over small layouts.
 //!
 //! Every value is brute force: a domain shape (the tree the typed value is read through), the
@@ -248,7 +248,7 @@ impl Decl {
     }
 }
 
-/// `x XOR (((x >> src) & (2^b − 1)) << dst)` (SPEC §3).
+/// `x XOR (((x >> src) & (2^b − 1)) << dst)` (spec: Swizzles).
 #[must_use]
 pub fn swizzle(x: i64, b: u32, src: u32, dst: u32) -> i64 {
     x ^ (((x >> src) & ((1 << b) - 1)) << dst)
@@ -500,7 +500,7 @@ impl Expr {
     }
 }
 
-/// Theorem 1's scan (SPEC §6) of `g` on `[0, n)`: the chain `{1} ∪ R`, ascending, or `None`.
+/// Theorem 1's scan (spec: The scan) of `g` on `[0, n)`: the chain `{1} ∪ R`, ascending, or `None`.
 #[must_use]
 pub fn scan(g: &[i64]) -> Option<Vec<usize>> {
     let n = g.len();

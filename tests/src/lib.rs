@@ -567,7 +567,7 @@ impl OracleVerdict {
     }
 }
 
-/// A brute-force oracle for Theorem 1 (seed 000 §4) that shares no code with
+/// A brute-force oracle for Theorem 1 (spec: Theorem 1) that shares no code with
 /// `layout_core::scan`: for `g : [0, n) → ℤ` with `g(0) = 0` it tries every chain of divisors
 /// `1 = w_1 | w_2 | … | w_k | n` with `w_k < n`, forces the strides `s_j = g(w_j)` and checks
 /// `g(v) = Σ_j s_j·((v / w_j) mod m_j)` (`m_j = w_{j+1} / w_j`, `w_{k+1} = n`) at every point.

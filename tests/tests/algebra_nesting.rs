@@ -1,7 +1,7 @@
 //! Nested algebra expressions in `layout!`, left- and right-nested to depth 3 for every
 //! operation, compared at every flat index with a brute-force evaluator written here (it shares
 //! no code with `layout-core`): a layout is its leaves `(size, stride)`, the flat index is read
-//! last leaf fastest, and every operation is its defining formula (SPEC §4, §5).
+//! last leaf fastest, and every operation is its defining formula (spec: Composition; spec: Algebra).
 
 use layout_typed::prelude::*;
 use layout_typed::{IndexType, Layout};

@@ -1,4 +1,4 @@
-//! Seed 000 §1, reproduced: CuTe's complement on every static rank-2 layout `(N0,N1):(d0,d1)`
+//! (spec: Postconditions), reproduced: CuTe's complement on every static rank-2 layout `(N0,N1):(d0,d1)`
 //! with `N0, N1 ∈ {2,3,4}`, `d0 ∈ {1,2}`, `d1 ∈ {1..16}`, at `M ∈ {12,24,48}` (864 inputs).
 //!
 //! The expectations come from an oracle written here from the definitions (CuTe's formula and
@@ -6,7 +6,7 @@
 //! complement violates a postcondition gets that diagnostic from `layout_core::cute`, every
 //! input C++ CuTe refuses gets the refusal, and every other input gets CuTe's result. The seed
 //! counts 40 violations of check (1); strict mode rejects exactly the inputs that violate a
-//! seed §1 divisibility condition.
+//! divisibility condition (spec: Strict mode).
 
 use layout_core::cute::{Cute, Layout};
 use layout_tests::{cute_complement_checks, cute_complement_oracle, cute_flat_eval};
@@ -18,7 +18,7 @@ const RULES: [&str; 4] = [
     "complement-disjoint",
 ];
 
-/// Seed §1's two conditions on a flat layout sorted by stride: `N_{i-1}·d_{i-1} | d_i` and
+/// The two conditions of (spec: Strict mode) on a flat layout sorted by stride: `N_{i-1}·d_{i-1} | d_i` and
 /// `N_α·d_α | M`. The rule of the first that fails.
 fn seed_condition(modes: &[(i64, i64)], m: i64) -> Option<&'static str> {
     let mut sorted: Vec<(i64, i64)> = modes.iter().map(|&(n, d)| (d, n)).collect();
@@ -98,8 +98,8 @@ fn seed_section_1_complement_sweep() {
             }
         }
     }
-    println!("seed 000 §1 sweep: {total} inputs");
-    println!("  violate a seed §1 divisibility condition (strict-mode errors): {strict_errors}");
+    println!("complement sweep (spec: Postconditions): {total} inputs");
+    println!("  violate a divisibility condition (strict-mode errors): {strict_errors}");
     println!("  C++ CuTe refuses (a quotient of 0, 'Non-injective Layout'): {refused}");
     println!(
         "  CuTe returns a complement violating its own postconditions: {violating} \

@@ -1,10 +1,10 @@
-//! The `scan`, `decide` and `restrict` cases of `seed000_cases.json` (SPEC §6, seed 000 §4–5),
+//! The `scan`, `decide` and `restrict` cases of `seed000_cases.json` (spec: The scan; spec: Theorem 1; spec: Restriction),
 //! maps built from their JSON serialisation with [`json_map`].
 //!
 //! The emitted and as-written programs and their division/modulus counts in these cases
 //! (`emitted_program`, `emitted_div`, `emitted_mod`, `written_program`, `written_div`,
 //! `written_mod`, `program`, `div`, `mod`, `emitted_as`, `names`) belong to the emission work
-//! (SPEC §7) and are tested with it; they are skipped here.
+//! (spec: Code emission) and are tested with it; they are skipped here.
 
 use layout_core::{
     Chain, Decision, Layout, Map, NotLayout, Space, compose, decide, decide_values, scan,

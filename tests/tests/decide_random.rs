@@ -1,4 +1,4 @@
-//! Property tests of the decision procedure (SPEC §6, seed 000 §4, Theorem 1) against brute
+//! Property tests of the decision procedure (spec: Theorem 1) against brute
 //! force written here and the divisor-chain oracle of `layout_tests` ([`ChainOracle`]):
 //!
 //! * (a) a random flat layout is always a layout of itself: one piece per coordinate with its
@@ -185,7 +185,7 @@ impl Composite {
     }
 
     /// The value at flat index `i`, by brute force: B's leaves, then the storage, then the
-    /// swizzle of SPEC §3.
+    /// swizzle (spec: Swizzles).
     fn value(&self, i: i64) -> i64 {
         let mut rest = i;
         let mut logical = 0;
@@ -258,7 +258,7 @@ fn expected(sizes: &[i64], values: &[i64]) -> Result<Vec<ChainStrides>, NotLayou
 // ---------------------------------------------------------------------------------------------
 // (d) long inputs against the seed's scan as written
 
-/// The scan exactly as seed 000 §4 writes it, with `ρ` over all of `[1, n)`: the recorded
+/// The scan exactly as the paper writes it (spec: The scan), with `ρ` over all of `[1, n)`: the recorded
 /// `(t, a_t)`, or the `t` that rejects.
 fn seed_scan(g: &[i64]) -> Result<Vec<(i64, i64)>, i64> {
     let n = g.len();

@@ -1,5 +1,4 @@
-//! The emission fields of the `decide` and `restrict` cases of `seed000_cases.json` (SPEC §7,
-//! seed 000 §4–5): the composite as written and the emitted program, rendered in the case files'
+//! The emission fields of the `decide` and `restrict` cases of `seed000_cases.json` (spec: Code emission): the composite as written and the emitted program, rendered in the case files'
 //! Python syntax, with their division and modulus counts; the form a restriction is emitted in;
 //! and, for every case, each program evaluated at every coordinate against the map, and the
 //! emitted cost against the cost as written. Maps are built from their JSON with [`json_map`];

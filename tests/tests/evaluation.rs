@@ -1,5 +1,5 @@
-//! Seed 000 §7's evaluation of composites, recomputed from a fixed seed, and the two worked
-//! examples of seed §5 (SPEC §9).
+//! The evaluation (spec: Reference results) of composites, recomputed from a fixed seed, and the two worked
+//! examples (spec: Restriction; spec: Reference results).
 //!
 //! Run with `cargo test -p layout-tests --test evaluation -- --nocapture` to see the table. The
 //! numbers are ours, not the seed's: its distribution of composites is not stated, so the test
@@ -32,7 +32,7 @@
 //!   composites are layouts, which is why a few of the 300 are (the seed reports none).
 //!
 //! 600 composites `P ∘ B`, then 300 `σ ∘ P ∘ B` (from the same generator, continuing). Each is
-//! decided over the leaves of B's domain (SPEC §6) and emitted (SPEC §7).
+//! decided over the leaves of B's domain (spec: Theorem 1) and emitted (spec: Code emission).
 
 use layout_tests::Rng;
 use std::collections::HashMap;
@@ -204,7 +204,7 @@ impl Composite {
     }
 }
 
-/// Theorem 1 by brute force on tabulated values: separability (seed §4 (1)), then per
+/// Theorem 1 by brute force on tabulated values: separability (spec: Separability), then per
 /// coordinate every chain of divisors ([`ChainOracle`]). The coarsest chains, or `None`.
 fn brute_chains(
     sizes: &[i64],
@@ -337,7 +337,7 @@ fn random_composites() {
     let plain = run(&mut rng, 600, false, &mut oracles);
     let swizzled = run(&mut rng, 300, true, &mut oracles);
 
-    println!("seed 000 §7 evaluation, seed {SEED:#x} (distribution: tests/tests/evaluation.rs)");
+    println!("evaluation, seed {SEED:#x} (distribution: tests/tests/evaluation.rs)");
     println!(
         "{:<10} {:>5} {:>8} {:>7} {:>6} {:>12} | {:>22} | {:>22}",
         "set",
@@ -420,7 +420,7 @@ fn check_worked_example(case: &str, map: &Map) {
     );
 }
 
-/// Seed §5: `(2,2):(2,1)` under the swizzle `b = 1, src = 1, dst = 0`, first entry fixed to 1:
+/// (spec: Restriction): `(2,2):(2,1)` under the swizzle `b = 1, src = 1, dst = 0`, first entry fixed to 1:
 /// `f|p(b) = 3 − b`, a negative coefficient.
 #[test]
 fn worked_example_swizzle() {
@@ -433,7 +433,7 @@ fn worked_example_swizzle() {
     check_worked_example("seed_example_swizzle", &map);
 }
 
-/// Seed §5: `(4,8,4):(32,1,8)` with the first entry fixed to 2: `64 + r + 8·v`.
+/// (spec: Restriction): `(4,8,4):(32,1,8)` with the first entry fixed to 2: `64 + r + 8·v`.
 #[test]
 fn worked_example_4x8x4() {
     let storage: Layout = "(4,8,4):(32,1,8)".parse().expect("layout");

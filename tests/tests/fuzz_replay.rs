@@ -164,7 +164,7 @@ fn right_nested_decide_by_hand() {
     }
 }
 
-/// Restricting a restriction counts the remaining entries of the original domain (SPEC §5):
+/// Restricting a restriction counts the remaining entries of the original domain (spec: Restriction):
 /// with or without a swizzle in between, entry 0 of `restrict(L, 0 = 1)` on
 /// `L = (8,(2,4))` is the whole `(2,4)`.
 #[test]

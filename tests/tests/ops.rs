@@ -1,5 +1,5 @@
-//! The operations of seed 000 §3 (SPEC §5): every `op` case of `seed000_cases.json`, each law
-//! of SPEC §5 as a property against brute-force evaluation ([`Flat`], independent of
+//! The operations (spec: Algebra): every `op` case of `seed000_cases.json`, each law
+//! (spec: Algebra) as a property against brute-force evaluation ([`Flat`], independent of
 //! `layout-core`'s evaluator), the names, and every error with its exact variant.
 
 use std::collections::HashMap;

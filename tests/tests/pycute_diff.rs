@@ -985,7 +985,7 @@ fn agrees_with_pycute() {
 #[test]
 fn justification_needs_a_wrong_pycute_answer() {
     let rec = |args: &[&str], result: &str| json!({"args": args, "result": result});
-    // Seed 000 §1: pycute's complement((2,2):(1,3), 24) is 4:6, covering 16 of 24.
+    // (spec: Postconditions): pycute's complement((2,2):(1,3), 24) is 4:6, covering 16 of 24.
     assert!(violates("complement-coverage", &rec(&["(2,2):(1,3)", "24"], "4:6")).is_ok());
     assert!(
         violates(

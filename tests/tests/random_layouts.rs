@@ -44,7 +44,7 @@ fn dense_layout() -> impl Strategy<Value = Flat> {
 }
 
 proptest! {
-    // Seed §7: Lemma 1 agrees with enumeration on 400 random layouts (and the exhaustive set
+    // Lemma 1 agrees (spec: Reference results) with enumeration on 400 random layouts (and the exhaustive set
     // of lemma1_enumeration.rs).
     #![proptest_config(ProptestConfig::with_cases(400))]
 

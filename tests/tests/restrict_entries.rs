@@ -3,7 +3,7 @@
 //! under test computes an expected value).
 //!
 //! A restriction that leaves one entry free has that one entry as its domain, whatever its shape
-//! (SPEC §1: a rank-1 tuple is its entry): later restrictions number it 0 and take a flat index
+//! (spec: Layouts and evaluation; a rank-1 tuple is its entry): later restrictions number it 0 and take a flat index
 //! or a coordinate of the whole entry, a run-time value ranges over the whole entry, and the
 //! by-mode coordinates of its programs count one coordinate for it. The classes covered:
 //! - every layout of 2 or 3 top-level entries drawn from leaves and tuples of depth 1 and 2,

@@ -1,4 +1,4 @@
-//! Run-time leaves (SPEC §11): `{expr}` sizes and strides. What depends on them is checked when
+//! Run-time leaves (spec: Run-time leaves): `{expr}` sizes and strides. What depends on them is checked when
 //! the value is built and comes back as a `Result`; the static part is checked while compiling
 //! (`ui-tests/ui/runtime/`). Expected offsets come from `layout_core` evaluating the same layout
 //! written with the values in text.

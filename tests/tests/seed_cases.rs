@@ -23,7 +23,7 @@ fn lemma1_cases() {
                 assert_eq!(is_dense_bijection(&l), expected, "{l}");
                 assert_eq!(check_dense_bijection(&l).is_ok(), expected, "{l}");
             }
-            // A literal 0 stride on a mode of size > 1 is a construction error (SPEC §1), so
+            // A literal 0 stride on a mode of size > 1 is a construction error (spec: Broadcast stride), so
             // such a case can only be a rejection.
             Err(e) => {
                 assert!(
@@ -234,7 +234,7 @@ fn build(name: &str, error: Option<&str>) -> Option<Result<Map, Error>> {
             e
         }
         "left domain physical" => {
-            // Nothing maps out of physical (SPEC §2), so a left operand with a physical domain
+            // Nothing maps out of physical (spec: Constructible annotations), so a left operand with a physical domain
             // cannot even be built: the annotation is refused before any composition.
             let tv = annotated("(32,16):(16,1)", Space::ThreadValue, Space::Logical);
             Annotated::new(

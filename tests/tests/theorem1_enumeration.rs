@@ -1,4 +1,4 @@
-//! Seed 000 §7 / SPEC §9: over every `g : [0,n) → [0,k)` with `g(0) = 0`,
+//! (spec: Reference results): over every `g : [0,n) → [0,k)` with `g(0) = 0`,
 //! `n ∈ {2,3,4,6,8,9,12}`, `k = 5` if `n ≤ 4` else 3, the scan of Theorem 1
 //! (`layout_core::scan`) and a brute-force oracle that tries every chain of divisors
 //! ([`ChainOracle`], sharing no code with the scan) accept the same functions with the same

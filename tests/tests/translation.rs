@@ -1,4 +1,4 @@
-//! The translation table of seed 000 §6 (SPEC §8): every CuTe idiom CUTLASS
+//! The translation table (spec: Translation table; spec: CuTe interoperability): every CuTe idiom CUTLASS
 //! kernels are written with, its recipe in this algebra, and a test that both sides give the
 //! same function. The CuTe side is `layout_core::cute` (CuTe's own operations with CuTe's
 //! semantics, checked against pycute by `pycute_diff.rs`), the corpus's pycute/C++ values, or —

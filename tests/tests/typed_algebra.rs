@@ -1,4 +1,4 @@
-//! Algebra expressions in `layout!` (SPEC §5, §11): every result is compared, at every
+//! Algebra expressions in `layout!` (spec: Algebra; spec: Typed surface): every result is compared, at every
 //! coordinate, with the same map built independently at run time with `layout-core`
 //! (`Annotated`, `compose`, `Map::restrict`, `divide`, …): `offset_index(i)`, `offset(i)`,
 //! `offset` at the natural coordinate, and `to_map().eval_index(i)`. The layouts come from the
@@ -170,7 +170,7 @@ fn composites_that_are_layouts_are_static() {
     );
     assert_eq!(a.notation().to_string(), "(2,(2,6)):(16,(8,1))");
 
-    // decide/cute_doc_composition_reversed (SPEC §9)
+    // decide/cute_doc_composition_reversed (spec: Reference results)
     let a = layout!(compose([(2,6):(2,8), logical -> physical], [(3,4):(1,3), thread-value -> logical]));
     let e = compose_rt(&ann("(2,6):(2,8)", L, P), &ann("(3,4):(1,3)", TV, L));
     check(a, &e, |l, i| l.offset(c2(i, [3, 4])), "cute_doc");
@@ -346,7 +346,7 @@ fn swizzled_composites() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Restriction by literal values (SPEC §5, seed §5).
+// Restriction by literal values (spec: Restriction).
 
 #[test]
 fn static_restriction() {
@@ -541,7 +541,7 @@ fn runtime_restriction_where_slices_differ() {
 
 #[test]
 fn runtime_and_literal_values_together() {
-    // SPEC §5: restricting a restriction fixes the union; later indices count the remaining
+    // (spec: Restriction): restricting a restriction fixes the union; later indices count the remaining
     // entries, whichever of the two values is known only at run time.
     let f = ann("(4,8,4):(32,1,8)", L, P);
     for t in 0..4usize {
@@ -1007,7 +1007,7 @@ layout! {
     const NESTED = ((2,4),8):((64,8),1), logical -> physical;
 }
 
-/// SPEC §5: a restriction value may be a coordinate of the entry's shape; it fixes the same
+/// (spec: Restriction): a restriction value may be a coordinate of the entry's shape; it fixes the same
 /// entry as its flat index (computed here with layout_core's canonical layout of the entry).
 #[test]
 fn restriction_by_a_coordinate_equals_restriction_by_its_index() {

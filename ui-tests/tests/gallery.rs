@@ -39,7 +39,7 @@ const fn case(file: &'static str, title: &'static str, about: &'static str) -> C
 const SECTIONS: &[Section] = &[
     Section {
         title: "Reading a layout",
-        intro: "The grammar of SPEC §1 (`shape:stride`, nested tuples, `_`, mode names) and of \
+        intro: "The grammar (spec: Grammar) (`shape:stride`, nested tuples, `_`, mode names) and of \
                 the annotation. The parser names what it expected where it stopped.",
         cases: &[
             case(
@@ -99,7 +99,7 @@ const SECTIONS: &[Section] = &[
     Section {
         title: "Dense bijections (Lemma 1)",
         intro: "Into `logical` or `thread-value` space a layout must be a dense bijection onto \
-                `[0, size)`. It is decided from the sizes and strides alone (seed 000 Lemma 1): \
+                `[0, size)`. It is decided from the sizes and strides alone (Lemma 1; spec: Dense bijections): \
                 drop size-1 modes, no `_`, and sorted by stride the strides are `1, n₁, n₁n₂, …`. \
                 The message names the first mode, in stride order, whose stride breaks the \
                 running product, and the stride it should have.",
@@ -152,7 +152,7 @@ const SECTIONS: &[Section] = &[
     Section {
         title: "Annotations",
         intro: "The constructible annotations are `logical`/`thread-value` → \
-                `logical`/`thread-value` and `logical -> physical` (SPEC §2).",
+                `logical`/`thread-value` and `logical -> physical` (spec: Constructible annotations).",
         cases: &[
             case(
                 "macro/physical_to_logical.rs",
@@ -205,7 +205,7 @@ const SECTIONS: &[Section] = &[
     Section {
         title: "Swizzles",
         intro: "A swizzle `σ(x) = x XOR (((x >> src) & (2^b − 1)) << dst)` runs from physical to \
-                physical, once, as the last step (SPEC §3). CuTe's `Swizzle<B,M,S>` is `b = B, \
+                physical, once, as the last step (spec: Swizzles). CuTe's `Swizzle<B,M,S>` is `b = B, \
                 dst = M, src = M + S` on the offsets it is written for, so it is pasted with its \
                 unit: `over elements`, or `over bytes of N-bit elements` (CuTe's GMMA and TMA \
                 swizzles act on byte addresses).",

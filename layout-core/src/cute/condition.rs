@@ -1,5 +1,5 @@
 //! The conditions a CuTe operation can violate: CuTe's own postconditions, CuTe's refusals, and
-//! the admissibility conditions of seed 000 §1 that strict mode adds. Each carries its numbers;
+//! the admissibility conditions (spec: Strict mode) that strict mode adds. Each carries its numbers;
 //! [`crate::Error`] wraps them with the operation and the mode.
 
 use core::fmt;
@@ -302,7 +302,7 @@ pub enum Refusal {
     },
 }
 
-/// A seed 000 §1 admissibility condition, required up front in strict mode only.
+/// An admissibility condition (spec: Strict mode), required up front in strict mode only.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Admissibility {
     /// `complement`: sorted by stride, `N_{i-1}·d_{i-1} | d_i` fails.

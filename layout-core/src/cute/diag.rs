@@ -9,7 +9,7 @@ use crate::error::{Error, HelpText, ModePath};
 
 /// A CuTe operation's diagnostic: the [`Error`] (which rule, which mode, which numbers) and,
 /// where CuTe refuses or goes wrong on a composition whose map is still a layout, the layout
-/// that seed 000's decision procedure (Theorem 1, [`crate::decide`]) finds for it.
+/// that the decision procedure (Theorem 1, [`crate::decide`]; spec: Theorem 1) finds for it.
 ///
 /// ```
 /// use layout_core::cute::{composition, Layout};
@@ -96,7 +96,7 @@ impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.error)?;
         if let Some(s) = &self.suggestion {
-            write!(f, "; the composite is the layout {s} (seed 000 Theorem 1)")?;
+            write!(f, "; the composite is the layout {s} (Theorem 1)")?;
         }
         Ok(())
     }

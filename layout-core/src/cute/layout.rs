@@ -20,7 +20,7 @@ pub const CHECK_LIMIT: i64 = 1 << 24;
 /// the sizes, the nesting limits and that the size and every offset fit in `i64`.
 ///
 /// [`Layout::to_seed`] and [`Layout::from_seed`] convert to and from the seed-order
-/// [`crate::Layout`] by recursive reversal (seed 000 §6); both give the same function on the
+/// [`crate::Layout`] by recursive reversal (spec: CuTe notation); both give the same function on the
 /// same integers.
 ///
 /// ```
@@ -362,7 +362,7 @@ impl Layout {
     }
 
     /// The same function as a seed-order [`crate::Layout`] (recursive reversal; a stride `0`
-    /// on a mode of size > 1 becomes the broadcast `_`, SPEC §1).
+    /// on a mode of size > 1 becomes the broadcast `_`, (spec: Broadcast stride)).
     ///
     /// # Errors
     /// As [`crate::Layout::new`].

@@ -1,4 +1,4 @@
-//! # CuTe's operations, with CuTe's semantics, never silently wrong (SPEC §8)
+//! # CuTe's operations, with CuTe's semantics, never silently wrong (spec: Postconditions)
 //!
 //! Layouts here are in **CuTe order** (first mode fastest, stride `0` a broadcast), printed as
 //! CuTe prints them. The operations follow NVIDIA's pycute (the reference implementation in the
@@ -28,9 +28,9 @@
 //! violated condition (its [`Error::rule`], e.g. `complement-coverage`), the mode and the numbers.
 //! Where CuTe refuses (pycute raises, C++ `static_assert`s) or goes wrong on a composition whose
 //! map is still a layout, the diagnostic offers that layout ([`Diagnostic::suggestion`], found by
-//! seed 000's decision procedure).
+//! the decision procedure (spec: Theorem 1)).
 //!
-//! [`Cute::strict`] additionally requires the admissibility conditions of seed 000 §1 up front
+//! [`Cute::strict`] additionally requires the admissibility conditions (spec: Strict mode) up front
 //! (see [`Admissibility`]) and reports the first that fails.
 //!
 //! ```
@@ -39,11 +39,11 @@
 //! let a: Layout = "(6,2):(8,2)".parse()?;
 //! let b: Layout = "(4,3):(3,1)".parse()?;
 //! assert_eq!(cute::composition(&a, &b)?.to_string(), "((2,2),3):((24,2),8)");
-//! // Seed 000 §1: CuTe returns 4:6, covering 16 of 24 offsets; here it is a diagnostic.
+//! // (spec: Postconditions): CuTe returns 4:6, covering 16 of 24 offsets; here it is a diagnostic.
 //! let l: Layout = "(2,2):(1,3)".parse()?;
 //! let d = cute::complement(&l, 24).unwrap_err();
 //! assert_eq!(d.rule(), "complement-coverage");
-//! // A legitimate use whose seed §1 divisibility fails still works ...
+//! // A legitimate use whose divisibility conditions (spec: Strict mode) fail still works ...
 //! assert_eq!(cute::complement(&"4:2".parse()?, 7)?.to_string(), "2:1");
 //! // ... unless strict mode asks for the seed's conditions.
 //! assert_eq!(Cute::strict().complement(&"4:2".parse()?, 7).unwrap_err().rule(),
@@ -83,7 +83,7 @@ use crate::error::Error;
 use crate::tree::Tree;
 
 /// How CuTe operations are checked: always by CuTe's postconditions, and in strict mode also by
-/// seed 000 §1's admissibility conditions first. `Cute::default()` is [`Cute::new`].
+/// The admissibility conditions first (spec: Strict mode). `Cute::default()` is [`Cute::new`].
 ///
 /// ```
 /// use layout_core::cute::{Cute, Layout};
@@ -105,7 +105,7 @@ impl Cute {
         Cute { strict: false }
     }
 
-    /// CuTe's semantics, with seed 000 §1's admissibility conditions required up front.
+    /// CuTe's semantics, with the admissibility conditions required (spec: Strict mode) up front.
     #[must_use]
     pub const fn strict() -> Cute {
         Cute { strict: true }
@@ -169,7 +169,7 @@ impl Cute {
     /// disjoint from `L` (beyond offset 0).
     ///
     /// # Errors
-    /// The [`Postcondition`] `complement-*` violated by CuTe's result (seed 000 §1:
+    /// The [`Postcondition`] `complement-*` violated by CuTe's result (spec: Postconditions;
     /// `complement((2,2):(1,3), 24)` is `4:6` in CuTe, covering 16 of 24);
     /// [`Refusal::ComplementOverlap`], [`Refusal::ComplementNegativeStride`],
     /// [`Refusal::Cotarget`]; in strict mode [`Admissibility::ComplementStrideDivides`] and

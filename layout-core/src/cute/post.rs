@@ -1,5 +1,5 @@
 //! CuTe's own unit-test postconditions, checked by evaluation on every result before it is
-//! returned (SPEC §8). Each function returns the first violation found, with its numbers.
+//! returned (spec: CuTe interoperability). Each function returns the first violation found, with its numbers.
 //!
 //! | operation | CuTe test | checked here |
 //! |---|---|---|

@@ -1,4 +1,4 @@
-//! Strict mode: the admissibility conditions of seed 000 §1, required before computing.
+//! Strict mode: the admissibility conditions (spec: Strict mode), required before computing.
 //!
 //! * complement of `(N_0..N_α):(d_0..d_α)` (modes of size > 1 and stride ≠ 0, sorted by stride)
 //!   in `M`: `N_{i-1}·d_{i-1} | d_i` for every `i`, and `N_α·d_α | M`;
@@ -10,7 +10,7 @@
 //!   `[|r|, |r|·N)` of the leaves are pairwise disjoint ("disjoint");
 //! * divides: `k | n`, the tile's size divides the size of the mode it tiles.
 //!
-//! Inverses and coalesce have no seed §1 condition.
+//! Inverses and coalesce have no such condition (spec: Strict mode).
 
 use alloc::vec::Vec;
 
@@ -65,7 +65,7 @@ pub(crate) fn complement_modes(ctx: Ctx, l: &Layout) -> Result<Vec<(i64, i64, Mo
     Ok(modes)
 }
 
-/// Seed §1's two complement conditions.
+/// The two complement conditions (spec: Strict mode).
 pub(crate) fn complement(ctx: Ctx, l: &Layout, cotarget: i64) -> Result<(), Error> {
     let modes = complement_modes(ctx, l)?;
     let op = CuteOp::Complement;
@@ -92,7 +92,7 @@ pub(crate) fn complement(ctx: Ctx, l: &Layout, cotarget: i64) -> Result<(), Erro
     Ok(())
 }
 
-/// Seed §1's composition conditions for `A ∘ B` (`B` a layout).
+/// The composition conditions (spec: Strict mode) for `A ∘ B` (`B` a layout).
 pub(crate) fn composition(ctx: Ctx, a: &Layout, b: &Layout) -> Result<(), Error> {
     let op = CuteOp::Composition;
     let shapes: Vec<i64> = coalesce_formula(a)?

@@ -32,7 +32,7 @@ pub enum Stage {
 /// use layout_core::cute::{Composed, Layout};
 /// use layout_core::{Swizzle, SwizzleUnit};
 /// let sw = Composed::swizzled(Swizzle::from_cute(1, 2, 3, SwizzleUnit::Elements)?, "64:1".parse()?);
-/// assert_eq!(sw.eval_index(32)?, 36);                 // SPEC §3: Swizzle<1,2,3> sends 32 to 36
+/// assert_eq!(sw.eval_index(32)?, 36);                 // (spec: Swizzles): Swizzle<1,2,3> sends 32 to 36
 /// assert_eq!(sw.to_string(), "Sw<1,2,3> o 64:1");
 /// # Ok::<(), layout_core::Error>(())
 /// ```

@@ -21,7 +21,7 @@
 //! `Dynamic` layout).
 //!
 //! **Restricted to one thread.** Each thread-value composite is restricted to `thread = t` at
-//! run time as `layout!(restrict(M, thread = t))` does (SPEC §5): every slice is decided; when
+//! run time as `layout!(restrict(M, thread = t))` does (spec: Restriction): every slice is decided; when
 //! all are the same layout the code is `M(t, 0)` once per thread plus that layout of the value
 //! (`NAME` and `NAME_v`). A swizzled composite has different slices, but a swizzle is linear over
 //! XOR: when `f(t, x) = f(t, 0) ^ f(0, x)` at every coordinate (checked by enumeration; it holds
@@ -130,7 +130,7 @@ fn func(name: &str, doc: &str, mut program: Program, names: &[&str]) -> Result<F
 /// does it, plus one rule for swizzles.
 #[derive(Clone, Debug)]
 pub enum PerThread {
-    /// Every thread's slice is the same layout (`layout!`'s rule, SPEC §5): `full(t, 0, ..)`
+    /// Every thread's slice is the same layout (`layout!`'s rule; spec: Restriction): `full(t, 0, ..)`
     /// once per thread, plus `value` (that layout, constant 0) of the other coordinates.
     Uniform {
         /// The composite, by top-level entry.

@@ -65,7 +65,7 @@
 //! `ldmatrix` x1/x2 sources and the `stmatrix` x1/x2 destinations (only the first 8 or 16
 //! threads supply row addresses; CuTe's thread leaf of size 4 or 2 repeats them). Several
 //! (thread, value) pairs share a position, so such a layout is not a dense bijection and,
-//! as SPEC §11 requires, not a `thread-value -> logical` layout. It is represented with the
+//! as (spec: Typed surface) requires, not a `thread-value -> logical` layout. It is represented with the
 //! broadcast stride `_` and given twice:
 //!
 //! - **`X`, the whole atom**: CuTe's layout as written, each stride-0 leaf read as `_` (the
@@ -83,7 +83,7 @@
 //!   to compose with a storage layout; every thread's (or every repeated thread's) values are
 //!   the ones of `X_DENSE`.
 //!
-//! `X` is the `broadcast` of `X_DENSE`: `broadcast(compose(TILE, X_DENSE), S)` (SPEC §5; `TILE`
+//! `X` is the `broadcast` of `X_DENSE`: `broadcast(compose(TILE, X_DENSE), S)` (spec: Broadcast; `TILE`
 //! the compact storage of the tile or block, `S` the broadcast leaves' sizes) is `X` with the
 //! broadcast leaves moved to the front. That operation puts the copies in the slowest
 //! mode, while CuTe's atoms keep them inside the thread mode, which is the fastest; and
