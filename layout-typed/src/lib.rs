@@ -30,8 +30,8 @@
 //! them in elements.
 //!
 //! **Spaces.** Each side is `logical`, `thread-value` (`tv`) or `physical`. The constructible
-//! annotations are logical/thread-value into logical/thread-value (a dense bijection, Lemma 1;
-//! spec: Dense bijections) and logical into physical (alias-free; `_` strides broadcast and make the layout
+//! annotations are logical/thread-value into logical/thread-value (a dense bijection,
+//! Lemma 1; spec: Dense bijections) and logical into physical (alias-free; `_` strides broadcast and make the layout
 //! read-only). Thread-value into physical exists only as a composite. `layout!` checks all of
 //! this during expansion; [`compose`] checks the composition rules as trait bounds, so every
 //! violation is a compile error under `cargo check` and in rust-analyzer.
