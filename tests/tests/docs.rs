@@ -266,3 +266,177 @@ fn every_page_is_compiled_as_doctests() {
         }
     }
 }
+
+/// The headings of `docs/spec.md` (outside code fences), in order.
+fn spec_headings() -> Vec<String> {
+    let md = fs::read_to_string(workspace().join("docs").join("spec.md")).expect("docs/spec.md");
+    headings_of(&md)
+}
+
+/// The text of every markdown heading of `md` (outside code fences).
+fn headings_of(md: &str) -> Vec<String> {
+    prose(md)
+        .lines
+        .iter()
+        .filter_map(|(_, line)| {
+            let hashes = line.chars().take_while(|&c| c == '#').count();
+            (1..=6)
+                .contains(&hashes)
+                .then(|| line[hashes..].strip_prefix(' '))
+                .flatten()
+                .map(|h| h.trim().to_string())
+        })
+        .collect()
+}
+
+/// The citation form: `spec: Heading` right after `(` or `; `, the heading running to the next
+/// `;` or `)` on the same line. Returns each cited heading with its line number, and the lines
+/// where a citation is not closed on its line.
+fn citations(text: &str) -> (Vec<(usize, String)>, Vec<usize>) {
+    const TAG: &str = "spec: ";
+    let mut cited = Vec::new();
+    let mut unclosed = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let mut from = 0;
+        while let Some(i) = line[from..].find(TAG) {
+            let at = from + i;
+            from = at + TAG.len();
+            if !(line[..at].ends_with('(') || line[..at].ends_with("; ")) {
+                continue;
+            }
+            let rest = &line[from..];
+            match rest.find([';', ')']) {
+                Some(end) => cited.push((n + 1, rest[..end].trim().to_string())),
+                None => unclosed.push(n + 1),
+            }
+        }
+    }
+    (cited, unclosed)
+}
+
+/// Every text file of the workspace that the repository holds: the sources, docs, snapshots
+/// and scripts, without build output, hidden folders, data files and fuzz corpora.
+fn workspace_texts() -> Vec<(String, String)> {
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, String)>) {
+        let mut entries: Vec<PathBuf> = fs::read_dir(dir)
+            .expect("a folder of the workspace")
+            .map(|e| e.expect("entry").path())
+            .collect();
+        entries.sort();
+        for path in entries {
+            let name = path
+                .file_name()
+                .expect("name")
+                .to_string_lossy()
+                .to_string();
+            if name.starts_with('.') || name == "target" || name == "corpus" {
+                continue;
+            }
+            if path.is_dir() {
+                walk(root, &path, out);
+            } else if !name.ends_with(".json")
+                && let Ok(text) = fs::read_to_string(&path)
+            {
+                let rel = path
+                    .strip_prefix(root)
+                    .expect("in the workspace")
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                out.push((rel, text));
+            }
+        }
+    }
+    let root = workspace();
+    let mut out = Vec::new();
+    walk(&root, &root, &mut out);
+    out
+}
+
+/// This file names the citation form in its own tests; it is not a citing file.
+const THIS_FILE: &str = "tests/tests/docs.rs";
+
+#[test]
+fn the_citation_form_is_read_exactly() {
+    let text = "a (spec: Divide) b (spec: Repeat; spec: Interleave)\n\
+                c (other words; spec: Theorem 1) d spec: Not cited (x spec: Not cited)\n\
+                e (spec: Dangling";
+    let (cited, unclosed) = citations(text);
+    assert_eq!(
+        cited,
+        [
+            (1, "Divide".to_string()),
+            (1, "Repeat".to_string()),
+            (1, "Interleave".to_string()),
+            (2, "Theorem 1".to_string()),
+        ]
+    );
+    assert_eq!(unclosed, [3]);
+    let md = "# Title\n## Notation\n```text\n# not a heading\n```\n### Mode order\n#nope\n";
+    assert_eq!(headings_of(md), ["Title", "Notation", "Mode order"]);
+}
+
+#[test]
+fn every_spec_citation_names_a_heading_of_the_spec() {
+    let headings = spec_headings();
+    let known: BTreeSet<&str> = headings.iter().map(String::as_str).collect();
+    assert_eq!(
+        known.len(),
+        headings.len(),
+        "docs/spec.md repeats a heading, so a citation of it is ambiguous"
+    );
+    let mut total = 0;
+    let mut broken = Vec::new();
+    for (path, text) in workspace_texts() {
+        if path == THIS_FILE {
+            continue;
+        }
+        let (cited, unclosed) = citations(&text);
+        for n in unclosed {
+            broken.push(format!(
+                "{path}:{n}: a citation not closed by `;` or `)` on its line"
+            ));
+        }
+        for (n, heading) in cited {
+            total += 1;
+            if !known.contains(heading.as_str()) {
+                broken.push(format!(
+                    "{path}:{n}: no heading `{heading}` in docs/spec.md"
+                ));
+            }
+        }
+    }
+    assert!(
+        broken.is_empty(),
+        "citations of missing headings:\n{}",
+        broken.join("\n")
+    );
+    // The code cites the spec throughout; a count near zero means the form stopped matching.
+    assert!(total >= 200, "only {total} citations of docs/spec.md found");
+}
+
+#[test]
+fn no_citation_names_a_document_outside_the_repository() {
+    // Built from pieces so that this file does not match itself.
+    let section = '\u{a7}';
+    let (spec, seed, paper) = ("SPEC", ["seed", "Seed"], "000");
+    let mut forbidden = vec![format!("{spec} {section}"), format!("{spec}.md")];
+    for seed in seed {
+        forbidden.push(format!("{seed} {section}"));
+        forbidden.push(format!("{seed} {paper} "));
+    }
+    let mut found = Vec::new();
+    for (path, text) in workspace_texts() {
+        for (n, line) in text.lines().enumerate() {
+            for f in &forbidden {
+                if line.contains(f.as_str()) {
+                    found.push(format!("{path}:{}: `{f}`: {}", n + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "cite docs/spec.md by heading, `(spec: Heading)`, or the paper by its title:\n{}",
+        found.join("\n")
+    );
+}
