@@ -39,7 +39,7 @@
 //!   [`Layout::to_cute`], evaluation at a flat index or a natural or coarser coordinate,
 //!   `size`, `cosize`, mode names), built on [`Tree`] and [`Stride`] (`_` is
 //!   [`Stride::Broadcast`]).
-//! - **The rules (§2):** [`check`] (one layout against its annotation), [`check_annotation`],
+//! - **The rules (spec: Rules):** [`check`] (one layout against its annotation), [`check_annotation`],
 //!   [`is_dense_bijection`] / [`check_dense_bijection`] (Lemma 1, no enumeration),
 //!   [`is_alias_free`] / [`check_alias_free`] (two fast tests, an exact symbolic reduction, then
 //!   an exact enumeration up to [`ENUMERATION_SIZE_LIMIT`]), [`Space`].
@@ -47,10 +47,10 @@
 //!   (a layout, a composite, a swizzled or restricted map), [`compose`], [`Map::restrict`],
 //!   [`Map::offset_range`] (exact, without enumeration),
 //!   [`Swizzle`] (seed fields and CuTe's `Swizzle<B,M,S>`).
-//! - **Operations (§3):** [`canonical`], [`scale_mode`], [`divide`], [`divide_modes`],
+//! - **Operations (spec: Algebra):** [`canonical`], [`scale_mode`], [`divide`], [`divide_modes`],
 //!   [`repeat`], [`repeat_modewise`], [`repeat_modewise_raked`], [`interleave`], [`broadcast`],
 //!   [`inverse`], and the regroupings [`group`], [`flatten`], [`select`], [`permute`].
-//! - **Theorem 1 and code (§4–5):** [`scan`], [`decide`] (is a composite a layout, and its
+//! - **Theorem 1 and code (spec: Theorem 1; spec: Code emission):** [`scan`], [`decide`] (is a composite a layout, and its
 //!   coarsest form), [`emit`] / [`layout_form`] / [`written`] (the offset function as a
 //!   [`Program`], printed as Rust, C, CUDA or Python with a range check for the index type).
 //! - **CuTe's own operations:** [`cute`] (`coalesce`, `composition`, `complement`, the

@@ -95,7 +95,7 @@ fn collect_errors(ts: TokenStream, out: &mut Vec<String>) {
 }
 
 /// What every output must look like: either errors whose messages start with the rule in
-/// lowercase (STYLE §3; `CuTe` is a name), or a typed value built from the facade's `Static`
+/// lowercase (`CuTe` is a name), or a typed value built from the facade's `Static`
 /// without a placeholder. The crate path is whatever came before the first `;`.
 fn assert_well_formed(input: &str, e: &Expansion) {
     if e.has_errors() {

@@ -432,6 +432,15 @@ fn no_citation_names_a_document_outside_the_repository() {
                     found.push(format!("{path}:{}: `{f}`: {}", n + 1, line.trim()));
                 }
             }
+            // A citation broken across lines (`SPEC` / `§8`, `seed` / `000 §1`): a line of
+            // prose or comment that begins with the section sign.
+            let body = line
+                .trim_start()
+                .trim_start_matches(['/', '!', '#', '*'])
+                .trim_start();
+            if body.starts_with(section) || body.starts_with(&format!("{paper} {section}")) {
+                found.push(format!("{path}:{}: {}", n + 1, line.trim()));
+            }
         }
     }
     assert!(
