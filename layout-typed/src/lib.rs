@@ -829,6 +829,11 @@ pub struct CliDoctests;
 #[cfg(doctest)]
 pub struct PerformanceDoctests;
 
+/// The GPU page (`docs/gpu.md`).
+#[doc = include_str!("../../docs/gpu.md")]
+#[cfg(doctest)]
+pub struct GpuDoctests;
+
 /// The interface of `layout!`'s expansion: not part of the API. Naming these items by hand
 /// bypasses the checks that `layout!` runs.
 #[doc(hidden)]
