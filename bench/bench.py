@@ -148,7 +148,7 @@ def instructions(cmd, kernel, calls):
 
 def addressing():
     log("addressing: building")
-    rust = cargo_bench_binary("layout-typed", "addressing")
+    rust = cargo_bench_binary("layout-bench", "addressing")
     os.makedirs(WORK, exist_ok=True)
     c64 = gxx("addressing.cpp", os.path.join(WORK, "addressing_i64"))
     c32 = gxx("addressing.cpp", os.path.join(WORK, "addressing_i32"), "-DCOORD=int")
@@ -205,7 +205,7 @@ OPS = [
 
 def algebra():
     log("algebra: building")
-    rust = cargo_bench_binary("layout-core", "runtime_algebra")
+    rust = cargo_bench_binary("layout-bench", "runtime_algebra")
     os.makedirs(WORK, exist_ok=True)
     cpp = gxx("algebra.cpp", os.path.join(WORK, "algebra"))
     log("algebra: timing")

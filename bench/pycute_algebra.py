@@ -1,5 +1,5 @@
 """pycute (nvidia-cutlass 4.2.0 wheel) reference for the run-time algebra rows: the operands of
-layout-core/benches/runtime_algebra.rs and bench/cpp/algebra.cpp. Prints `name ops_per_second`
+bench/benches/runtime_algebra.rs and bench/cpp/algebra.cpp. Prints `name ops_per_second`
 (fastest of 7 rounds). Usage: python3 bench/pycute_algebra.py PYCUTE_PARENT_DIR"""
 
 import sys

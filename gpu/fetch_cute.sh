@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Puts the CuTe/CUTLASS headers of the PyPI wheel nvidia-cutlass==4.2.0.0 into gpu/.cutlass/include
-# (ignored by git, never committed; about 27 MB), for gpu/run.sh. Runs where pip reaches PyPI; the
-# device machine reaches nothing, so the folder travels with the call (`carry: ["gpu/.cutlass"]`).
+# (ignored by git, never committed; about 27 MB), for gpu/run.sh. Runs where pip reaches PyPI; on a
+# GPU machine without network access, copy gpu/.cutlass there with the tree (docs/gpu.md).
 set -euo pipefail
 cd "$(dirname "$0")"
 [ -d .cutlass/include/cute ] && { echo "gpu/.cutlass/include already there"; exit 0; }

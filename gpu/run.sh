@@ -25,7 +25,7 @@ fi
 grep -A3 -E "entry function '(gen|cute|hand)_" "$out/ptxas.txt" | grep -E "entry function|Used" | sed 's/ptxas info *: //'
 cuobjdump --dump-sass "$build/bench" > "$out/sass.txt"
 # Per kernel: instruction slots of the function (padded with NOPs to 128 bytes, the way the
-# issue's anchor of 88 for CuTe counts) and the instructions without that padding.
+# reference figure of 88 for CuTe's transpose counts) and the instructions without that padding.
 awk '/Function :/ { name = $3 }
      /\/\*[0-9a-f][0-9a-f][0-9a-f][0-9a-f]\*\// { if (name != "") { slots[name]++; if ($2 !~ /^NOP/) n[name]++ } }
      END { for (k in slots) print k, slots[k], n[k] }' "$out/sass.txt" | grep -E '^(gen|cute|hand)_' | sort > "$out/sass_counts.txt"

@@ -1,6 +1,6 @@
 // Run-time addressing with CuTe (4.2.0 headers, host build): every offset of four layouts,
 // (c) with static layouts and (d) with the same layouts built from run-time integers.
-// The Rust side is layout-typed/benches/addressing.rs; both walk the same coordinates in the
+// The Rust side is bench/benches/addressing.rs; both walk the same coordinates in the
 // same loop order and write every offset to a buffer.
 //
 //   addressing time            ns per offset of every kernel (min over rounds)

@@ -1,7 +1,7 @@
 // The layout algebra at run time with CuTe (4.2.0 headers, host build, -O3): every integer of
 // every operand is a run-time value, as in a code generator that builds layouts on the fly.
 // Prints `name ops_per_second` (fastest of 31 rounds). The Rust side is
-// layout-core/benches/runtime_algebra.rs; bench/pycute_algebra.py is the pycute reference.
+// bench/benches/runtime_algebra.rs; bench/pycute_algebra.py is the pycute reference.
 #include <cute/layout.hpp>
 
 #include <chrono>

@@ -4,15 +4,6 @@
 //! (spec: Machine-readable output) and exits 0 when there is no error, 1 for a rule violation and 2 for input it
 //! cannot read. See `docs/cli.md`.
 
-#![forbid(unsafe_code)]
-#![warn(missing_docs)]
-#![deny(
-    clippy::arithmetic_side_effects,
-    clippy::cast_possible_truncation,
-    clippy::cast_possible_wrap,
-    clippy::cast_sign_loss
-)]
-
 mod commands;
 mod conflicts;
 mod cute;

@@ -1,6 +1,15 @@
 //! The `layout` binary end to end: values of every `--json` field (spec: Machine-readable output), exit statuses,
 //! one-line errors with columns, SVG snapshots that parse as XML.
 
+// Test code is exempt from the checked-arithmetic lints of the workspace: an overflow or a
+// failed cast in a test panics, which fails the test.
+#![allow(
+    clippy::arithmetic_side_effects,
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
+
 use std::path::PathBuf;
 
 use serde_json::Value;

@@ -103,14 +103,6 @@
 //! integer operation on sizes, strides and offsets is checked, so an overflow is
 //! [`Error::Overflow`], never a wrapped value.
 #![no_std]
-#![forbid(unsafe_code)]
-#![warn(missing_docs)]
-#![deny(
-    clippy::arithmetic_side_effects,
-    clippy::cast_possible_truncation,
-    clippy::cast_possible_wrap,
-    clippy::cast_sign_loss
-)]
 
 extern crate alloc;
 #[cfg(feature = "std")]

@@ -2,6 +2,15 @@
 //! against brute force (every coordinate's offset, compared here) on random small layouts, and
 //! on layouts far past the enumeration limits whose answer is derived here by hand.
 
+// Test code is exempt from the checked-arithmetic lints of the workspace: an overflow or a
+// failed cast in a test panics, which fails the test.
+#![allow(
+    clippy::arithmetic_side_effects,
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
+
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 

@@ -3,6 +3,15 @@
 //! fixing digits) over random layouts, swizzles, composites and restrictions, and against
 //! extremes derived by hand for domains past every enumeration limit.
 
+// Test code is exempt from the checked-arithmetic lints of the workspace: an overflow or a
+// failed cast in a test panics, which fails the test.
+#![allow(
+    clippy::arithmetic_side_effects,
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
+
 use layout_core::{
     Annotated, Error, Map, RANGE_ENUMERATION_LIMIT, RANGE_SEARCH_LIMIT, Space, Swizzle, SwizzleUnit,
 };

@@ -2,6 +2,15 @@
 //! i64::MIN, sizes whose product passes 2^63): every call is made under `catch_unwind`, and
 //! where a result is defined it is checked against values computed here in `i128`.
 
+// Test code is exempt from the checked-arithmetic lints of the workspace: an overflow or a
+// failed cast in a test panics, which fails the test.
+#![allow(
+    clippy::arithmetic_side_effects,
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
+
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use layout_core::cute;

@@ -9,13 +9,25 @@
 //!
 //! Run: `cargo run --release -p layout-typed --example mma_gemm`
 
+// An example, exempt from the checked-arithmetic lints of the library: its sizes are
+// constants, and an overflow would panic in the run.
+#![allow(
+    clippy::arithmetic_side_effects,
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
+
 use std::time::Instant;
 
 use layout_typed::prelude::*;
 use layout_typed::{Coord, LogicalSpace, Size, Tile2};
 
+/// Rows of A and C.
 pub const M: usize = 512;
+/// Columns of C.
 pub const N: usize = 512;
+/// The reduction length.
 pub const K: usize = 512;
 
 layout! {

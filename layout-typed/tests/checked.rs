@@ -12,6 +12,15 @@
 //!
 //! Every expected value is computed here from the layout's definition, not by the crate.
 
+// Test code is exempt from the checked-arithmetic lints of the workspace: an overflow or a
+// failed cast in a test panics, which fails the test.
+#![allow(
+    clippy::arithmetic_side_effects,
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
+
 use std::fmt::Debug;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 

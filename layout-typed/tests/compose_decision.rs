@@ -7,6 +7,15 @@
 //! positions with large strides are built and evaluated here, so this file itself is the
 //! `cargo build` test of the const evaluation.
 
+// Test code is exempt from the checked-arithmetic lints of the workspace: an overflow or a
+// failed cast in a test panics, which fails the test.
+#![allow(
+    clippy::arithmetic_side_effects,
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
+
 use layout_typed::prelude::*;
 use layout_typed::{COMPOSE_ENUMERATION_LIMIT, Leaves, MAX_LEAVES};
 

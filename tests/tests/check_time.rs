@@ -1,4 +1,4 @@
-//! What one `layout!` costs under `cargo check` (issue target: at most 1 ms per layout).
+//! What one `layout!` costs under `cargo check` (the target: at most 1 ms per layout).
 //!
 //! Ignored in normal runs (it runs `cargo check` about forty times). Run it with
 //!

@@ -2,10 +2,17 @@
 //! evaluates to the corpus offsets and to the run-time map; item forms work in statics, fields
 //! and generics; views read and store; constants size buffers.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use layout_typed::prelude::*;
 use layout_typed::{IndexType, ReadOnly};
+use serde_json::Value;
+
+/// How many corpus layouts `check` compared (the corpus test is its only caller).
+static CHECKED: AtomicUsize = AtomicUsize::new(0);
 
 fn check<L: Layout>(l: L, expected: &[i64], id: &str) {
+    CHECKED.fetch_add(1, Ordering::Relaxed);
     assert_eq!(L::SIZE, expected.len(), "{id}: size");
     let map = l.to_map().unwrap_or_else(|e| panic!("{id}: {e}"));
     for (i, e) in expected.iter().enumerate() {
@@ -23,9 +30,80 @@ fn check<L: Layout>(l: L, expected: &[i64], id: &str) {
     }
 }
 
+/// The recorded offsets of a case (`None` where the corpus records `null`: CuTe gives no
+/// offsets for that operand).
+fn recorded(case: &Value, key: &str) -> Option<Vec<i64>> {
+    let id = &case["id"];
+    let v = case["expected"]
+        .get(key)
+        .unwrap_or_else(|| panic!("{id}: no `expected.{key}` (has the corpus format changed?)"));
+    if v.is_null() {
+        return None;
+    }
+    let list = v
+        .as_array()
+        .unwrap_or_else(|| panic!("{id}: `expected.{key}` is not a list"));
+    Some(list.iter().map(layout_tests::int).collect())
+}
+
+/// The corpus layouts the typed API can hold, counted per family from `data/cute_corpus.json`
+/// by brute force over the recorded offsets, not by the checks `build.rs` runs: a `layout_eval`
+/// layout whose offsets are pairwise distinct (alias-free), an atom's operand layout whose
+/// offsets are a permutation of `0..n` (a dense bijection), a swizzle of one layout, and a
+/// shared-memory atom with element offsets.
+fn corpus_layouts_by_family() -> [(&'static str, usize); 4] {
+    let mut eval = 0;
+    let mut atoms = 0;
+    let mut swizzles = 0;
+    let mut smem = 0;
+    for case in layout_tests::load("cute_corpus.json") {
+        match case["op"].as_str() {
+            Some("layout_eval") => {
+                let o = recorded(&case, "offsets").expect("layout_eval offsets");
+                let distinct: std::collections::BTreeSet<_> = o.iter().collect();
+                eval += usize::from(distinct.len() == o.len());
+            }
+            Some("mma_atom" | "copy_atom") => {
+                for key in ["A", "B", "C", "Src", "Dst", "Ref"] {
+                    if case["inputs"].get(key).is_none() {
+                        continue;
+                    }
+                    if let Some(mut o) = recorded(&case, &format!("{key}_offsets")) {
+                        o.sort_unstable();
+                        atoms += usize::from(o.iter().copied().eq(0..o.len() as i64));
+                    }
+                }
+            }
+            Some("swizzle") if case["inputs"].get("outer").is_none() => {
+                swizzles += usize::from(recorded(&case, "offsets").is_some());
+            }
+            Some("smem_atom") if case["expected"].get("element_offsets").is_some() => {
+                smem += usize::from(recorded(&case, "element_offsets").is_some());
+            }
+            _ => {}
+        }
+    }
+    [
+        ("layout_eval", eval),
+        ("atom operands", atoms),
+        ("swizzles", swizzles),
+        ("smem atoms", smem),
+    ]
+}
+
 #[test]
 fn every_corpus_layout_through_the_macro() {
     include!(concat!(env!("OUT_DIR"), "/corpus_layouts.rs"));
+    let families = corpus_layouts_by_family();
+    for (family, n) in families {
+        assert!(n > 0, "no corpus layout of the family {family}");
+    }
+    let expected: usize = families.iter().map(|(_, n)| n).sum();
+    assert_eq!(
+        CHECKED.load(Ordering::Relaxed),
+        expected,
+        "corpus layouts checked through `layout!` ({families:?})"
+    );
 }
 
 layout! {

@@ -1,2 +1,1 @@
 //! trybuild compile-fail cases live in `ui/`; the runner is `tests/ui.rs`.
-#![warn(missing_docs)]

@@ -244,7 +244,7 @@ const SECTIONS: &[Section] = &[
                 "Swizzles permute memory addresses only.",
             ),
             case(
-                "algebra/swizzle_not_physical.rs",
+                "macro/swizzle_not_physical_expression.rs",
                 "A swizzle of a composite into logical space",
                 "The same rule for the `swizzle(..)` operation of an expression: the composite \
                  of two maps into logical space is a map into logical space.",
@@ -255,7 +255,7 @@ const SECTIONS: &[Section] = &[
                 "`SMEM` is already swizzled, and a map has at most one swizzle.",
             ),
             case(
-                "algebra/swizzle_index_range.rs",
+                "macro/swizzle_index_range.rs",
                 "A swizzled offset range that does not fit the index type",
                 "The swizzle moves bits 21–24 to bits 28–31; past flat index 2²⁴ offsets reach \
                  2³¹ and more. The range is computed exactly, not from the first positions.",
@@ -315,18 +315,18 @@ const SECTIONS: &[Section] = &[
                  (`divide_modes` keeps them), so the transposed storage is still refused.",
             ),
             case(
-                "algebra/result_into_physical_as_right_operand.rs",
+                "compose/right_physical_expression.rs",
                 "A `layout!` result into physical space as the right operand",
                 "The value of a `layout!` expression carries its spaces like a declared layout.",
             ),
             case(
-                "algebra/compose_size_mismatch.rs",
+                "compose/size_mismatch_expression.rs",
                 "Sizes that differ inside `layout!`",
                 "Inside a `layout!` expression the same rule is checked during expansion, with \
                  plain numbers and an arrow at the operand.",
             ),
             case(
-                "algebra/literal_not_alias_free.rs",
+                "macro/aliasing_literal_operand.rs",
                 "A literal operand that breaks a rule",
                 "A literal `[LAYOUT, DOMAIN -> CODOMAIN]` inside an expression is checked like a \
                  declaration: the rule and the colliding stride, and no other error.",
@@ -358,7 +358,7 @@ const SECTIONS: &[Section] = &[
                  are a race.",
             ),
             case(
-                "algebra/store_through_broadcast.rs",
+                "view/store_broadcast_expression.rs",
                 "A store through a `broadcast(..)` result",
                 "The result of `broadcast` is read-only like a layout written with `_`.",
             ),
@@ -475,12 +475,12 @@ const SECTIONS: &[Section] = &[
                 "A constant cannot depend on a run-time value.",
             ),
             case(
-                "runtime/static_zero_stride.rs",
+                "macro/zero_stride_runtime_leaf.rs",
                 "A zero stride next to run-time leaves",
                 "The static mode's stride is known while compiling.",
             ),
             case(
-                "runtime/static_modes_alias.rs",
+                "macro/aliasing_runtime_leaf.rs",
                 "Static modes that already collide",
                 "Whatever the run-time leading dimension, the two static modes overlap.",
             ),

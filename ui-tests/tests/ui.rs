@@ -1,7 +1,8 @@
 //! The compile-fail suite: every rule of the `layout!` macro and of the typed API is rejected
 //! with a message that names the rule and the numbers, points at the offending token and
-//! suggests the fix. Snapshots depend on rustc's wording, so the runner is gated on the
-//! compiler version; re-bless with `TRYBUILD=overwrite cargo test -p layout-ui-tests`.
+//! suggests the fix. Snapshots depend on rustc's wording: they belong to Rust 1.95 stable, and
+//! on any other compiler the suite fails (it never skips) with a message saying so; re-bless
+//! with `TRYBUILD=overwrite cargo test -p layout-ui-tests`.
 
 #[rustversion::all(stable, since(1.95), before(1.96))]
 #[test]
@@ -15,6 +16,20 @@ fn ui() {
     t.compile_fail("ui/bypass/*.rs");
     // Built and run (`cargo build`): valid input never fails in const evaluation.
     t.pass("pass/*.rs");
+}
+
+/// On another compiler the snapshots cannot match rustc's wording, and a suite that silently
+/// ran nothing would look green: fail and say what to do.
+#[rustversion::not(all(stable, since(1.95), before(1.96)))]
+#[test]
+fn ui() {
+    panic!(
+        "the compile-fail snapshots (ui-tests/ui/**/*.stderr) belong to Rust 1.95 stable and this \
+         compiler is another one: run the suite with 1.95 (`cargo +1.95 test -p layout-ui-tests`), \
+         or move the project to this compiler and regenerate them with \
+         `TRYBUILD=overwrite cargo test -p layout-ui-tests`, then review the diff and regenerate \
+         docs/diagnostics.md (`UPDATE_GALLERY=1 cargo test -p layout-ui-tests --test gallery`)"
+    );
 }
 
 /// Every case file has its snapshot, and there are at least 20 of them.

@@ -4,6 +4,15 @@
 //!
 //! Run: `cargo run -p layout-typed --example gen_cuda [OUT.cu]`
 
+// An example, exempt from the checked-arithmetic lints of the library: its sizes are
+// constants, and an overflow would panic in the run.
+#![allow(
+    clippy::arithmetic_side_effects,
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
+
 #[allow(dead_code)] // `typed_reference` and friends serve the CI test
 mod generate;
 

@@ -2,9 +2,11 @@
 //! (`include/cute/atom/copy_traits_sm90.hpp`), in bits as CuTe writes them and in 16-bit
 //! elements, and [`bits_to_elements`] for other element widths.
 //!
-//! Generated from the corpus (`tests/data/cute_corpus.json`, op `copy_atom`): the `_BITS`
+//! Written from the corpus (`tests/data/cute_corpus.json`, op `copy_atom`): the `_BITS`
 //! layouts are the case's CuTe text; the `_B16` layouts are `bits_to_elements(_, 16)` of it; a
-//! broadcast's `_B16_DENSE` part is the `_B16` text with its stride-0 leaves removed.
+//! broadcast's `_B16_DENSE` part is the `_B16` text with its stride-0 leaves removed. No
+//! generator keeps them in step with it: `tests/tests/atoms.rs` compares every constant with
+//! the case's bits, converted to 16-bit elements independently, at every coordinate.
 
 use alloc::vec::Vec;
 use core::fmt;

@@ -1,7 +1,9 @@
 //! SM80 warp-level MMA atoms (`mma.sync`), from `include/cute/atom/mma_traits_sm80.hpp`.
 //!
-//! Generated from the corpus (`tests/data/cute_corpus.json`, op `mma_atom`): each module's
-//! layouts are the case's CuTe text, pasted into `layout!` under `cute`.
+//! Written from the corpus (`tests/data/cute_corpus.json`, op `mma_atom`): each module's
+//! layouts are the case's CuTe text, pasted into `layout!` under `cute`. No generator keeps them
+//! in step with it: `tests/tests/atoms.rs` compares every constant with its case's offsets at
+//! every coordinate.
 
 /// `SM80_16x8x8_F16F16F16F16_TN`: the `MMA_Traits` at `include/cute/atom/mma_traits_sm80.hpp:63`
 /// (NVIDIA/cutlass@7107b05, v4.7.0).

@@ -2,9 +2,11 @@
 //! and warpgroup GMMA atoms (`wgmma`, `_SS` and `_RS`) of
 //! `include/cute/atom/mma_traits_sm90_gmma.hpp`.
 //!
-//! Generated from the corpus (`tests/data/cute_corpus.json`, op `mma_atom`): each module's
+//! Written from the corpus (`tests/data/cute_corpus.json`, op `mma_atom`): each module's
 //! layouts are the case's CuTe text, pasted into `layout!` under `cute`; a broadcast layout's
-//! `_DENSE` part is that text with its stride-0 leaves removed.
+//! `_DENSE` part is that text with its stride-0 leaves removed. No generator keeps them in step
+//! with it: `tests/tests/atoms.rs` compares every constant, and every dense part, with its
+//! case's offsets at every coordinate.
 
 /// `SM90_16x8x4_F64F64F64F64_TN`: the `MMA_Traits` at `include/cute/atom/mma_traits_sm90.hpp:47`
 /// (NVIDIA/cutlass@7107b05, v4.7.0).

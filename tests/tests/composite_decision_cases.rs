@@ -218,7 +218,7 @@ fn restrict_cases() {
     }
 }
 
-/// The composite of the `decide` benchmark (layout-core/benches/decide.rs): the corpus's
+/// The composite of the `decide` benchmark (bench/benches/decide.rs): the corpus's
 /// `big_tv_partition_128x128` (256 threads × 8 values over 2×4 tiles of 64×32 in a 128×128
 /// row-major tile) as a `thread-value -> logical` map, after the row-major storage
 /// `(128,128):(128,1)`. Its values are the corpus offsets, and it is a layout whose coarsest

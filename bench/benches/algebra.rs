@@ -1,7 +1,7 @@
 //! The cost of the offset code that `layout!` algebra expressions emit (spec: Cost) against
 //! hand-written index arithmetic for the same maps (target: emitted / hand ≤ 1.05).
 //!
-//! `cargo bench -p layout-typed --bench algebra -- --warm-up-time 1 --measurement-time 3`.
+//! `cargo bench -p layout-bench --bench algebra -- --warm-up-time 1 --measurement-time 3`.
 //!
 //! Each kernel walks every coordinate of its map and writes the offsets to a buffer; kernels
 //! are `#[inline(never)]` and take their bounds through `black_box`, so neither side is folded

@@ -15,7 +15,7 @@
 //! from a buffer holding its own offsets, (e) with `View::get` (the domain check, in every
 //! profile), (f) with `View::get_unchecked`, and (g) hand-written slice indexing.
 //!
-//! `cargo bench -p layout-typed --bench addressing` runs the criterion group `addressing`.
+//! `cargo bench -p layout-bench --bench addressing` runs the criterion group `addressing`.
 //! `bench/run.sh` runs the binary with `--table` (ns per offset, fastest of 51 rounds) and
 //! with `--callgrind KERNEL CALLS` under `valgrind --tool=callgrind --toggle-collect=*KERNEL*`
 //! (instructions); `--dump KERNEL` prints the offsets for the cross-check against CuTe.

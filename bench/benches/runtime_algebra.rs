@@ -15,7 +15,7 @@
 //!   partition's thread-value layout (CuTe has no inverse of a run-time layout).
 //!
 //! Every operand is parsed once, outside the timed loop; the timed work is the operation
-//! (checks, result construction, allocation). `cargo bench -p layout-core --bench
+//! (checks, result construction, allocation). `cargo bench -p layout-bench --bench
 //! runtime_algebra` runs the criterion group `runtime_algebra`; `--table` prints operations per
 //! second (fastest of 31 rounds) for `bench/run.sh`.
 //!

@@ -1,6 +1,6 @@
 //! The decision procedure of Theorem 1 (spec: Theorem 1).
 //!
-//! `cargo bench -p layout-core --bench decide` (add `-- --warm-up-time 1 --measurement-time 3`
+//! `cargo bench -p layout-bench --bench decide` (add `-- --warm-up-time 1 --measurement-time 3`
 //! for a quick run).
 //!
 //! * `scan/N`, N = 2^10, 2^12, …, 2^24: the scan on a `g : [0, N) → ℤ` that is a layout with a

@@ -45,7 +45,7 @@ fn dense_layout() -> impl Strategy<Value = Flat> {
 
 proptest! {
     // Lemma 1 agrees (spec: Reference results) with enumeration on 400 random layouts (and the exhaustive set
-    // of lemma1_enumeration.rs).
+    // of dense_bijection.rs).
     #![proptest_config(ProptestConfig::with_cases(400))]
 
     #[test]

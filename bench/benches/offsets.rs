@@ -1,9 +1,9 @@
 //! Reading every offset of the demo's composed layouts (`compose(GA, TV_A)` etc. of the SM80
 //! 16x8x16 atom) against hand-written index arithmetic for the same tiles.
 //!
-//! `cargo bench -p layout-typed --bench offsets`. The kernels are `#[inline(never)]` so that
+//! `cargo bench -p layout-bench --bench offsets`. The kernels are `#[inline(never)]` so that
 //! their assembly can be compared (`objdump -d --no-show-raw-insn` on the bench binary, or
-//! `cargo rustc --release -p layout-typed --bench offsets -- --emit asm`).
+//! `cargo rustc --release -p layout-bench --bench offsets -- --emit asm`).
 
 use std::hint::black_box;
 
