@@ -366,8 +366,8 @@ impl Layout {
     /// The layout in CuTe order (recursive reversal), as a value that prints CuTe notation
     /// (a broadcast prints as stride `0`, as CuTe and pycute do).
     #[must_use]
-    pub fn to_cute(&self) -> CuteLayout<'_> {
-        CuteLayout(self)
+    pub fn to_cute(&self) -> CuteNotation<'_> {
+        CuteNotation(self)
     }
 
     /// The layout with every tuple reversed, recursively (seed order ↔ CuTe order), as a
@@ -509,9 +509,9 @@ fn eval_at(
 
 /// A [`Layout`] printed in CuTe notation (first mode fastest, broadcast as `0`).
 #[derive(Clone, Copy, Debug)]
-pub struct CuteLayout<'a>(&'a Layout);
+pub struct CuteNotation<'a>(&'a Layout);
 
-impl fmt::Display for CuteLayout<'_> {
+impl fmt::Display for CuteNotation<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let r = self.0.reversed();
         let stride = r.stride.map(&mut |s| match s {

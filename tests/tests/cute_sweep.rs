@@ -8,7 +8,7 @@
 //! counts 40 violations of check (1); strict mode rejects exactly the inputs that violate a
 //! seed §1 divisibility condition.
 
-use layout_core::cute::{Cute, Layout};
+use layout_core::cute::{Cute, CuteLayout};
 use layout_tests::{cute_complement_checks, cute_complement_oracle, cute_flat_eval};
 
 const RULES: [&str; 4] = [
@@ -47,7 +47,7 @@ fn seed_section_1_complement_sweep() {
                         total += 1;
                         let modes = [(n0, d0), (n1, d1)];
                         let text = format!("({n0},{n1}):({d0},{d1})");
-                        let l: Layout = text.parse().expect("layout");
+                        let l: CuteLayout = text.parse().expect("layout");
                         let ours = Cute::new().complement(&l, m);
 
                         // Strict mode: exactly the seed's divisibility conditions.
@@ -100,7 +100,7 @@ fn seed_section_1_complement_sweep() {
     }
     println!("seed 000 §1 sweep: {total} inputs");
     println!("  violate a seed §1 divisibility condition (strict-mode errors): {strict_errors}");
-    println!("  C++ CuTe refuses (a quotient of 0, 'Non-injective Layout'): {refused}");
+    println!("  C++ CuTe refuses (a quotient of 0, 'Non-injective CuteLayout'): {refused}");
     println!(
         "  CuTe returns a complement violating its own postconditions: {violating} \
          (check (1): {}, (2): {}, (3): {}, (4): {}) -> a diagnostic here",
