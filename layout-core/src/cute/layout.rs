@@ -11,7 +11,10 @@ use crate::tree::{Stride, Tree};
 pub const CHECK_LIMIT: i64 = 1 << 24;
 
 /// A CuTe layout `shape : stride` in **CuTe order**: the first mode varies fastest
-/// (colexicographic), as in CuTe, pycute and the corpus.
+/// (colexicographic), as in CuTe, pycute and the corpus. The crate's own [`crate::Layout`]
+/// lists the same modes in the opposite order (the last varies fastest) and writes a broadcast
+/// as `_`; here a broadcast is CuTe's stride `0`, and the text may carry CuTe's static
+/// integers (`_8`). The operations of [`crate::cute`] take and return this type.
 ///
 /// Shapes are positive integers; strides are any integers in elements, `0` included (on a mode
 /// of size > 1 that is CuTe's broadcast). The tree is kept exactly as written: a rank-1 tuple
