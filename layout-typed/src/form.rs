@@ -419,6 +419,14 @@ pub trait Form: Copy + 'static + sealed::Sealed {
         layout_core::Tree<i64>,
         layout_core::Tree<layout_core::Stride>,
     );
+    /// The shape and stride trees of this form, as `layout-core` writes them: a [`Dim`] leaf
+    /// has an integer stride, a [`Bcast`] leaf the broadcast `_`, and tuples stay tuples (for
+    /// `Layout::to_map`).
+    #[doc(hidden)]
+    fn tree() -> (
+        layout_core::Tree<i64>,
+        layout_core::Tree<layout_core::Stride>,
+    );
     /// [`Form::leaves_of_index`] with the leaves' sizes given at run time (`sizes[first..]`).
     #[doc(hidden)]
     fn leaves_of_index_dyn(
@@ -483,6 +491,17 @@ impl<const N: usize, const D: isize> Form for Dim<N, D> {
     fn leaves_of_index(i: usize, out: &mut [usize; MAX_LEAVES], first: usize) {
         out[first] = i;
     }
+    // Sizes and strides of a checked form fit `i64` (64-bit targets).
+    #[allow(clippy::cast_possible_wrap, clippy::cast_possible_truncation)]
+    fn tree() -> (
+        layout_core::Tree<i64>,
+        layout_core::Tree<layout_core::Stride>,
+    ) {
+        (
+            layout_core::Tree::Leaf(N as i64),
+            layout_core::Tree::Leaf(layout_core::Stride::Int(D as i64)),
+        )
+    }
     fn tree_dyn(
         sizes: &[i64],
         strides: &[Option<i64>],
@@ -533,6 +552,17 @@ impl<const N: usize> Form for Bcast<N> {
     #[inline(always)]
     fn leaves_of_index(i: usize, out: &mut [usize; MAX_LEAVES], first: usize) {
         out[first] = i;
+    }
+    // The size of a checked form fits `i64` (64-bit targets).
+    #[allow(clippy::cast_possible_wrap, clippy::cast_possible_truncation)]
+    fn tree() -> (
+        layout_core::Tree<i64>,
+        layout_core::Tree<layout_core::Stride>,
+    ) {
+        (
+            layout_core::Tree::Leaf(N as i64),
+            layout_core::Tree::Leaf(layout_core::Stride::Broadcast),
+        )
     }
     fn tree_dyn(
         sizes: &[i64],
@@ -675,6 +705,11 @@ macro_rules! tuple_form {
                 c[0] = rest;
                 $($F::leaves_of_index(c[$i], out, at[$i]);)+
                 $last::leaves_of_index(c[$li], out, at[$li]);
+            }
+            fn tree() -> (layout_core::Tree<i64>, layout_core::Tree<layout_core::Stride>) {
+                let parts = [$($F::tree(),)+ $last::tree()];
+                let (s, d): (alloc::vec::Vec<_>, alloc::vec::Vec<_>) = parts.into_iter().unzip();
+                (layout_core::Tree::Tuple(s), layout_core::Tree::Tuple(d))
             }
             fn tree_dyn(
                 sizes: &[i64],
@@ -890,6 +925,15 @@ impl Form for () {
     }
     #[inline(always)]
     fn leaves_of_index(_: usize, _: &mut [usize; MAX_LEAVES], _: usize) {}
+    fn tree() -> (
+        layout_core::Tree<i64>,
+        layout_core::Tree<layout_core::Stride>,
+    ) {
+        (
+            layout_core::Tree::Tuple(alloc::vec::Vec::new()),
+            layout_core::Tree::Tuple(alloc::vec::Vec::new()),
+        )
+    }
     fn tree_dyn(
         _: &[i64],
         _: &[Option<i64>],

@@ -572,8 +572,8 @@ where
     }
 
     fn to_map(&self) -> Result<layout_core::Map, layout_core::Error> {
-        let text = alloc::format!("{}", self.notation());
-        let l: layout_core::Layout = text.parse()?;
+        let (shape, stride) = F::tree();
+        let l = layout_core::Layout::new(shape, stride)?;
         if (Dom::SPACE, Cod::SPACE)
             == (
                 layout_core::Space::ThreadValue,
