@@ -507,7 +507,9 @@ fn map_builder(k: &TokenStream, m: &Map) -> TokenStream {
             let layout = quote!(#k::core_algebra::Layout::new(#shape, #stride)?);
             let layout = if l.names().iter().any(Option::is_some) {
                 let names = l.names().iter().map(|n| match n {
-                    Some(n) => quote!(::core::option::Option::Some(::core::convert::From::from(#n))),
+                    Some(n) => {
+                        quote!(::core::option::Option::Some(::core::convert::From::from(#n)))
+                    }
                     None => quote!(::core::option::Option::None),
                 });
                 quote!(#layout.with_names(#k::__private::vec![#(#names),*])?)

@@ -165,11 +165,18 @@ impl Leaves {
     /// then evaluated as written. `b` must be a dense bijection onto `[0, size(a))` (else
     /// `None`).
     ///
-    /// Decided symbolically in O(leaves²) when the mode boundaries of `a` (coalesced) and of
-    /// `b` form one divisibility chain: then every coordinate splits into independent digits
-    /// and the composite is a layout exactly when its coefficients agree digit by digit.
-    /// Otherwise the coordinates are enumerated, up to [`COMPOSE_ENUMERATION_LIMIT`] of them.
-    /// Every step is checked arithmetic: an overflow gives `None`, never a compile error.
+    /// The procedure of the run-time decision (`core_algebra::decide`, seed 000 Theorem 1)
+    /// asked this one question, in const evaluation. Decided symbolically in O(leaves²) when
+    /// the mode boundaries of `a` (adjacent modes that continue each other merged) and of `b`
+    /// form one divisibility chain, the case `decide` takes without enumerating too: then
+    /// every coordinate splits into independent digits and the composite is a layout over
+    /// `b`'s leaves exactly when its coefficients agree digit by digit (`decide`'s scan then
+    /// finds one piece per leaf). Otherwise the coordinates are enumerated, as `decide` does,
+    /// but only up to [`COMPOSE_ENUMERATION_LIMIT`] of them (`decide` goes to 2²⁴); past it
+    /// the answer is `None`. Everywhere else the answer is `decide`'s, strides included (the
+    /// test `typed_decisions_equal_the_core_decision` compares the two over random
+    /// composites). Every step is checked arithmetic: an overflow gives `None`, never a
+    /// compile error.
     #[must_use]
     pub const fn compose(a: Option<Leaves>, b: Option<Leaves>) -> Option<Leaves> {
         let (Some(a), Some(b)) = (a, b) else {
