@@ -147,5 +147,5 @@ pub use ops::{
 };
 pub use range::{RANGE_ENUMERATION_LIMIT, RANGE_SEARCH_LIMIT};
 pub use space::{Space, check, check_annotation, check_codomain};
-pub use swizzle::{Swizzle, SwizzleUnit, swizzled_max};
+pub use swizzle::{Swizzle, SwizzleUnit};
 pub use tree::{Stride, Tree};
