@@ -114,9 +114,10 @@ where
     }
 }
 
-/// The constant as a run-time `layout-core` layout (from its seed notation).
+/// The constant as a run-time `layout-core` layout.
 fn core<L: Layout>(l: L) -> layout_core::Layout {
-    l.notation().to_string().parse().expect("a layout")
+    let map = l.to_map().expect("a checked layout");
+    map.as_layout().expect("one layout").clone()
 }
 
 /// `l` equals `exp` at every flat index.
