@@ -510,8 +510,8 @@ pub fn explain(text: &str, cute: bool, by_mode: bool, json: bool) -> Output {
     }
     let (dv, md) = emitted.program.div_mod();
     let form = match emitted.form {
-        layout_core::Form::Layout => "layout form",
-        layout_core::Form::Written => "as written",
+        layout_core::ProgramForm::Layout => "layout form",
+        layout_core::ProgramForm::Written => "as written",
     };
     for (k, line) in emitted.program.to_python().lines().enumerate() {
         let head = if k == 0 { "emitted" } else { "" };
@@ -617,8 +617,8 @@ pub fn emit(text: &str, o: &EmitOptions<'_>, json: bool) -> Output {
             name: o.name.to_string(),
             code,
             form: match e.form {
-                layout_core::Form::Layout => "layout",
-                layout_core::Form::Written => "written",
+                layout_core::ProgramForm::Layout => "layout",
+                layout_core::ProgramForm::Written => "written",
             },
             cost: e.program.cost(),
             written_cost: e.written_cost,

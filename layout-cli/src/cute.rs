@@ -10,8 +10,8 @@ use std::fmt::Write as _;
 use layout_core::Error;
 use layout_core::Tree;
 use layout_core::cute::{
-    Composed, Cute, CuteOp, Diagnostic, Layout, Stage, Tiler, Value, parse_cotarget, parse_profile,
-    parse_swizzle, usage,
+    Composed, Cute, CuteLayout, CuteOp, Diagnostic, Stage, Tiler, Value, parse_cotarget,
+    parse_profile, parse_swizzle, usage,
 };
 use serde::Serialize;
 
@@ -149,7 +149,7 @@ fn is_chain(text: &str) -> bool {
 /// again). `lhs_is_chain`: `composition`'s left operand is a chain with a swizzle.
 fn read_arg(kind: Kind, text: &str, lhs_is_chain: bool) -> Result<(), Error> {
     match kind {
-        Kind::Layout => text.parse::<Layout>().map(drop),
+        Kind::Layout => text.parse::<CuteLayout>().map(drop),
         Kind::Profile => parse_profile(text).map(drop),
         Kind::Cotarget => parse_cotarget(text).map(drop),
         Kind::Tiler => text.parse::<Tiler>().map(drop),
@@ -397,7 +397,7 @@ mod tests {
 
     #[test]
     fn colex_is_first_mode_fastest() {
-        let l: Layout = "((2,2),3):((24,2),8)".parse().expect("layout");
+        let l: CuteLayout = "((2,2),3):((24,2),8)".parse().expect("layout");
         assert_eq!(colex(l.shape(), 0).to_string(), "((0,0),0)");
         assert_eq!(colex(l.shape(), 1).to_string(), "((1,0),0)");
         assert_eq!(colex(l.shape(), 2).to_string(), "((0,1),0)");

@@ -8,14 +8,14 @@ use crate::layout::Layout;
 use crate::tree::Stride;
 
 /// Largest offset range the exact fallback marks in a bitset (2²⁶ bits = 8 MiB); over a wider
-/// range it sorts the offsets instead, of at most [`ENUMERATION_SORT_LIMIT`] coordinates.
-pub const ENUMERATION_RANGE_LIMIT: i64 = 1 << 26;
+/// range it sorts the offsets instead, of at most [`ALIAS_SORT_LIMIT`] coordinates.
+pub const ALIAS_BITSET_RANGE_LIMIT: i64 = 1 << 26;
 /// Most coordinates the exact fallback visits over a bitset (it stops at the first collision,
 /// so more coordinates than offsets in a range of at most this width are decided too).
-pub const ENUMERATION_SIZE_LIMIT: i64 = 1 << 19;
+pub const ALIAS_ENUMERATION_LIMIT: i64 = 1 << 19;
 /// Most coordinates the exact fallback sorts, when the range is wider than
-/// [`ENUMERATION_RANGE_LIMIT`].
-pub const ENUMERATION_SORT_LIMIT: i64 = 1 << 15;
+/// [`ALIAS_BITSET_RANGE_LIMIT`].
+pub const ALIAS_SORT_LIMIT: i64 = 1 << 15;
 
 /// A leaf mode that takes part in addressing: size > 1, integer stride, with its canonical
 /// weight in the flat index of the whole layout.
@@ -153,7 +153,7 @@ fn fast(layout: &Layout) -> Fast {
 /// Whether `layout` is alias-free (spec: Alias-freedom): `L(c) = L(c')` only when `c` and `c'` differ at
 /// broadcast modes alone. Exact: the two fast tests of [`fast_alias_test`], then a symbolic
 /// reduction (padded and blocked tiles, divisible strides: see below), and only where neither
-/// decides, an enumeration of at most [`ENUMERATION_SIZE_LIMIT`] coordinates (each limit
+/// decides, an enumeration of at most [`ALIAS_ENUMERATION_LIMIT`] coordinates (each limit
 /// keeps one check near 100 ms in an unoptimised build, as a proc-macro runs).
 ///
 /// The reduction asks whether two coordinates lie closer than `t` (`t = 1`: collide), i.e.
@@ -174,8 +174,8 @@ fn fast(layout: &Layout) -> Fast {
 ///
 /// # Errors
 /// [`Error::AliasUndecided`] when neither the fast tests nor the reduction decide and the
-/// enumeration would visit more than [`ENUMERATION_SIZE_LIMIT`] coordinates (more than
-/// [`ENUMERATION_SORT_LIMIT`] over a range wider than [`ENUMERATION_RANGE_LIMIT`]).
+/// enumeration would visit more than [`ALIAS_ENUMERATION_LIMIT`] coordinates (more than
+/// [`ALIAS_SORT_LIMIT`] over a range wider than [`ALIAS_BITSET_RANGE_LIMIT`]).
 pub fn is_alias_free(layout: &Layout) -> Result<bool, Error> {
     match check_alias_free(layout) {
         Ok(()) => Ok(true),
@@ -450,8 +450,8 @@ fn enumerate(layout: &Layout) -> Result<(), Error> {
         .unwrap_or(i64::MAX);
     // The walk stops at the first collision, at the latest after range + 1 coordinates.
     let visits = count.min(range.saturating_add(1));
-    if (range <= ENUMERATION_RANGE_LIMIT && visits > ENUMERATION_SIZE_LIMIT)
-        || (range > ENUMERATION_RANGE_LIMIT && count > ENUMERATION_SORT_LIMIT)
+    if (range <= ALIAS_BITSET_RANGE_LIMIT && visits > ALIAS_ENUMERATION_LIMIT)
+        || (range > ALIAS_BITSET_RANGE_LIMIT && count > ALIAS_SORT_LIMIT)
     {
         return Err(Error::AliasUndecided { size: count, range });
     }
@@ -481,7 +481,7 @@ fn enumerate(layout: &Layout) -> Result<(), Error> {
         Ok(())
     };
     let mut hit: Option<(i64, i64)> = None;
-    if range <= ENUMERATION_RANGE_LIMIT {
+    if range <= ALIAS_BITSET_RANGE_LIMIT {
         // range ≤ 2^26: fits usize on every target this crate supports (≥ 32 bits).
         let words = usize::try_from(range).map_err(|_| OVERFLOW)?.div_ceil(64);
         let mut seen = vec![0u64; words];

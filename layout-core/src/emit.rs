@@ -82,7 +82,7 @@ impl Sum {
 
 /// Which expression [`emit`] chose.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Form {
+pub enum ProgramForm {
     /// One weighted sum over the coarsest refinement (plus a constant for a restriction).
     Layout,
     /// The composite as written.
@@ -1008,7 +1008,7 @@ pub struct Emitted {
     /// The program emitted.
     pub program: Program,
     /// Which form it is.
-    pub form: Form,
+    pub form: ProgramForm,
     /// The cost of the composite as written (the emitted cost never exceeds it).
     pub written_cost: usize,
     /// The decision.
@@ -1036,8 +1036,8 @@ pub fn emit(map: &Map, by_mode: bool) -> Result<Emitted, Error> {
     let as_written = written(map, by_mode);
     let written_cost = as_written.cost();
     let (program, form) = match layout_form(&decision) {
-        Some(p) if p.cost() <= written_cost => (p, Form::Layout),
-        _ => (as_written, Form::Written),
+        Some(p) if p.cost() <= written_cost => (p, ProgramForm::Layout),
+        _ => (as_written, ProgramForm::Written),
     };
     Ok(Emitted {
         program,

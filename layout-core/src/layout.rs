@@ -14,8 +14,12 @@ use crate::tree::{Stride, Tree};
 /// the size and every offset fit in `i64`, so evaluation never overflows afterwards.
 /// Optional names label the top-level modes (`(thread: 32, value: 4):(4, 1)`).
 ///
-/// CuTe lists modes first-fastest: [`Layout::from_cute`] and [`Layout::to_cute`] convert by
-/// recursive reversal, and the two notations agree as functions on the same integers.
+/// **Where it differs from CuTe:** CuTe lists modes first-fastest and writes a broadcast as
+/// stride `0`. [`Layout::from_cute`] reads CuTe text and [`Layout::to_cute`] prints it
+/// ([`CuteNotation`]), by recursive reversal; the two notations agree as functions on the same
+/// integers. A layout kept in CuTe order, for CuTe's own operations, is
+/// [`crate::cute::CuteLayout`]. The typed crate's `Layout` trait is this same notion checked
+/// at compile time (its `to_map` rebuilds a value of this type).
 ///
 /// ```
 /// use layout_core::Layout;
@@ -366,8 +370,8 @@ impl Layout {
     /// The layout in CuTe order (recursive reversal), as a value that prints CuTe notation
     /// (a broadcast prints as stride `0`, as CuTe and pycute do).
     #[must_use]
-    pub fn to_cute(&self) -> CuteLayout<'_> {
-        CuteLayout(self)
+    pub fn to_cute(&self) -> CuteNotation<'_> {
+        CuteNotation(self)
     }
 
     /// The layout with every tuple reversed, recursively (seed order ↔ CuTe order), as a
@@ -507,11 +511,20 @@ fn eval_at(
     }
 }
 
-/// A [`Layout`] printed in CuTe notation (first mode fastest, broadcast as `0`).
+/// A [`Layout`] printed in CuTe notation: [`Layout::to_cute`]. It is the same layout in seed
+/// order, only printed with every tuple reversed (CuTe lists the fastest mode first) and a
+/// broadcast as stride `0`, as CuTe and pycute print them; a layout kept in CuTe order, with
+/// CuTe's operations, is [`crate::cute::CuteLayout`].
+///
+/// ```
+/// let l: layout_core::Layout = "(4,(2,8)):(_,(8,1))".parse()?;
+/// assert_eq!(l.to_cute().to_string(), "((8,2),4):((1,8),0)");
+/// # Ok::<(), layout_core::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug)]
-pub struct CuteLayout<'a>(&'a Layout);
+pub struct CuteNotation<'a>(&'a Layout);
 
-impl fmt::Display for CuteLayout<'_> {
+impl fmt::Display for CuteNotation<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let r = self.0.reversed();
         let stride = r.stride.map(&mut |s| match s {

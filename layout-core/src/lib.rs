@@ -42,7 +42,7 @@
 //! - **The rules (spec: Rules):** [`check`] (one layout against its annotation), [`check_annotation`],
 //!   [`is_dense_bijection`] / [`check_dense_bijection`] (Lemma 1, no enumeration),
 //!   [`is_alias_free`] / [`check_alias_free`] (two fast tests, an exact symbolic reduction, then
-//!   an exact enumeration up to [`ENUMERATION_SIZE_LIMIT`]), [`Space`].
+//!   an exact enumeration up to [`ALIAS_ENUMERATION_LIMIT`]), [`Space`].
 //! - **Maps:** [`Annotated`] (a checked layout with its spaces and tile shapes), [`Map`]
 //!   (a layout, a composite, a swizzled or restricted map), [`compose`], [`Map::restrict`],
 //!   [`Map::offset_range`] (exact, without enumeration),
@@ -125,14 +125,16 @@ mod swizzle;
 mod tree;
 
 pub use alias::{
-    ENUMERATION_RANGE_LIMIT, ENUMERATION_SIZE_LIMIT, ENUMERATION_SORT_LIMIT, check_alias_free,
+    ALIAS_BITSET_RANGE_LIMIT, ALIAS_ENUMERATION_LIMIT, ALIAS_SORT_LIMIT, check_alias_free,
     fast_alias_test, is_alias_free,
 };
 pub use decide::{Chain, DECIDE_LIMIT, Decision, NotLayout, decide, decide_values, scan};
 pub use dense::{check_dense_bijection, is_dense_bijection};
-pub use emit::{Emitted, Form, IntType, Program, Sum, Term, Var, emit, layout_form, written};
+pub use emit::{
+    Emitted, IntType, Program, ProgramForm, Sum, Term, Var, emit, layout_form, written,
+};
 pub use error::{Error, Expected, HelpText, MAX_DEPTH, ModePath, Quantity};
-pub use layout::{CuteLayout, Layout, Mode, mode_errors};
+pub use layout::{CuteNotation, Layout, Mode, mode_errors};
 pub use map::{Annotated, Map, check_same_tile, check_tile, compose};
 pub use ops::{
     broadcast, canonical, divide, divide_modes, flatten, group, interleave, inverse, permute,
@@ -140,5 +142,5 @@ pub use ops::{
 };
 pub use range::{RANGE_ENUMERATION_LIMIT, RANGE_SEARCH_LIMIT};
 pub use space::{Space, check, check_annotation, check_codomain};
-pub use swizzle::{Swizzle, SwizzleUnit, swizzled_max};
+pub use swizzle::{Swizzle, SwizzleUnit};
 pub use tree::{Stride, Tree};

@@ -162,6 +162,23 @@ impl From<Annotated> for Map {
 }
 
 impl Map {
+    /// The layout itself when the map is one annotated layout; `None` for a composite, a
+    /// swizzle or a restriction (whose function is not this one value).
+    ///
+    /// ```
+    /// use layout_core::{Annotated, Map, Space};
+    /// let m: Map = Annotated::new("(4,8):(8,1)".parse()?, Space::Logical, Space::Physical)?.into();
+    /// assert_eq!(m.as_layout().map(ToString::to_string).as_deref(), Some("(4,8):(8,1)"));
+    /// # Ok::<(), layout_core::Error>(())
+    /// ```
+    #[must_use]
+    pub fn as_layout(&self) -> Option<&Layout> {
+        match self {
+            Map::Layout(a) => Some(a.layout()),
+            _ => None,
+        }
+    }
+
     /// The space of the domain.
     #[must_use]
     pub fn domain(&self) -> Space {

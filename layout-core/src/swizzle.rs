@@ -169,7 +169,24 @@ impl Swizzle {
     /// above `max` (for `max ≥ 0`; saturates at `i64::MAX`).
     #[must_use]
     pub const fn max_offset(self, max: i64) -> i64 {
-        swizzled_max(max, self.b, self.src, self.dst)
+        let top = (if self.src > self.dst {
+            self.src
+        } else {
+            self.dst
+        })
+        .saturating_add(self.b);
+        if top >= 63 {
+            return i64::MAX;
+        }
+        let block = 1i64 << top;
+        // block ≥ 1; max / block + 1 ≤ 2^62 + 1; a product that fits is ≥ 1.
+        let Some(blocks) = max.checked_div(block) else {
+            return i64::MAX;
+        };
+        match blocks.saturating_add(1).checked_mul(block) {
+            Some(v) => v.saturating_sub(1),
+            None => i64::MAX,
+        }
     }
 
     /// `σ(x)`, on the two's-complement bits of `x`.
@@ -220,22 +237,4 @@ pub enum SwizzleUnit {
         /// The element width in bits.
         elem_bits: u32,
     },
-}
-
-/// [`Swizzle::max_offset`] on raw fields (used by the typed API's constants).
-#[must_use]
-pub const fn swizzled_max(max: i64, b: u32, src: u32, dst: u32) -> i64 {
-    let top = (if src > dst { src } else { dst }).saturating_add(b);
-    if top >= 63 {
-        return i64::MAX;
-    }
-    let block = 1i64 << top;
-    // block ≥ 1; max / block + 1 ≤ 2^62 + 1; a product that fits is ≥ 1.
-    let Some(blocks) = max.checked_div(block) else {
-        return i64::MAX;
-    };
-    match blocks.saturating_add(1).checked_mul(block) {
-        Some(v) => v.saturating_sub(1),
-        None => i64::MAX,
-    }
 }

@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use layout_core::{
-    ENUMERATION_SIZE_LIMIT, ENUMERATION_SORT_LIMIT, Error, Layout, check_alias_free, is_alias_free,
+    ALIAS_ENUMERATION_LIMIT, ALIAS_SORT_LIMIT, Error, Layout, check_alias_free, is_alias_free,
 };
 
 struct Rng(u64);
@@ -253,7 +253,7 @@ fn unstructured_layouts_fail_fast() {
         })
     );
     assert!(elapsed < Duration::from_millis(100), "{elapsed:?}");
-    const { assert!(1 << 20 > ENUMERATION_SORT_LIMIT && (1 << 20) > ENUMERATION_SIZE_LIMIT) };
+    const { assert!(1 << 20 > ALIAS_SORT_LIMIT && (1 << 20) > ALIAS_ENUMERATION_LIMIT) };
     let small = text(14);
     let (r, elapsed) = timed(&small);
     let leaves: Vec<(i64, i64)> = strides[..14].iter().map(|&d| (2, d)).collect();

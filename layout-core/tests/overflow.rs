@@ -128,7 +128,7 @@ fn every_entry_point_survives_extreme_layouts() {
         let _ = no_panic("broadcast", t, || broadcast(&l, &Tree::Leaf(i64::MAX)));
         let _ = no_panic("inverse", t, || inverse(&l));
         // The same text as a CuTe layout (`_` is not CuTe's notation: those are skipped).
-        if let Ok(c) = no_panic("cute parse", t, || t.parse::<cute::Layout>()) {
+        if let Ok(c) = no_panic("cute parse", t, || t.parse::<cute::CuteLayout>()) {
             let _ = no_panic("cute::coalesce", t, || cute::coalesce(&c));
             let _ = no_panic("cute::composition", t, || cute::composition(&c, &c));
             let _ = no_panic("cute::complement", t, || cute::complement(&c, i64::MAX));

@@ -497,11 +497,29 @@ fn map_builder(k: &TokenStream, m: &Map) -> TokenStream {
     };
     match m {
         Map::Layout(a) => {
-            let text = a.layout().to_string();
+            // The layout's own trees, names and spaces: nothing is printed and read again.
+            let l = a.layout();
+            let shape = tree_tokens(k, l.shape(), &|n: &i64| quote!(#n));
+            let stride = tree_tokens(k, l.stride(), &|s: &Stride| match s {
+                Stride::Int(d) => quote!(#k::core_algebra::Stride::Int(#d)),
+                Stride::Broadcast => quote!(#k::core_algebra::Stride::Broadcast),
+            });
+            let layout = quote!(#k::core_algebra::Layout::new(#shape, #stride)?);
+            let layout = if l.names().iter().any(Option::is_some) {
+                let names = l.names().iter().map(|n| match n {
+                    Some(n) => {
+                        quote!(::core::option::Option::Some(::core::convert::From::from(#n)))
+                    }
+                    None => quote!(::core::option::Option::None),
+                });
+                quote!(#layout.with_names(#k::__private::vec![#(#names),*])?)
+            } else {
+                layout
+            };
             let (d, c) = (sp(m.domain()), sp(m.codomain()));
             let (dt, ct) = (tile(m.domain_tile()), tile(m.codomain_tile()));
             quote!(#k::core_algebra::Map::from(
-                #k::core_algebra::Annotated::new(#text.parse()?, #d, #c)?.with_tiles(#dt, #ct)?
+                #k::core_algebra::Annotated::new(#layout, #d, #c)?.with_tiles(#dt, #ct)?
             ))
         }
         Map::Swizzled { swizzle, inner } => {
@@ -517,6 +535,20 @@ fn map_builder(k: &TokenStream, m: &Map) -> TokenStream {
             let i = map_builder(k, inner);
             let f = fixed.iter().map(|(e, v)| quote!((#e, #v)));
             quote!(#i.restrict(&[#(#f),*])?)
+        }
+    }
+}
+
+/// Rust code that builds `t` as a `layout_core::Tree`, each leaf written by `leaf`.
+fn tree_tokens<T>(k: &TokenStream, t: &Tree<T>, leaf: &dyn Fn(&T) -> TokenStream) -> TokenStream {
+    match t {
+        Tree::Leaf(x) => {
+            let x = leaf(x);
+            quote!(#k::core_algebra::Tree::Leaf(#x))
+        }
+        Tree::Tuple(v) => {
+            let parts = v.iter().map(|x| tree_tokens(k, x, leaf));
+            quote!(#k::core_algebra::Tree::Tuple(#k::__private::vec![#(#parts),*]))
         }
     }
 }

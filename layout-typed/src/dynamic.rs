@@ -11,7 +11,7 @@
 use core::fmt;
 use core::marker::PhantomData;
 
-use layout_core::{Error, Layout as CoreLayout};
+use layout_core::Error;
 
 use crate::form::{Coord, Form, MAX_LEAVES};
 use crate::rules::{LeftDomain, RightCodomain, SpaceMarker};
@@ -145,7 +145,7 @@ impl<F: Form, D: SpaceMarker, C: SpaceMarker, I: IndexType> Dynamic<F, D, C, I> 
     /// not fit `I`.
     pub fn new(sizes: &[i64], strides: &[Option<i64>]) -> Result<Self, Error> {
         let (shape, stride) = F::tree_dyn(sizes, strides, &mut 0);
-        let l = CoreLayout::new(shape, stride)?;
+        let l = layout_core::Layout::new(shape, stride)?;
         layout_core::check(&l, D::SPACE, C::SPACE)?;
         let (min, max) = l.span();
         let (type_min, type_max) = I::RANGE;
@@ -245,7 +245,7 @@ impl<F: Form, D: SpaceMarker, C: SpaceMarker, I: IndexType> Dynamic<F, D, C, I> 
     ///
     /// # Errors
     /// None for a value made by `layout!`.
-    pub fn to_layout(&self) -> Result<CoreLayout, Error> {
+    pub fn to_layout(&self) -> Result<layout_core::Layout, Error> {
         let n = F::LEAVES.len;
         let overflow = Error::Overflow {
             mode: layout_core::ModePath::ROOT,
@@ -260,7 +260,7 @@ impl<F: Form, D: SpaceMarker, C: SpaceMarker, I: IndexType> Dynamic<F, D, C, I> 
             .map(|&d| i64::try_from(d).map(Some).map_err(|_| overflow))
             .collect::<Result<alloc::vec::Vec<Option<i64>>, Error>>()?;
         let (shape, stride) = F::tree_dyn(&sizes, &strides, &mut 0);
-        CoreLayout::new(shape, stride)
+        layout_core::Layout::new(shape, stride)
     }
 }
 

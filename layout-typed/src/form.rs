@@ -165,11 +165,18 @@ impl Leaves {
     /// then evaluated as written. `b` must be a dense bijection onto `[0, size(a))` (else
     /// `None`).
     ///
-    /// Decided symbolically in O(leaves²) when the mode boundaries of `a` (coalesced) and of
-    /// `b` form one divisibility chain: then every coordinate splits into independent digits
-    /// and the composite is a layout exactly when its coefficients agree digit by digit.
-    /// Otherwise the coordinates are enumerated, up to [`COMPOSE_ENUMERATION_LIMIT`] of them.
-    /// Every step is checked arithmetic: an overflow gives `None`, never a compile error.
+    /// The procedure of the run-time decision (`core_algebra::decide`; spec: Theorem 1)
+    /// asked this one question, in const evaluation. Decided symbolically in O(leaves²) when
+    /// the mode boundaries of `a` (adjacent modes that continue each other merged) and of `b`
+    /// form one divisibility chain, the case `decide` takes without enumerating too: then
+    /// every coordinate splits into independent digits and the composite is a layout over
+    /// `b`'s leaves exactly when its coefficients agree digit by digit (`decide`'s scan then
+    /// finds one piece per leaf). Otherwise the coordinates are enumerated, as `decide` does,
+    /// but only up to [`COMPOSE_ENUMERATION_LIMIT`] of them (`decide` goes to 2²⁴); past it
+    /// the answer is `None`. Everywhere else the answer is `decide`'s, strides included (the
+    /// test `typed_decisions_equal_the_core_decision` compares the two over random
+    /// composites). Every step is checked arithmetic: an overflow gives `None`, never a
+    /// compile error.
     #[must_use]
     pub const fn compose(a: Option<Leaves>, b: Option<Leaves>) -> Option<Leaves> {
         let (Some(a), Some(b)) = (a, b) else {
@@ -419,6 +426,14 @@ pub trait Form: Copy + 'static + sealed::Sealed {
         layout_core::Tree<i64>,
         layout_core::Tree<layout_core::Stride>,
     );
+    /// The shape and stride trees of this form, as `layout-core` writes them: a [`Dim`] leaf
+    /// has an integer stride, a [`Bcast`] leaf the broadcast `_`, and tuples stay tuples (for
+    /// `Layout::to_map`).
+    #[doc(hidden)]
+    fn tree() -> (
+        layout_core::Tree<i64>,
+        layout_core::Tree<layout_core::Stride>,
+    );
     /// [`Form::leaves_of_index`] with the leaves' sizes given at run time (`sizes[first..]`).
     #[doc(hidden)]
     fn leaves_of_index_dyn(
@@ -483,6 +498,17 @@ impl<const N: usize, const D: isize> Form for Dim<N, D> {
     fn leaves_of_index(i: usize, out: &mut [usize; MAX_LEAVES], first: usize) {
         out[first] = i;
     }
+    // Sizes and strides of a checked form fit `i64` (64-bit targets).
+    #[allow(clippy::cast_possible_wrap, clippy::cast_possible_truncation)]
+    fn tree() -> (
+        layout_core::Tree<i64>,
+        layout_core::Tree<layout_core::Stride>,
+    ) {
+        (
+            layout_core::Tree::Leaf(N as i64),
+            layout_core::Tree::Leaf(layout_core::Stride::Int(D as i64)),
+        )
+    }
     fn tree_dyn(
         sizes: &[i64],
         strides: &[Option<i64>],
@@ -533,6 +559,17 @@ impl<const N: usize> Form for Bcast<N> {
     #[inline(always)]
     fn leaves_of_index(i: usize, out: &mut [usize; MAX_LEAVES], first: usize) {
         out[first] = i;
+    }
+    // The size of a checked form fits `i64` (64-bit targets).
+    #[allow(clippy::cast_possible_wrap, clippy::cast_possible_truncation)]
+    fn tree() -> (
+        layout_core::Tree<i64>,
+        layout_core::Tree<layout_core::Stride>,
+    ) {
+        (
+            layout_core::Tree::Leaf(N as i64),
+            layout_core::Tree::Leaf(layout_core::Stride::Broadcast),
+        )
     }
     fn tree_dyn(
         sizes: &[i64],
@@ -675,6 +712,11 @@ macro_rules! tuple_form {
                 c[0] = rest;
                 $($F::leaves_of_index(c[$i], out, at[$i]);)+
                 $last::leaves_of_index(c[$li], out, at[$li]);
+            }
+            fn tree() -> (layout_core::Tree<i64>, layout_core::Tree<layout_core::Stride>) {
+                let parts = [$($F::tree(),)+ $last::tree()];
+                let (s, d): (alloc::vec::Vec<_>, alloc::vec::Vec<_>) = parts.into_iter().unzip();
+                (layout_core::Tree::Tuple(s), layout_core::Tree::Tuple(d))
             }
             fn tree_dyn(
                 sizes: &[i64],
@@ -890,6 +932,15 @@ impl Form for () {
     }
     #[inline(always)]
     fn leaves_of_index(_: usize, _: &mut [usize; MAX_LEAVES], _: usize) {}
+    fn tree() -> (
+        layout_core::Tree<i64>,
+        layout_core::Tree<layout_core::Stride>,
+    ) {
+        (
+            layout_core::Tree::Tuple(alloc::vec::Vec::new()),
+            layout_core::Tree::Tuple(alloc::vec::Vec::new()),
+        )
+    }
     fn tree_dyn(
         _: &[i64],
         _: &[Option<i64>],

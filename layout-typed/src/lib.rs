@@ -284,6 +284,12 @@ mod index_seal {
 
 /// A checked layout, as a zero-sized value: what `layout!` and [`compose`] return.
 ///
+/// The same notion as the run-time [`core_algebra::Layout`] (`layout_core::Layout`), checked
+/// while the program compiles: its modes are in seed order (the last varies fastest, a
+/// broadcast is `_`), where CuTe lists the fastest mode first and writes a broadcast as `0`;
+/// [`Layout::cute`] prints CuTe notation, and `layout!(cute ..)` reads it. [`Layout::to_map`]
+/// gives the run-time value.
+///
 /// The associated types carry the rules: [`compose`] requires the right operand's `Codomain`
 /// to be [`LogicalSpace`], the left operand's `Domain` to be [`LogicalSpace`], equal `Size`s and
 /// equal tile shapes; [`View::set`] requires `Access = Exclusive`.
@@ -557,8 +563,8 @@ where
     }
 
     fn to_map(&self) -> Result<layout_core::Map, layout_core::Error> {
-        let text = alloc::format!("{}", self.notation());
-        let l: layout_core::Layout = text.parse()?;
+        let (shape, stride) = F::tree();
+        let l = layout_core::Layout::new(shape, stride)?;
         if (Dom::SPACE, Cod::SPACE)
             == (
                 layout_core::Space::ThreadValue,

@@ -274,3 +274,192 @@ fn the_largest_swizzled_offset_is_exact() {
     assert_eq!(max_offset(SW8), max);
     assert_eq!(SW8.cosize(), usize::try_from(max + 1).unwrap());
 }
+
+/// `sizes:strides` as seed notation (a zero stride on a mode of size > 1 as the broadcast `_`).
+fn text(sizes: &[usize], strides: &[i64]) -> String {
+    let s: Vec<String> = sizes.iter().map(usize::to_string).collect();
+    let d: Vec<String> = sizes
+        .iter()
+        .zip(strides)
+        .map(|(&n, &d)| {
+            if d == 0 && n > 1 {
+                "_".to_string()
+            } else {
+                d.to_string()
+            }
+        })
+        .collect();
+    format!("({}):({})", s.join(","), d.join(","))
+}
+
+/// Whether the mode boundaries of `a` (adjacent modes merged where they continue each other)
+/// and of the dense bijection `b` form one chain under divisibility: the case the typed
+/// decision settles without enumerating.
+fn one_divisibility_chain(a: (&[usize], &[i64]), b: (&[usize], &[i64])) -> bool {
+    let n: usize = b.0.iter().product();
+    let mut bounds = vec![1usize, n];
+    let mut w = 1usize;
+    let mut last: Option<(usize, i64)> = None; // (size, stride) of the merged mode below
+    for (&m, &d) in a.0.iter().zip(a.1).rev() {
+        if m > 1 {
+            match last {
+                Some((sz, st)) if i128::from(st) * i128::try_from(sz).unwrap() == i128::from(d) => {
+                    last = Some((sz * m, st));
+                }
+                _ => {
+                    bounds.push(w);
+                    last = Some((m, d));
+                }
+            }
+            w *= m;
+        }
+    }
+    for (&m, &d) in b.0.iter().zip(b.1) {
+        if m > 1 {
+            bounds.push(usize::try_from(d).unwrap());
+        }
+    }
+    bounds.sort_unstable();
+    bounds.dedup();
+    bounds.windows(2).all(|p| p[1] % p[0] == 0)
+}
+
+/// The typed layer's const decision and the core's `decide` are one procedure: over random
+/// composites of a checked `a : logical -> physical` (or `logical -> logical`) and a dense
+/// bijection `b`, of sizes up to and past `COMPOSE_ENUMERATION_LIMIT`, `Leaves::compose`
+/// gives `Some(strides)` exactly when `decide` finds a layout whose coarsest form keeps one
+/// piece per domain leaf, with the same strides, except past the enumeration limit when the
+/// boundaries do not form one divisibility chain: there it gives `None` and the composite is
+/// evaluated as written (still exactly).
+#[test]
+fn typed_decisions_equal_the_core_decision() {
+    use layout_typed::core_algebra::{Annotated, Map, Space, compose as core_compose, decide};
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let totals = [
+        1usize, 2, 6, 8, 12, 16, 24, 36, 64, 96, 128, 360, 1024, 2048, 3072, 4096, 6144,
+    ];
+    let (mut layouts, mut refined, mut not_layouts, mut undecided) = (0, 0, 0, 0);
+    for round in 0..3000 {
+        let n = totals[rng.below(totals.len())];
+        let bs = split(&mut rng, n);
+        let bd = bijection(&mut rng, &bs);
+        let a_sizes = split(&mut rng, n);
+        let (a_strides, codomain) = match round % 3 {
+            // Padded or permuted storage: often a layout, sometimes refined.
+            0 => {
+                let pad = [0i64, 0, 1, 3][rng.below(4)];
+                let mut d = bijection(&mut rng, &a_sizes);
+                for x in &mut d {
+                    if *x > 1 {
+                        *x += pad;
+                    }
+                }
+                (d, Space::Physical)
+            }
+            // A permutation of the positions: a dense bijection into logical space.
+            1 => (bijection(&mut rng, &a_sizes), Space::Logical),
+            // Scaled, negated, broadcast strides.
+            _ => {
+                let scale = [1i64, 2, -1, 1 << 40][rng.below(4)];
+                let mut d: Vec<i64> = bijection(&mut rng, &a_sizes)
+                    .iter()
+                    .map(|d| d * scale)
+                    .collect();
+                if rng.below(3) == 0 {
+                    let k = rng.below(d.len());
+                    d[k] = 0;
+                }
+                (d, Space::Physical)
+            }
+        };
+        let Ok(a) = Annotated::new(
+            text(&a_sizes, &a_strides).parse().unwrap(),
+            Space::Logical,
+            codomain,
+        ) else {
+            continue; // aliasing storage: not a checked layout
+        };
+        let b = Annotated::new(
+            text(&bs, &bd).parse().unwrap(),
+            Space::ThreadValue,
+            Space::Logical,
+        )
+        .expect("a dense bijection");
+        let map = core_compose(&Map::from(a), &Map::from(b)).expect("equal sizes");
+        let decision = decide(&map, false).expect("decides");
+        // The core's verdict on the typed question: a layout with one piece per domain leaf.
+        let core: Option<Vec<i64>> = match &decision.result {
+            Ok(chains) if chains.iter().all(|c| c.shape.len() == 1) => {
+                Some(chains.iter().map(|c| c.strides[0]).collect())
+            }
+            Ok(_) => {
+                refined += 1;
+                None
+            }
+            Err(_) => None,
+        };
+        let typed = Leaves::compose(Some(leaves(&a_sizes, &a_strides)), Some(leaves(&bs, &bd)));
+        let typed: Option<Vec<i64>> =
+            typed.map(|l| l.strides[..l.len].iter().map(|&d| d as i64).collect());
+        let what = format!("a = {}, b = {}", text(&a_sizes, &a_strides), text(&bs, &bd));
+        if n > COMPOSE_ENUMERATION_LIMIT
+            && !one_divisibility_chain((&a_sizes, &a_strides), (&bs, &bd))
+        {
+            // Past the const enumeration: evaluated as written, whatever the verdict.
+            assert_eq!(typed, None, "{what}");
+            undecided += 1;
+        } else {
+            assert_eq!(typed, core, "{what}");
+        }
+        match core {
+            Some(_) => layouts += 1,
+            None => not_layouts += 1,
+        }
+    }
+    assert!(
+        layouts > 400 && not_layouts > 400 && refined > 50 && undecided > 10,
+        "{layouts} layouts, {not_layouts} not ({refined} refined), {undecided} undecided"
+    );
+}
+
+layout! {
+    /// 3 rows of 2^23 contiguous elements: one run of 3·2^23 > `DECIDE_LIMIT` elements, whose
+    /// mode boundary 2^23 is not a multiple of `TV_ODD`'s boundary 6144.
+    const ROWS_2_23 = (3,8388608):(8388608,1), logical -> physical;
+    /// A dense bijection of 3·2^23 positions with boundaries 3 and 6144.
+    const TV_ODD = (4096,2048,3):(6144,3,1), thread-value -> logical;
+}
+
+/// The composite decided symbolically by the typed layer (the left operand's two modes merge
+/// into one run) is decided by the core too, with the same strides: not "too large to decide".
+/// Either side, checked against the composite evaluated by hand at sampled coordinates.
+#[test]
+fn a_composite_past_the_decide_limit_is_decided_alike() {
+    use layout_typed::core_algebra::{DECIDE_LIMIT, decide};
+    let c = compose(ROWS_2_23, TV_ODD);
+    assert!(i64::try_from(c.size()).unwrap() > DECIDE_LIMIT);
+    // ROWS_2_23 is the identity of 3·2^23 positions, so the composite is TV_ODD itself.
+    let strides = [6144i64, 3, 1];
+    assert_eq!(linear_of(c), Some(leaves(&[4096, 2048, 3], &strides)));
+    let map = c.to_map().expect("a checked composite");
+    let d = decide(&map, false).expect("decided without enumerating");
+    let chains = d.result.expect("a layout");
+    let got: Vec<(Vec<i64>, Vec<i64>)> = chains
+        .iter()
+        .map(|ch| (ch.shape.clone(), ch.strides.clone()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (vec![4096], vec![6144]),
+            (vec![2048], vec![3]),
+            (vec![3], vec![1])
+        ]
+    );
+    for (i, j, k) in [(0usize, 0usize, 0usize), (4095, 2047, 2), (17, 1000, 1)] {
+        let p = 6144 * i + 3 * j + k;
+        let want = i64::try_from(p / 8388608 * 8388608 + p % 8388608).unwrap();
+        assert_eq!(c.offset((i, j, k)), want);
+        assert_eq!(i64::try_from(p).unwrap(), want);
+    }
+}

@@ -16,7 +16,7 @@
 use std::any::TypeId;
 use std::collections::BTreeSet;
 
-use layout_core::{Layout as CoreLayout, Tree, broadcast, is_dense_bijection};
+use layout_core::{Tree, broadcast, is_dense_bijection};
 use layout_tests::{CuteText, Nest, corpus, ints};
 use layout_typed::atoms::{self, bits_to_elements};
 use layout_typed::{
@@ -114,9 +114,10 @@ where
     }
 }
 
-/// The constant as a run-time `layout-core` layout (from its seed notation).
-fn core<L: Layout>(l: L) -> CoreLayout {
-    l.notation().to_string().parse().expect("a layout")
+/// The constant as a run-time `layout-core` layout.
+fn core<L: Layout>(l: L) -> layout_core::Layout {
+    let map = l.to_map().expect("a checked layout");
+    map.as_layout().expect("one layout").clone()
 }
 
 /// `l` equals `exp` at every flat index.
@@ -431,7 +432,7 @@ where
 /// where it succeeds, with the same value at every coordinate.
 fn check_bits_to_elements(
     what: &str,
-    bits: &CoreLayout,
+    bits: &layout_core::Layout,
     threads: usize,
     exp: &[i64],
     t: &mut Tally,
@@ -535,7 +536,7 @@ fn copy_atoms_match_the_corpus() {
 #[test]
 fn bits_to_elements_errors() {
     use layout_typed::atoms::ElementsError;
-    let dst = CoreLayout::from_cute("(32,(32,2)):(32,(1,1024))").expect("layout");
+    let dst = layout_core::Layout::from_cute("(32,(32,2)):(32,(1,1024))").expect("layout");
     assert_eq!(bits_to_elements(&dst, 0), Err(ElementsError::Width(0)));
     assert!(matches!(
         bits_to_elements(&dst, 64),
@@ -546,7 +547,7 @@ fn bits_to_elements_errors() {
             ..
         })
     ));
-    let t16 = CoreLayout::from_cute("((4,8),(16,2)):((256,16),(1,128))").expect("layout");
+    let t16 = layout_core::Layout::from_cute("((4,8),(16,2)):((256,16),(1,128))").expect("layout");
     assert!(matches!(
         bits_to_elements(&t16, 32),
         Err(ElementsError::NotContiguous {
@@ -559,17 +560,17 @@ fn bits_to_elements_errors() {
         bits_to_elements(&t16, 64),
         Err(ElementsError::NotContiguous { .. })
     ));
-    let rank3 = CoreLayout::from_cute("(2,2,2):(1,2,4)").expect("layout");
+    let rank3 = layout_core::Layout::from_cute("(2,2,2):(1,2,4)").expect("layout");
     assert_eq!(
         bits_to_elements(&rank3, 2),
         Err(ElementsError::NotThreadValue { rank: 3 })
     );
-    let short = CoreLayout::from_cute("(32,8):(8,1)").expect("layout");
+    let short = layout_core::Layout::from_cute("(32,8):(8,1)").expect("layout");
     assert_eq!(
         bits_to_elements(&short, 16),
         Err(ElementsError::TooFewBits { bits: 8, width: 16 })
     );
-    let odd = CoreLayout::from_cute("(32,16):(24,1)").expect("layout");
+    let odd = layout_core::Layout::from_cute("(32,16):(24,1)").expect("layout");
     assert_eq!(
         bits_to_elements(&odd, 16),
         Err(ElementsError::Misaligned {

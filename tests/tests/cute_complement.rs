@@ -8,7 +8,7 @@
 //! counts 40 violations of check (1); strict mode rejects exactly the inputs that violate a
 //! divisibility condition (spec: Strict mode).
 
-use layout_core::cute::{Cute, Layout};
+use layout_core::cute::{Cute, CuteLayout};
 use layout_tests::{cute_complement_checks, cute_complement_oracle, cute_flat_eval};
 
 const RULES: [&str; 4] = [
@@ -47,7 +47,7 @@ fn seed_section_1_complement_sweep() {
                         total += 1;
                         let modes = [(n0, d0), (n1, d1)];
                         let text = format!("({n0},{n1}):({d0},{d1})");
-                        let l: Layout = text.parse().expect("layout");
+                        let l: CuteLayout = text.parse().expect("layout");
                         let ours = Cute::new().complement(&l, m);
 
                         // Strict mode: exactly the seed's divisibility conditions.

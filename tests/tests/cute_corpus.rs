@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use layout_core::cute::{Cute, CuteOp, Layout, Value};
+use layout_core::cute::{Cute, CuteLayout, CuteOp, Value};
 use layout_tests::{
     CUTE_OPS, cute_case_args, cute_case_op, cute_eval_extended, derive_cute_verdict, load,
 };
@@ -96,8 +96,8 @@ fn table_is_the_reviewed_derivation() {
 /// postcondition, by the independent evaluator of the test crate (`R(i) == A(B(i))`;
 /// `L(R(i)) == i`; `R(L(i))` a coordinate of `L` with `L(R(L(i))) == L(i)`), or `None` for an
 /// operation whose result is compared with pycute's only.
-fn independent_check(op: CuteOp, args: &[&str], r: &Layout) -> Option<bool> {
-    let leaves = |t: &str| t.parse::<Layout>().ok().map(|l| (l.size(), l.leaves()));
+fn independent_check(op: CuteOp, args: &[&str], r: &CuteLayout) -> Option<bool> {
+    let leaves = |t: &str| t.parse::<CuteLayout>().ok().map(|l| (l.size(), l.leaves()));
     let rv = r.leaves();
     match op {
         CuteOp::Composition => {
@@ -129,7 +129,7 @@ fn offsets_of(v: &Value) -> Vec<i64> {
     v.offsets().expect("offsets")
 }
 
-fn coalesced(l: &Layout) -> String {
+fn coalesced(l: &CuteLayout) -> String {
     Cute::new().coalesce(l).expect("coalesce").to_string()
 }
 
@@ -163,7 +163,7 @@ fn every_case_matches_its_verdict() {
                     }
                     Some(_) => {}
                     None => {
-                        let theirs: Layout = expected["result"]
+                        let theirs: CuteLayout = expected["result"]
                             .as_str()
                             .expect("result")
                             .parse()
@@ -190,7 +190,7 @@ fn every_case_matches_its_verdict() {
                 }
                 if let (Some(l), Some(text)) = (v.as_layout(), expected["result"].as_str()) {
                     layouts += 1;
-                    let theirs: Layout = text.parse().expect("pycute's result");
+                    let theirs: CuteLayout = text.parse().expect("pycute's result");
                     if coalesced(l) != coalesced(&theirs) {
                         failures.push(format!(
                             "{id}: coalesced {} vs pycute's {}",

@@ -20,7 +20,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use layout_core::cute::{Cute, CuteOp, Layout};
+use layout_core::cute::{Cute, CuteLayout, CuteOp};
 use layout_tests::{cute_complement_checks, cute_eval_extended};
 use serde_json::{Value as Json, json};
 
@@ -431,8 +431,8 @@ fn the_product_example() {
         notes.iter().map(|e| e.rule()).collect::<Vec<_>>(),
         ["complement-coverage"]
     );
-    let l: Layout = "(2,2):(1,3)".parse().expect("layout");
-    let t = "24:1".parse::<Layout>().expect("layout");
+    let l: CuteLayout = "(2,2):(1,3)".parse().expect("layout");
+    let t = "24:1".parse::<CuteLayout>().expect("layout");
     let d = Cute::new()
         .logical_divide(&t, &l.into())
         .expect_err("a divide that leaves offsets out");

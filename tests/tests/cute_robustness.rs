@@ -2,7 +2,7 @@
 //! ends of `i64`), and every result it returns satisfies the operation's postcondition by an
 //! evaluation written here, independently of `layout-core`.
 
-use layout_core::cute::{Cute, CuteOp, Layout};
+use layout_core::cute::{Cute, CuteLayout, CuteOp};
 use layout_tests::{cute_complement_checks, cute_eval_extended};
 use proptest::prelude::*;
 
@@ -80,7 +80,7 @@ proptest! {
         let cute = if strict { Cute::strict() } else { Cute::new() };
         let _ = cute.apply(op, &[&a, &b]);
         let _ = cute.apply(op, &[&a]);
-        let _ = a.parse::<Layout>();
+        let _ = a.parse::<CuteLayout>();
         let _ = a.parse::<layout_core::cute::Tiler>();
         let _ = a.parse::<layout_core::cute::Composed>();
     }
@@ -108,7 +108,7 @@ proptest! {
         b in layout_text(1i64..=6, -4i64..=40),
         strict in any::<bool>(),
     ) {
-        let (al, bl): (Layout, Layout) = (a.parse().unwrap(), b.parse().unwrap());
+        let (al, bl): (CuteLayout, CuteLayout) = (a.parse().unwrap(), b.parse().unwrap());
         let cute = if strict { Cute::strict() } else { Cute::new() };
         if let Ok(r) = cute.composition(&al, &bl.clone().into()) {
             prop_assert_eq!(r.size(), bl.size());
@@ -126,7 +126,7 @@ proptest! {
         m in 1i64..=96,
         strict in any::<bool>(),
     ) {
-        let layout: Layout = l.parse().unwrap();
+        let layout: CuteLayout = l.parse().unwrap();
         let cute = if strict { Cute::strict() } else { Cute::new() };
         if let Ok(r) = cute.complement(&layout, m) {
             let checks = cute_complement_checks(&layout.leaves(), &r.leaves(), m);
@@ -136,7 +136,7 @@ proptest! {
 
     #[test]
     fn inverse_results_are_inverses(l in layout_text(1i64..=5, -2i64..=24)) {
-        let layout: Layout = l.parse().unwrap();
+        let layout: CuteLayout = l.parse().unwrap();
         let lv = layout.leaves();
         if let Ok(r) = Cute::new().right_inverse(&layout) {
             for i in 0..r.size() {

@@ -4,7 +4,7 @@
 //! where pycute has one), and `layout!` in both orders.
 
 use layout_core::Layout;
-use layout_core::cute::{Cute, CuteOp, Layout as CuteLayout};
+use layout_core::cute::{Cute, CuteLayout, CuteOp};
 use layout_typed::Layout as _;
 use layout_typed::layout;
 

@@ -4,7 +4,7 @@
 //! emitted cost against the cost as written. Maps are built from their JSON with [`json_map`];
 //! every expected text and count is read from the case file.
 
-use layout_core::{Form, Map, Program, emit, written};
+use layout_core::{Map, Program, ProgramForm, emit, written};
 use layout_tests::{int, json_map, seed_cases};
 use serde_json::Value;
 
@@ -110,12 +110,12 @@ fn restrict_cases_emitted() {
         p.names = names;
         assert_eq!(p.to_python(), text(c, "program"), "{n}");
         let form = match c["emitted_as"].as_str() {
-            Some("layout") => Form::Layout,
-            Some("composite") => Form::Written,
+            Some("layout") => ProgramForm::Layout,
+            Some("composite") => ProgramForm::Written,
             other => panic!("{n}: emitted_as {other:?}"),
         };
         assert_eq!(e.form, form, "{n}: form");
-        if form == Form::Layout {
+        if form == ProgramForm::Layout {
             assert_eq!(p.result.constant, int(&c["const"]), "{n}: the constant");
         }
         assert_eq!(

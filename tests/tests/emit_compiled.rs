@@ -9,8 +9,8 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use layout_core::{
-    Annotated, Form, IntType, Layout, Map, Program, Space, Stride, Swizzle, Tree, compose, emit,
-    layout_form, written,
+    Annotated, IntType, Layout, Map, Program, ProgramForm, Space, Stride, Swizzle, Tree, compose,
+    emit, layout_form, written,
 };
 
 /// A random dense bijection of size `n`: a random factorisation into modes, strides the running
@@ -115,7 +115,7 @@ fn programs() -> Vec<(String, Program, Vec<i64>)> {
         );
         let as_written = written(&map, false);
         assert_eq!(as_written.cost(), e.written_cost);
-        if e.form == Form::Layout {
+        if e.form == ProgramForm::Layout {
             assert_eq!(Some(&e.program), layout_form(&e.decision).as_ref());
         }
         // The layout form is checked whenever the map is a layout, chosen or not.

@@ -38,7 +38,8 @@ use layout_tests::Rng;
 use std::collections::HashMap;
 
 use layout_core::{
-    Annotated, Form, Layout, Map, Space, Stride, Swizzle, Tree, compose, decide, emit, written,
+    Annotated, Layout, Map, ProgramForm, Space, Stride, Swizzle, Tree, compose, decide, emit,
+    written,
 };
 use layout_tests::{ChainOracle, Flat, json_map, seed_cases};
 use serde_json::Value;
@@ -312,14 +313,14 @@ fn run(
                 assert_eq!(p.eval(&c), Ok(v), "{what}: {} at {c:?}", p.to_python());
             }
         }
-        if e.form == Form::Layout {
+        if e.form == ProgramForm::Layout {
             assert!(d.is_layout(), "{what}: layout form of a non-layout");
         }
 
         t.maps += 1;
         t.emitted += e.program.cost();
         t.written += w.cost();
-        t.layout_form += usize::from(e.form == Form::Layout);
+        t.layout_form += usize::from(e.form == ProgramForm::Layout);
         if let Some(chains) = brute {
             t.layouts += 1;
             t.affine += usize::from(chains.iter().all(|c| c.len() == 1));
@@ -400,7 +401,7 @@ fn check_worked_example(case: &str, map: &Map) {
         "{case}: not the case's map"
     );
     let e = emit(map, false).expect("emit");
-    assert_eq!(e.form, Form::Layout, "{case}");
+    assert_eq!(e.form, ProgramForm::Layout, "{case}");
     let mut p = e.program;
     p.names = c["names"]
         .as_array()

@@ -3,14 +3,14 @@
 //! (`ui-tests/ui/runtime/`). Expected offsets come from `layout_core` evaluating the same layout
 //! written with the values in text.
 
-use layout_typed::core_algebra::{Error, Layout as CoreLayout};
+use layout_typed::core_algebra::Error;
 use layout_typed::prelude::*;
 
 layout! {
     pub const TV = (64,4):(4,1), thread-value -> logical;
 }
 
-fn core(text: &str) -> CoreLayout {
+fn core(text: &str) -> layout_typed::core_algebra::Layout {
     text.parse().expect("layout")
 }
 
@@ -62,7 +62,8 @@ fn dense_bijections_are_checked_at_run_time() {
 fn cute_order_with_run_time_leaves() {
     let (m, ld) = (12usize, 20i64);
     let c = layout!(cute (16, {m}):(1, {ld}), logical -> physical).expect("alias-free");
-    let expected = CoreLayout::from_cute(&format!("(16,{m}):(1,{ld})")).expect("layout");
+    let expected = layout_typed::core_algebra::Layout::from_cute(&format!("(16,{m}):(1,{ld})"))
+        .expect("layout");
     for i in 0..c.size() {
         assert_eq!(
             c.offset(i),

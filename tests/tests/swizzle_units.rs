@@ -9,8 +9,7 @@
 //! from `layout-core`. The same holds through `layout!`.
 
 use layout_core::{Swizzle, SwizzleUnit};
-use layout_typed::Layout as _;
-use layout_typed::layout;
+use layout_typed::{Layout, layout};
 
 /// CuTe's `Swizzle<B,M,S>` on an address, written out.
 fn cute_swizzle(b: i64, m: i64, s: i64, x: i64) -> i64 {

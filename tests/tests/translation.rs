@@ -33,7 +33,7 @@
 //! | 18 | `recast`, `upcast<v>` | `divide(A, (1, …, 1, v))`, the rest group | [`row18_upcast`] |
 //! | 19 | TMA box `S`; multicast | `divide(A, S)`; `broadcast` across CTAs | [`row19_tma_box`] |
 
-use layout_core::cute::{self, Cute, CuteOp, Layout as CLayout, Tiler};
+use layout_core::cute::{self, Cute, CuteLayout, CuteOp, Tiler};
 use layout_core::{
     Annotated, Layout, Map, Space, Swizzle, SwizzleUnit, Tree, broadcast, canonical, divide,
     divide_modes, flatten, group, interleave, inverse, permute, repeat, repeat_modewise,
@@ -120,12 +120,12 @@ fn map(l: &Layout, domain: Space, codomain: Space) -> Map {
         .into()
 }
 
-fn cute(text: &str) -> CLayout {
+fn cute(text: &str) -> CuteLayout {
     text.parse().expect("CuTe text")
 }
 
 /// The same function at every integral index: `ours` (seed order) and `theirs` (CuTe order).
-fn same_function(ours: &Layout, theirs: &CLayout, what: &str) {
+fn same_function(ours: &Layout, theirs: &CuteLayout, what: &str) {
     assert_eq!(ours.size(), theirs.size(), "{what}: sizes");
     for i in 0..ours.size() {
         assert_eq!(
@@ -158,7 +158,7 @@ fn row01_make_layout() -> R {
     assert_eq!(l.to_string(), "((2,2),(8,4)):((8,16),(1,32))");
     assert_eq!(l.to_cute().to_string(), "((4,8),(2,2)):((32,1),(16,8))");
     // C++'s printed static integers: read by the CuTe module's parser and by `layout!(cute …)`.
-    let printed: CLayout = "(_8,_4):(_4,_1)".parse()?;
+    let printed: CuteLayout = "(_8,_4):(_4,_1)".parse()?;
     assert_eq!(printed.to_seed()?.to_string(), "(4,8):(1,4)");
     layout! { const STATIC = cute (_8,_4):(_4,_1), logical -> physical; }
     for i in 0..32usize {
@@ -214,8 +214,8 @@ fn row02_composition() -> R {
             &map(&a, Space::Logical, Space::Physical),
             &map(&b, Space::ThreadValue, Space::Logical),
         )?;
-        let (ca, cb) = (CLayout::from_seed(&a), CLayout::from_seed(&b));
-        let check = |l: &CLayout| {
+        let (ca, cb) = (CuteLayout::from_seed(&a), CuteLayout::from_seed(&b));
+        let check = |l: &CuteLayout| {
             for i in 0..n {
                 assert_eq!(
                     ours.eval_index(i).unwrap(),
@@ -279,7 +279,7 @@ fn row03_complement() -> R {
         let d = divide(&can, &s)?;
         for i in 0..rank {
             let w: i64 = r[i + 1..].iter().product();
-            let theirs = cute::complement(&CLayout::leaf(s[i], 1)?, r[i])?;
+            let theirs = cute::complement(&CuteLayout::leaf(s[i], 1)?, r[i])?;
             for x in 0..r[i] / s[i] {
                 // Rest coordinate x in mode i, 0 elsewhere; tile coordinate 0.
                 let rest: Vec<i64> = (0..rank).map(|j| if j == i { x } else { 0 }).collect();
@@ -314,7 +314,7 @@ fn shape_tiler(s: &[i64]) -> Tiler {
     Tiler::Modes(
         s.iter()
             .rev()
-            .map(|&k| Tiler::Layout(CLayout::leaf(k, 1).expect("a mode")))
+            .map(|&k| Tiler::Layout(CuteLayout::leaf(k, 1).expect("a mode")))
             .collect(),
     )
 }
@@ -339,7 +339,7 @@ fn row04_divide() -> R {
     for _ in 0..200 {
         let (shape, a) = random_flat(&mut rng);
         let s: Vec<i64> = shape.iter().map(|&n| rng.pick(&divisors(n))).collect();
-        let ca = CLayout::from_seed(&a);
+        let ca = CuteLayout::from_seed(&a);
         let logical = Cute::new().logical_divide(&ca, &shape_tiler(&s))?;
         let dm = divide_modes(&a, &s)?;
         same_function(&dm, &logical, "logical_divide");
@@ -371,7 +371,7 @@ fn row05_local_tile() -> R {
     for _ in 0..150 {
         let (shape, a) = random_flat(&mut rng);
         let s: Vec<i64> = shape.iter().map(|&n| rng.pick(&divisors(n))).collect();
-        let zipped = Cute::new().zipped_divide(&CLayout::from_seed(&a), &shape_tiler(&s))?;
+        let zipped = Cute::new().zipped_divide(&CuteLayout::from_seed(&a), &shape_tiler(&s))?;
         let d = map(&divide(&a, &s)?, Space::Logical, Space::Physical);
         let tiles: i64 = s.iter().product();
         for b in 0..a.size() / tiles {
@@ -401,7 +401,7 @@ fn row05_local_tile() -> R {
 /// CuTe's `get_flat_coord(idx)` of a layout `T` (coordinate → index), written from
 /// `layout.hpp` (`idx2crd(idx, shape, stride)`: `(idx / d_i) mod n_i` per mode), returned as
 /// the integral (colexicographic) index of that coordinate in `T`'s shape.
-fn flat_coord_index(t: &CLayout, idx: i64) -> i64 {
+fn flat_coord_index(t: &CuteLayout, idx: i64) -> i64 {
     let mut acc = 0;
     let mut weight = 1;
     for (n, d) in t.leaves() {
@@ -502,15 +502,15 @@ fn row08_products() -> R {
         let a = dense(&mut rng, &[2, 3, 4, 6, 9, 10]);
         let b = dense(&mut rng, &[2, 3, 5, 6, 8]);
         let theirs = Cute::new().logical_product(
-            &CLayout::from_seed(&a),
-            &Tiler::Layout(CLayout::from_seed(&b)),
+            &CuteLayout::from_seed(&a),
+            &Tiler::Layout(CuteLayout::from_seed(&b)),
         )?;
         same_function(&repeat(&a, &b)?, &theirs, "logical_product");
         // Rank 2: blocked.
         let a2 = dense2(&mut rng, &[2, 3, 5], &[2, 4, 6]);
         let b2 = dense2(&mut rng, &[1, 2, 3], &[2, 3, 4]);
-        let theirs =
-            Cute::new().blocked_product(&CLayout::from_seed(&a2), &CLayout::from_seed(&b2))?;
+        let theirs = Cute::new()
+            .blocked_product(&CuteLayout::from_seed(&a2), &CuteLayout::from_seed(&b2))?;
         same_function(&repeat_modewise(&a2, &b2)?, &theirs, "blocked_product");
     }
     // The corpus: a 128×128 blocked product and CUTLASS's tile_to_shape of a GMMA atom
@@ -554,7 +554,8 @@ fn row09_raked_product() -> R {
     for _ in 0..150 {
         let a = dense2(&mut rng, &[2, 3, 5], &[2, 4, 6]);
         let b = dense2(&mut rng, &[1, 2, 3], &[2, 3, 4]);
-        let theirs = Cute::new().raked_product(&CLayout::from_seed(&a), &CLayout::from_seed(&b))?;
+        let theirs =
+            Cute::new().raked_product(&CuteLayout::from_seed(&a), &CuteLayout::from_seed(&b))?;
         same_function(&repeat_modewise_raked(&a, &b)?, &theirs, "raked_product");
     }
     for id in ["dsl_raked_product", "big_tv_raked_16x16_by_4x2"] {
@@ -582,8 +583,8 @@ fn row10_interleave() -> R {
         let a = dense(&mut rng, &[2, 3, 4, 6, 10]);
         let b = dense(&mut rng, &[2, 3, 5, 8, 32]);
         let theirs = cute::logical_product(
-            &CLayout::from_seed(&b),
-            &Tiler::Layout(CLayout::from_seed(&a)),
+            &CuteLayout::from_seed(&b),
+            &Tiler::Layout(CuteLayout::from_seed(&a)),
         )?;
         same_function(&interleave(&a, &b)?, &theirs, "interleave");
     }
@@ -698,8 +699,8 @@ fn row13_pipeline_buffer() -> R {
         let padded = {
             let c = cute(tile);
             let mut modes = c.modes();
-            modes.push(CLayout::leaf(1, 0)?);
-            CLayout::make(&modes)?
+            modes.push(CuteLayout::leaf(1, 0)?);
+            CuteLayout::make(&modes)?
         };
         let arrangement = cute(&format!("(1,1,{k}):(1,1,1)"));
         let theirs = Cute::new().blocked_product(&padded, &arrangement)?;
@@ -822,7 +823,7 @@ fn row16_inverse_retile() -> R {
     let mut rng = Rng(0x0016);
     for _ in 0..200 {
         let l = dense(&mut rng, &[6, 12, 24, 30, 36, 60, 128]);
-        let theirs = cute::right_inverse(&CLayout::from_seed(&l))?;
+        let theirs = cute::right_inverse(&CuteLayout::from_seed(&l))?;
         let ours = inverse(&l)?;
         same_function(&ours, &theirs, "right_inverse");
     }
@@ -839,7 +840,7 @@ fn row16_inverse_retile() -> R {
             Space::ThreadValue,
         ),
         &map(
-            &CLayout::to_seed(&f_copy)?,
+            &CuteLayout::to_seed(&f_copy)?,
             Space::ThreadValue,
             Space::Logical,
         ),
@@ -885,7 +886,7 @@ fn row17_regroupings() -> R {
 /// CuTe 4.2's `upcast<N>` of a layout (`layout.hpp`), written out: per leaf, the stride-±1
 /// mode's size divided by `N` (`ceil_div(n, ceil_div(N, |d|))`), other strides divided by `N`
 /// (`signum(d)·ceil_div(|d|, N)`), stride 0 kept.
-fn upcast(l: &CLayout, n: i64) -> Vec<(i64, i64)> {
+fn upcast(l: &CuteLayout, n: i64) -> Vec<(i64, i64)> {
     l.leaves()
         .into_iter()
         .map(|(s, d)| {
@@ -969,7 +970,7 @@ fn row19_tma_box() -> R {
     // CuTe gives the cluster a stride-0 mode.
     let tile = group_of(&d, 0); // the box's shape and strides; a box's origin is a constant
     let multicast = broadcast(&tile, &leaf(4))?;
-    let theirs = CLayout::make(&[CLayout::from_seed(&tile), CLayout::leaf(4, 0)?])?;
+    let theirs = CuteLayout::make(&[CuteLayout::from_seed(&tile), CuteLayout::leaf(4, 0)?])?;
     same_function(&multicast, &theirs, "multicast");
     for cta in 0..4 {
         for t in 0..2048 {

@@ -6,7 +6,7 @@
 //! inverses invert; strict mode only ever refuses more. Nothing may panic.
 
 use layout_core::Tree;
-use layout_core::cute::{self, Composed, Cute, Diagnostic, Layout, Tiler};
+use layout_core::cute::{self, Composed, Cute, CuteLayout, Diagnostic, Tiler};
 
 use super::BRUTE_LIMIT;
 use super::bytes::Bytes;
@@ -22,9 +22,9 @@ fn touch(d: &Diagnostic) {
     );
 }
 
-fn layout(b: &mut Bytes) -> Option<Layout> {
+fn layout(b: &mut Bytes) -> Option<CuteLayout> {
     if b.chance(8) {
-        return Layout::new(Tree::Tuple(Vec::new()), Tree::Tuple(Vec::new())).ok();
+        return CuteLayout::new(Tree::Tuple(Vec::new()), Tree::Tuple(Vec::new())).ok();
     }
     let shape = b.shape(2);
     let stride = if b.chance(64) {
@@ -33,7 +33,7 @@ fn layout(b: &mut Bytes) -> Option<Layout> {
         b.strides_for(&shape)
     };
     let stride = stride.map(&mut |s| s.value());
-    let l = Layout::new(shape, stride).ok()?;
+    let l = CuteLayout::new(shape, stride).ok()?;
     // Keep the evaluations of the product's own checks cheap, mostly (sizes past its check
     // limit are refused at once).
     // The product's checks evaluate up to 2^24 positions and its complements reach the
@@ -64,7 +64,7 @@ fn tiler(b: &mut Bytes, depth: u8) -> Option<Tiler> {
 
 /// The size and reach of a layout: a product's result and the complement inside it grow with
 /// both.
-fn weight(l: &Layout) -> i128 {
+fn weight(l: &CuteLayout) -> i128 {
     let reach = l.leaves().iter().fold(0i128, |acc, &(n, d)| {
         acc + i128::from(n - 1) * i128::from(d).abs()
     });
@@ -83,15 +83,15 @@ fn tiler_weight(t: &Tiler) -> i128 {
 }
 
 /// Products whose result the product's own checks would evaluate at millions of positions.
-fn too_big(a: &Layout, w: i128) -> bool {
+fn too_big(a: &CuteLayout, w: i128) -> bool {
     weight(a).saturating_mul(w) > 1 << 12
 }
 
-fn small(l: &Layout) -> bool {
+fn small(l: &CuteLayout) -> bool {
     l.size() <= BRUTE_LIMIT
 }
 
-fn sorted_offsets(l: &Layout) -> Vec<i128> {
+fn sorted_offsets(l: &CuteLayout) -> Vec<i128> {
     let mut v = CuteLay::of(l).offsets();
     v.sort_unstable();
     v
@@ -100,8 +100,8 @@ fn sorted_offsets(l: &Layout) -> Vec<i128> {
 /// Strict mode refuses more, never answers differently.
 fn same_or_refused(
     what: &str,
-    lax: &Result<Layout, Diagnostic>,
-    strict: &Result<Layout, Diagnostic>,
+    lax: &Result<CuteLayout, Diagnostic>,
+    strict: &Result<CuteLayout, Diagnostic>,
 ) {
     if let Err(d) = lax {
         touch(d);
@@ -112,7 +112,7 @@ fn same_or_refused(
     }
 }
 
-fn check_coalesce(a: &Layout) {
+fn check_coalesce(a: &CuteLayout) {
     let r = cute::coalesce(a);
     same_or_refused("coalesce", &r, &Cute::strict().coalesce(a));
     if let Ok(r) = r {
@@ -128,7 +128,7 @@ fn check_coalesce(a: &Layout) {
     }
 }
 
-fn check_composition(a: &Layout, t: &Tiler) {
+fn check_composition(a: &CuteLayout, t: &Tiler) {
     super::debug(|| format!("composition({a}, {t})"));
     if too_big(a, tiler_weight(t)) {
         return;
@@ -158,7 +158,7 @@ fn check_composition(a: &Layout, t: &Tiler) {
     }
 }
 
-fn check_complement(l: &Layout, cotarget: i64) {
+fn check_complement(l: &CuteLayout, cotarget: i64) {
     super::debug(|| format!("complement({l}, {cotarget})"));
     let r = cute::complement(l, cotarget);
     same_or_refused("complement", &r, &Cute::strict().complement(l, cotarget));
@@ -194,7 +194,7 @@ fn check_complement(l: &Layout, cotarget: i64) {
     }
 }
 
-fn check_divides(a: &Layout, t: &Tiler) {
+fn check_divides(a: &CuteLayout, t: &Tiler) {
     super::debug(|| format!("divide({a}, {t})"));
     if too_big(a, tiler_weight(t)) {
         return;
@@ -248,7 +248,7 @@ fn check_divides(a: &Layout, t: &Tiler) {
     }
 }
 
-fn check_products(a: &Layout, t: &Tiler) {
+fn check_products(a: &CuteLayout, t: &Tiler) {
     super::debug(|| format!("product({a}, {t})"));
     if too_big(a, tiler_weight(t)) {
         return;
@@ -294,7 +294,7 @@ fn check_products(a: &Layout, t: &Tiler) {
     }
 }
 
-fn check_block_products(a: &Layout, bl: &Layout) {
+fn check_block_products(a: &CuteLayout, bl: &CuteLayout) {
     super::debug(|| format!("blocked/raked({a}, {bl})"));
     if too_big(a, weight(bl)) {
         return;
@@ -322,7 +322,7 @@ fn check_block_products(a: &Layout, bl: &Layout) {
     }
 }
 
-fn check_inverses(l: &Layout) {
+fn check_inverses(l: &CuteLayout) {
     let lm = CuteLay::of(l);
     let r = cute::right_inverse(l);
     same_or_refused("right_inverse", &r, &Cute::strict().right_inverse(l));
@@ -356,7 +356,7 @@ fn check_inverses(l: &Layout) {
     }
 }
 
-fn check_swizzled(b: &mut Bytes, a: &Layout) {
+fn check_swizzled(b: &mut Bytes, a: &CuteLayout) {
     let Ok(sw) = layout_core::Swizzle::new(
         u32::from(b.below(4)),
         u32::from(b.below(10)),

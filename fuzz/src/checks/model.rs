@@ -269,7 +269,7 @@ impl CuteLay {
 
     /// The data of a CuTe layout of `layout-core`.
     #[must_use]
-    pub fn of(l: &layout_core::cute::Layout) -> CuteLay {
+    pub fn of(l: &layout_core::cute::CuteLayout) -> CuteLay {
         CuteLay::from_trees(l.shape(), l.stride())
     }
 

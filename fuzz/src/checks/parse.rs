@@ -1,5 +1,5 @@
 //! The layout parser, both orders: seed notation (`Layout: FromStr`) and CuTe notation
-//! (`Layout::from_cute`, `cute::Layout: FromStr`), and the small parsers beside them. Every
+//! (`Layout::from_cute`, `cute::CuteLayout: FromStr`), and the small parsers beside them. Every
 //! accepted text prints back to a text that parses to the same layout, and evaluates, at every
 //! position, as the independent evaluators of [`super::model`] do on its trees.
 
@@ -42,7 +42,7 @@ fn seed_layout(l: &Layout) {
         );
     }
     let size = l.size();
-    let cute_model = cute::Layout::from_seed(l);
+    let cute_model = cute::CuteLayout::from_seed(l);
     let cl = CuteLay::of(&cute_model);
     if size <= BRUTE_LIMIT {
         for i in 0..size {
@@ -64,11 +64,11 @@ fn seed_layout(l: &Layout) {
     assert!(l.eval_index(-1).is_err(), "{l}: index -1 accepted");
 }
 
-/// CuTe-order layout read by `cute::Layout`: prints back to itself; its seed form evaluates the
+/// CuTe-order layout read by `cute::CuteLayout`: prints back to itself; its seed form evaluates the
 /// same at every integer.
-fn cute_layout(c: &cute::Layout) {
+fn cute_layout(c: &cute::CuteLayout) {
     let text = c.to_string();
-    let back: cute::Layout = text
+    let back: cute::CuteLayout = text
         .parse()
         .unwrap_or_else(|e| panic!("{text} (printed) does not parse: {e}"));
     assert_eq!(&back, c, "CuTe text {text} reads back differently");
@@ -107,7 +107,7 @@ pub fn check(data: &[u8]) {
         Ok(l) => {
             seed_layout(&l);
             // The text read as CuTe names the same function as the CuTe layer reads.
-            if let Ok(c) = text.parse::<cute::Layout>() {
+            if let Ok(c) = text.parse::<cute::CuteLayout>() {
                 let (model, seed) = (CuteLay::of(&c), Lay::of(&l));
                 if c.size() <= BRUTE_LIMIT {
                     for i in 0..i128::from(c.size()) {
@@ -118,7 +118,7 @@ pub fn check(data: &[u8]) {
         }
         Err(e) => touch(&e),
     }
-    match text.parse::<cute::Layout>() {
+    match text.parse::<cute::CuteLayout>() {
         Ok(c) => cute_layout(&c),
         Err(e) => touch(&e),
     }

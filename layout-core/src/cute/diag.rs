@@ -4,7 +4,7 @@
 use core::fmt;
 
 use super::condition::{Admissibility, CuteOp, Postcondition, Refusal};
-use super::layout::Layout;
+use super::layout::CuteLayout;
 use crate::error::{Error, HelpText, ModePath};
 
 /// A CuTe operation's diagnostic: the [`Error`] (which rule, which mode, which numbers) and,
@@ -12,9 +12,9 @@ use crate::error::{Error, HelpText, ModePath};
 /// that the decision procedure (Theorem 1, [`crate::decide`]; spec: Theorem 1) finds for it.
 ///
 /// ```
-/// use layout_core::cute::{composition, Layout};
-/// let a: Layout = "(64,2):(1,128)".parse()?;
-/// let b: Layout = "2:96".parse()?;
+/// use layout_core::cute::{composition, CuteLayout};
+/// let a: CuteLayout = "(64,2):(1,128)".parse()?;
+/// let b: CuteLayout = "2:96".parse()?;
 /// let d = composition(&a, &b).unwrap_err();          // pycute asserts, C++ static_asserts
 /// assert_eq!(d.rule(), "composition-stride-divisibility");
 /// assert_eq!(d.suggestion().unwrap().to_string(), "2:160");
@@ -23,7 +23,7 @@ use crate::error::{Error, HelpText, ModePath};
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Diagnostic {
     error: Error,
-    suggestion: Option<Layout>,
+    suggestion: Option<CuteLayout>,
 }
 
 impl Diagnostic {
@@ -39,7 +39,7 @@ impl Diagnostic {
     /// The same diagnostic offering `layout`: the map the operation was asked for, which is
     /// this layout although CuTe's formula does not give it.
     #[must_use]
-    pub fn with_suggestion(self, layout: Option<Layout>) -> Diagnostic {
+    pub fn with_suggestion(self, layout: Option<CuteLayout>) -> Diagnostic {
         Diagnostic {
             suggestion: layout,
             ..self
@@ -47,7 +47,10 @@ impl Diagnostic {
     }
 
     /// The same diagnostic with its suggestion carried through `f` (a regrouping of the result).
-    pub(crate) fn map_suggestion(self, f: impl FnOnce(&Layout) -> Option<Layout>) -> Diagnostic {
+    pub(crate) fn map_suggestion(
+        self,
+        f: impl FnOnce(&CuteLayout) -> Option<CuteLayout>,
+    ) -> Diagnostic {
         let suggestion = self.suggestion.as_ref().and_then(f);
         Diagnostic { suggestion, ..self }
     }
@@ -67,7 +70,7 @@ impl Diagnostic {
     /// The layout the requested map really is, when CuTe refuses it or returns something else
     /// (found by [`crate::decide`] on the composite, checked at every coordinate).
     #[must_use]
-    pub fn suggestion(&self) -> Option<&Layout> {
+    pub fn suggestion(&self) -> Option<&CuteLayout> {
         self.suggestion.as_ref()
     }
 

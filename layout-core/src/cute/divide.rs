@@ -11,13 +11,13 @@ use alloc::vec::Vec;
 
 use super::condition::CuteOp;
 use super::diag::{Ctx, Diagnostic};
-use super::layout::Layout;
+use super::layout::CuteLayout;
 use super::ops::{by_mode, composition_layout, inner_complement};
 use super::tiler::Tiler;
 use super::{post, strict};
 use crate::error::Error;
 
-fn mode(l: &Layout, i: usize) -> Result<Layout, Error> {
+fn mode(l: &CuteLayout, i: usize) -> Result<CuteLayout, Error> {
     l.mode(i).ok_or(Error::ModeIndex {
         index: i,
         rank: l.rank(),
@@ -25,7 +25,11 @@ fn mode(l: &Layout, i: usize) -> Result<Layout, Error> {
 }
 
 /// CuTe's logical divide (see the module docs).
-pub(crate) fn logical_divide(ctx: Ctx, a: &Layout, t: &Tiler) -> Result<Layout, Diagnostic> {
+pub(crate) fn logical_divide(
+    ctx: Ctx,
+    a: &CuteLayout,
+    t: &Tiler,
+) -> Result<CuteLayout, Diagnostic> {
     match t {
         Tiler::Underscore => Ok(a.clone()),
         Tiler::Modes(ts) => by_mode(ctx, ctx.within, a, ts, &mut |c, m, t| {
@@ -36,7 +40,7 @@ pub(crate) fn logical_divide(ctx: Ctx, a: &Layout, t: &Tiler) -> Result<Layout, 
                 strict::divide(ctx, a, b)?;
             }
             let (rest, failed) = inner_complement(ctx, b, a.size())?;
-            let tile = Layout::make(&[b.clone(), rest])?;
+            let tile = CuteLayout::make(&[b.clone(), rest])?;
             // The complement's checks guard the divide's partition of `A`; where one fails, the
             // divide is still CuTe's and right when the partition holds (reported as a note).
             if let Some(e) = failed
@@ -51,7 +55,7 @@ pub(crate) fn logical_divide(ctx: Ctx, a: &Layout, t: &Tiler) -> Result<Layout, 
 
 /// The failed checks of the complements inside a successful logical divide of `a` by `t`
 /// (each a [`Error::CutePostcondition`] at its tiler mode), appended to `out`.
-pub(crate) fn divide_notes(ctx: Ctx, a: &Layout, t: &Tiler, out: &mut Vec<Error>) {
+pub(crate) fn divide_notes(ctx: Ctx, a: &CuteLayout, t: &Tiler, out: &mut Vec<Error>) {
     match t {
         Tiler::Underscore => {}
         Tiler::Modes(ts) => {
@@ -70,9 +74,9 @@ pub(crate) fn divide_notes(ctx: Ctx, a: &Layout, t: &Tiler, out: &mut Vec<Error>
 /// pycute's `hier_unzip` applied to a finished logical divide or product `l` of the tiler `t`:
 /// `((tiles…), (rests…, untouched modes…))`; `(1:filler, l)` for `_` (`filler` is CuTe's 0; the
 /// regrouping check labels the new leaf apart).
-pub(crate) fn unzip(l: &Layout, t: &Tiler, filler: i64) -> Result<Layout, Error> {
+pub(crate) fn unzip(l: &CuteLayout, t: &Tiler, filler: i64) -> Result<CuteLayout, Error> {
     match t {
-        Tiler::Underscore => Layout::make(&[Layout::leaf(1, filler)?, l.clone()]),
+        Tiler::Underscore => CuteLayout::make(&[CuteLayout::leaf(1, filler)?, l.clone()]),
         Tiler::Layout(_) => Ok(l.clone()),
         Tiler::Modes(ts) => {
             let mut tiles = Vec::with_capacity(ts.len());
@@ -85,23 +89,23 @@ pub(crate) fn unzip(l: &Layout, t: &Tiler, filler: i64) -> Result<Layout, Error>
             for j in ts.len()..l.rank() {
                 rests.push(mode(l, j)?);
             }
-            Layout::make(&[Layout::make(&tiles)?, Layout::make(&rests)?])
+            CuteLayout::make(&[CuteLayout::make(&tiles)?, CuteLayout::make(&rests)?])
         }
     }
 }
 
 /// `((tiles…), rests…)` from a zipped layout.
-pub(crate) fn tiled_form(z: &Layout) -> Result<Layout, Error> {
+pub(crate) fn tiled_form(z: &CuteLayout) -> Result<CuteLayout, Error> {
     let mut modes = alloc::vec![mode(z, 0)?];
     modes.extend(mode(z, 1)?.modes());
-    Layout::make(&modes)
+    CuteLayout::make(&modes)
 }
 
 /// `(tiles…, rests…)` from a zipped layout.
-pub(crate) fn flat_form(z: &Layout) -> Result<Layout, Error> {
+pub(crate) fn flat_form(z: &CuteLayout) -> Result<CuteLayout, Error> {
     let mut modes = mode(z, 0)?.modes();
     modes.extend(mode(z, 1)?.modes());
-    Layout::make(&modes)
+    CuteLayout::make(&modes)
 }
 
 /// `source` regrouped by `f` (which may add size-1 leaves with the stride it is given), checked
@@ -110,9 +114,9 @@ pub(crate) fn flat_form(z: &Layout) -> Result<Layout, Error> {
 pub(crate) fn regrouped(
     ctx: Ctx,
     op: CuteOp,
-    source: Result<Layout, Diagnostic>,
-    f: &dyn Fn(&Layout, i64) -> Result<Layout, Error>,
-) -> Result<Layout, Diagnostic> {
+    source: Result<CuteLayout, Diagnostic>,
+    f: &dyn Fn(&CuteLayout, i64) -> Result<CuteLayout, Error>,
+) -> Result<CuteLayout, Diagnostic> {
     let src = source.map_err(|d| d.map_suggestion(|s| f(s, 0).ok()))?;
     let result = f(&src, 0)?;
     // The same regrouping of the source's leaf numbers gives, per leaf of the result, the
@@ -122,7 +126,7 @@ pub(crate) fn regrouped(
         k = k.saturating_add(1);
         k.saturating_sub(1)
     });
-    let labels = f(&Layout::new(src.shape().clone(), numbers)?, -1)?;
+    let labels = f(&CuteLayout::new(src.shape().clone(), numbers)?, -1)?;
     let perm: Vec<Option<usize>> = labels
         .leaves()
         .into_iter()
@@ -133,7 +137,7 @@ pub(crate) fn regrouped(
 }
 
 /// CuTe's zipped divide.
-pub(crate) fn zipped_divide(ctx: Ctx, a: &Layout, t: &Tiler) -> Result<Layout, Diagnostic> {
+pub(crate) fn zipped_divide(ctx: Ctx, a: &CuteLayout, t: &Tiler) -> Result<CuteLayout, Diagnostic> {
     regrouped(
         ctx,
         CuteOp::ZippedDivide,
@@ -143,7 +147,7 @@ pub(crate) fn zipped_divide(ctx: Ctx, a: &Layout, t: &Tiler) -> Result<Layout, D
 }
 
 /// CuTe's tiled divide.
-pub(crate) fn tiled_divide(ctx: Ctx, a: &Layout, t: &Tiler) -> Result<Layout, Diagnostic> {
+pub(crate) fn tiled_divide(ctx: Ctx, a: &CuteLayout, t: &Tiler) -> Result<CuteLayout, Diagnostic> {
     regrouped(
         ctx,
         CuteOp::TiledDivide,
@@ -153,7 +157,7 @@ pub(crate) fn tiled_divide(ctx: Ctx, a: &Layout, t: &Tiler) -> Result<Layout, Di
 }
 
 /// CuTe's flat divide.
-pub(crate) fn flat_divide(ctx: Ctx, a: &Layout, t: &Tiler) -> Result<Layout, Diagnostic> {
+pub(crate) fn flat_divide(ctx: Ctx, a: &CuteLayout, t: &Tiler) -> Result<CuteLayout, Diagnostic> {
     regrouped(
         ctx,
         CuteOp::FlatDivide,

@@ -4,35 +4,37 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::error::{Error, MAX_DEPTH, ModePath, Quantity};
-use crate::layout::Layout as SeedLayout;
 use crate::tree::{Stride, Tree};
 
-/// The most coordinates [`Layout::offsets`] tabulates, and the most evaluations one
+/// The most coordinates [`CuteLayout::offsets`] tabulates, and the most evaluations one
 /// postcondition check makes (2²⁴).
 pub const CHECK_LIMIT: i64 = 1 << 24;
 
 /// A CuTe layout `shape : stride` in **CuTe order**: the first mode varies fastest
-/// (colexicographic), as in CuTe, pycute and the corpus.
+/// (colexicographic), as in CuTe, pycute and the corpus. The crate's own [`crate::Layout`]
+/// lists the same modes in the opposite order (the last varies fastest) and writes a broadcast
+/// as `_`; here a broadcast is CuTe's stride `0`, and the text may carry CuTe's static
+/// integers (`_8`). The operations of [`crate::cute`] take and return this type.
 ///
 /// Shapes are positive integers; strides are any integers in elements, `0` included (on a mode
 /// of size > 1 that is CuTe's broadcast). The tree is kept exactly as written: a rank-1 tuple
 /// `(4):(2)` stays a tuple and prints as one, as CuTe prints it. Construction checks the profile,
 /// the sizes, the nesting limits and that the size and every offset fit in `i64`.
 ///
-/// [`Layout::to_seed`] and [`Layout::from_seed`] convert to and from the seed-order
+/// [`CuteLayout::to_seed`] and [`CuteLayout::from_seed`] convert to and from the seed-order
 /// [`crate::Layout`] by recursive reversal (spec: CuTe notation); both give the same function on the
 /// same integers.
 ///
 /// ```
-/// use layout_core::cute::Layout;
-/// let l: Layout = "((2,2),(4,2)):((1,8),(2,16))".parse()?;    // the CuTe paper, Fig. 3e
+/// use layout_core::cute::CuteLayout;
+/// let l: CuteLayout = "((2,2),(4,2)):((1,8),(2,16))".parse()?;    // the CuTe paper, Fig. 3e
 /// assert_eq!(l.eval_index(22)?, 26);                            // L(22) = L((0,1),(1,1)) = 26
 /// assert_eq!((l.size(), l.cosize()?), (32, 32));
 /// assert_eq!(l.to_seed()?.to_string(), "((2,4),(2,2)):((16,2),(8,1))");
 /// # Ok::<(), layout_core::Error>(())
 /// ```
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
-pub struct Layout {
+pub struct CuteLayout {
     shape: Tree<i64>,
     stride: Tree<i64>,
     size: i64,
@@ -134,14 +136,14 @@ impl Flat {
     }
 }
 
-impl Layout {
+impl CuteLayout {
     /// Builds a CuTe layout from a shape and a stride tree in CuTe order.
     ///
     /// # Errors
     /// [`Error::ProfileMismatch`] (CuTe-order path), [`Error::NonPositiveSize`],
     /// [`Error::TooDeep`]/[`Error::TooWide`] past the path limits, [`Error::Overflow`] when the
     /// size or an offset exceeds `i64`.
-    pub fn new(shape: Tree<i64>, stride: Tree<i64>) -> Result<Layout, Error> {
+    pub fn new(shape: Tree<i64>, stride: Tree<i64>) -> Result<CuteLayout, Error> {
         let mut leaves = Vec::new();
         check_tree(ModePath::ROOT, 0, &shape, &stride, &mut leaves)?;
         let (mut size, mut reach) = (1i64, 0i64);
@@ -159,7 +161,7 @@ impl Layout {
                     what: Quantity::Offset,
                 })?;
         }
-        Ok(Layout {
+        Ok(CuteLayout {
             shape,
             stride,
             size,
@@ -169,18 +171,18 @@ impl Layout {
     /// The rank-1 layout `n:d`.
     ///
     /// # Errors
-    /// As [`Layout::new`].
-    pub fn leaf(n: i64, d: i64) -> Result<Layout, Error> {
-        Layout::new(Tree::Leaf(n), Tree::Leaf(d))
+    /// As [`CuteLayout::new`].
+    pub fn leaf(n: i64, d: i64) -> Result<CuteLayout, Error> {
+        CuteLayout::new(Tree::Leaf(n), Tree::Leaf(d))
     }
 
     /// CuTe `make_layout(l0, l1, …)`: the layouts as the top-level modes of a tuple (a single
     /// layout gives a rank-1 tuple, printed `(…)`).
     ///
     /// # Errors
-    /// As [`Layout::new`].
-    pub fn make(modes: &[Layout]) -> Result<Layout, Error> {
-        Layout::new(
+    /// As [`CuteLayout::new`].
+    pub fn make(modes: &[CuteLayout]) -> Result<CuteLayout, Error> {
+        CuteLayout::new(
             Tree::Tuple(modes.iter().map(|m| m.shape.clone()).collect()),
             Tree::Tuple(modes.iter().map(|m| m.stride.clone()).collect()),
         )
@@ -225,27 +227,29 @@ impl Layout {
     /// CuTe `layout<i>(L)` (pycute `L[i]`): the `i`-th top-level mode; an integer-shaped layout
     /// is its own mode 0.
     #[must_use]
-    pub fn mode(&self, i: usize) -> Option<Layout> {
+    pub fn mode(&self, i: usize) -> Option<CuteLayout> {
         match (&self.shape, &self.stride) {
-            (Tree::Tuple(s), Tree::Tuple(d)) => Some(Layout::sub(s.get(i)?, d.get(i)?)),
+            (Tree::Tuple(s), Tree::Tuple(d)) => Some(CuteLayout::sub(s.get(i)?, d.get(i)?)),
             _ => (i == 0).then(|| self.clone()),
         }
     }
 
-    /// Every top-level mode, in order ([`Layout::mode`] for each `i < rank`).
+    /// Every top-level mode, in order ([`CuteLayout::mode`] for each `i < rank`).
     #[must_use]
-    pub fn modes(&self) -> Vec<Layout> {
+    pub fn modes(&self) -> Vec<CuteLayout> {
         match (&self.shape, &self.stride) {
-            (Tree::Tuple(s), Tree::Tuple(d)) => {
-                s.iter().zip(d).map(|(s, d)| Layout::sub(s, d)).collect()
-            }
+            (Tree::Tuple(s), Tree::Tuple(d)) => s
+                .iter()
+                .zip(d)
+                .map(|(s, d)| CuteLayout::sub(s, d))
+                .collect(),
             _ => vec![self.clone()],
         }
     }
 
     /// A subtree of a checked layout: sizes, profile and offsets are within the parent's.
-    fn sub(shape: &Tree<i64>, stride: &Tree<i64>) -> Layout {
-        Layout {
+    fn sub(shape: &Tree<i64>, stride: &Tree<i64>) -> CuteLayout {
+        CuteLayout {
             shape: shape.clone(),
             stride: stride.clone(),
             size: shape.leaves().into_iter().product(),
@@ -286,7 +290,7 @@ impl Layout {
     /// `L(x)` on CuTe's **extended domain**: any integer `x`, its colexicographic digits taken
     /// with floor division, the last mode taking the unbounded quotient (the CuTe paper's
     /// `idx2crd`, §2.2.2). This is how CuTe evaluates `A` past its size in `composition`
-    /// ("the last mode gets extended"); inside `[0, size)` it is [`Layout::eval_index`].
+    /// ("the last mode gets extended"); inside `[0, size)` it is [`CuteLayout::eval_index`].
     ///
     /// # Errors
     /// [`Error::Overflow`] when the offset leaves `i64`.
@@ -304,7 +308,7 @@ impl Layout {
         fn go(path: ModePath, s: &Tree<i64>, d: &Tree<i64>, c: &Tree<i64>) -> Result<i64, Error> {
             match (s, d, c) {
                 (_, _, Tree::Leaf(x)) => {
-                    let l = Layout::sub(s, d);
+                    let l = CuteLayout::sub(s, d);
                     if !(0..l.size).contains(x) {
                         return Err(Error::CoordOutOfRange {
                             mode: path,
@@ -366,7 +370,7 @@ impl Layout {
     ///
     /// # Errors
     /// As [`crate::Layout::new`].
-    pub fn to_seed(&self) -> Result<SeedLayout, Error> {
+    pub fn to_seed(&self) -> Result<crate::Layout, Error> {
         fn strides(s: &Tree<i64>, d: &Tree<i64>) -> Tree<Stride> {
             match (s, d) {
                 (Tree::Leaf(n), Tree::Leaf(0)) if *n > 1 => Tree::Leaf(Stride::Broadcast),
@@ -378,7 +382,7 @@ impl Layout {
                 _ => Tree::Leaf(Stride::Int(0)),
             }
         }
-        SeedLayout::new(
+        crate::Layout::new(
             self.shape.reversed(),
             strides(&self.shape, &self.stride).reversed(),
         )
@@ -387,11 +391,11 @@ impl Layout {
     /// The same function as a CuTe layout, from a seed-order [`crate::Layout`] (recursive
     /// reversal; a broadcast `_` becomes stride `0`).
     #[must_use]
-    pub fn from_seed(layout: &SeedLayout) -> Layout {
+    pub fn from_seed(layout: &crate::Layout) -> CuteLayout {
         let shape = layout.shape().reversed();
         let stride = layout.stride().reversed().map(&mut |s| s.value());
         let size = layout.size();
-        Layout {
+        CuteLayout {
             shape,
             stride,
             size,

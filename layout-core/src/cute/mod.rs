@@ -34,13 +34,13 @@
 //! (see [`Admissibility`]) and reports the first that fails.
 //!
 //! ```
-//! use layout_core::cute::{self, Cute, Layout};
+//! use layout_core::cute::{self, Cute, CuteLayout};
 //! // CuTe's documented composition.
-//! let a: Layout = "(6,2):(8,2)".parse()?;
-//! let b: Layout = "(4,3):(3,1)".parse()?;
+//! let a: CuteLayout = "(6,2):(8,2)".parse()?;
+//! let b: CuteLayout = "(4,3):(3,1)".parse()?;
 //! assert_eq!(cute::composition(&a, &b)?.to_string(), "((2,2),3):((24,2),8)");
 //! // (spec: Postconditions): CuTe returns 4:6, covering 16 of 24 offsets; here it is a diagnostic.
-//! let l: Layout = "(2,2):(1,3)".parse()?;
+//! let l: CuteLayout = "(2,2):(1,3)".parse()?;
 //! let d = cute::complement(&l, 24).unwrap_err();
 //! assert_eq!(d.rule(), "complement-coverage");
 //! // A legitimate use whose divisibility conditions (spec: Strict mode) fail still works ...
@@ -71,7 +71,7 @@ mod tiler;
 
 pub use condition::{Admissibility, CuteOp, Postcondition, Refusal};
 pub use diag::Diagnostic;
-pub use layout::{CHECK_LIMIT, Layout};
+pub use layout::{CHECK_LIMIT, CuteLayout};
 pub use parse::{parse_cotarget, parse_profile, parse_swizzle};
 pub use swizzle::{Composed, Stage};
 pub use text::{Value, usage};
@@ -86,10 +86,10 @@ use crate::tree::Tree;
 /// The admissibility conditions first (spec: Strict mode). `Cute::default()` is [`Cute::new`].
 ///
 /// ```
-/// use layout_core::cute::{Cute, Layout};
-/// let a: Layout = "(8,8):(8,1)".parse()?;
+/// use layout_core::cute::{Cute, CuteLayout};
+/// let a: CuteLayout = "(8,8):(8,1)".parse()?;
 /// // CuTe (C++) returns 2:24 here; pycute refuses; both agree with the seed's decision.
-/// let d = Cute::new().composition(&a, &"2:3".parse::<Layout>()?.into()).unwrap_err();
+/// let d = Cute::new().composition(&a, &"2:3".parse::<CuteLayout>()?.into()).unwrap_err();
 /// assert_eq!(d.suggestion().map(ToString::to_string).as_deref(), Some("2:24"));
 /// # Ok::<(), layout_core::Error>(())
 /// ```
@@ -126,15 +126,15 @@ impl Cute {
     /// `1:0` when every mode has size 1. Checked: same size, same value at every coordinate.
     ///
     /// ```
-    /// use layout_core::cute::{coalesce, Layout};
-    /// let l: Layout = "((2,(3,4)),(3,2),1):((4,(8,24)),(2,6),12)".parse()?;
+    /// use layout_core::cute::{coalesce, CuteLayout};
+    /// let l: CuteLayout = "((2,(3,4)),(3,2),1):((4,(8,24)),(2,6),12)".parse()?;
     /// assert_eq!(coalesce(&l)?.to_string(), "(24,6):(4,2)");
     /// # Ok::<(), layout_core::Error>(())
     /// ```
     ///
     /// # Errors
     /// [`Error::CutePostcondition`] (`coalesce-*`, never expected), [`Error::CuteCheckLimit`].
-    pub fn coalesce(self, l: &Layout) -> Result<Layout, Diagnostic> {
+    pub fn coalesce(self, l: &CuteLayout) -> Result<CuteLayout, Diagnostic> {
         Ok(ops::coalesce(self.ctx(CuteOp::Coalesce), l, None)?)
     }
 
@@ -144,7 +144,11 @@ impl Cute {
     /// # Errors
     /// [`Refusal::TilerRank`] when the profile has more entries than `L` has modes; as
     /// [`Cute::coalesce`].
-    pub fn coalesce_by(self, l: &Layout, profile: &Tree<i64>) -> Result<Layout, Diagnostic> {
+    pub fn coalesce_by(
+        self,
+        l: &CuteLayout,
+        profile: &Tree<i64>,
+    ) -> Result<CuteLayout, Diagnostic> {
         Ok(ops::coalesce(self.ctx(CuteOp::Coalesce), l, Some(profile))?)
     }
 
@@ -158,7 +162,7 @@ impl Cute {
     /// or [`Postcondition::CompositionCompatible`] where CuTe's result is wrong — both with the
     /// layout the composite is, when it is one; [`Refusal::TilerRank`]; in strict mode the
     /// [`Admissibility`] conditions of composition.
-    pub fn composition(self, a: &Layout, b: &Tiler) -> Result<Layout, Diagnostic> {
+    pub fn composition(self, a: &CuteLayout, b: &Tiler) -> Result<CuteLayout, Diagnostic> {
         ops::composition(self.ctx(CuteOp::Composition), a, b)
     }
 
@@ -174,7 +178,7 @@ impl Cute {
     /// [`Refusal::ComplementOverlap`], [`Refusal::ComplementNegativeStride`],
     /// [`Refusal::Cotarget`]; in strict mode [`Admissibility::ComplementStrideDivides`] and
     /// [`Admissibility::ComplementCotargetDivides`].
-    pub fn complement(self, l: &Layout, cotarget: i64) -> Result<Layout, Diagnostic> {
+    pub fn complement(self, l: &CuteLayout, cotarget: i64) -> Result<CuteLayout, Diagnostic> {
         Ok(ops::complement(self.ctx(CuteOp::Complement), l, cotarget)?)
     }
 
@@ -182,8 +186,8 @@ impl Cute {
     /// `(tile, rest)` for a layout tile; by mode for `<…>`; `A` for `_`.
     ///
     /// ```
-    /// use layout_core::cute::{logical_divide, Layout};
-    /// let a: Layout = "16:1".parse()?;
+    /// use layout_core::cute::{logical_divide, CuteLayout};
+    /// let a: CuteLayout = "16:1".parse()?;
     /// assert_eq!(logical_divide(&a, &"4:2".parse()?)?.to_string(), "(4,(2,2)):(2,(1,8))");
     /// # Ok::<(), layout_core::Error>(())
     /// ```
@@ -191,7 +195,7 @@ impl Cute {
     /// # Errors
     /// Those of the complement and the composition it is made of; in strict mode first
     /// [`Admissibility::DivideTileDivides`] (`k | n`).
-    pub fn logical_divide(self, a: &Layout, t: &Tiler) -> Result<Layout, Diagnostic> {
+    pub fn logical_divide(self, a: &CuteLayout, t: &Tiler) -> Result<CuteLayout, Diagnostic> {
         divide::logical_divide(self.ctx(CuteOp::LogicalDivide), a, t)
     }
 
@@ -199,7 +203,7 @@ impl Cute {
     ///
     /// # Errors
     /// As [`Cute::logical_divide`]; [`Postcondition::Regroup`] (never expected).
-    pub fn zipped_divide(self, a: &Layout, t: &Tiler) -> Result<Layout, Diagnostic> {
+    pub fn zipped_divide(self, a: &CuteLayout, t: &Tiler) -> Result<CuteLayout, Diagnostic> {
         divide::zipped_divide(self.ctx(CuteOp::ZippedDivide), a, t)
     }
 
@@ -207,7 +211,7 @@ impl Cute {
     ///
     /// # Errors
     /// As [`Cute::zipped_divide`].
-    pub fn tiled_divide(self, a: &Layout, t: &Tiler) -> Result<Layout, Diagnostic> {
+    pub fn tiled_divide(self, a: &CuteLayout, t: &Tiler) -> Result<CuteLayout, Diagnostic> {
         divide::tiled_divide(self.ctx(CuteOp::TiledDivide), a, t)
     }
 
@@ -215,7 +219,7 @@ impl Cute {
     ///
     /// # Errors
     /// As [`Cute::zipped_divide`].
-    pub fn flat_divide(self, a: &Layout, t: &Tiler) -> Result<Layout, Diagnostic> {
+    pub fn flat_divide(self, a: &CuteLayout, t: &Tiler) -> Result<CuteLayout, Diagnostic> {
         divide::flat_divide(self.ctx(CuteOp::FlatDivide), a, t)
     }
 
@@ -224,7 +228,7 @@ impl Cute {
     ///
     /// # Errors
     /// Those of the complement and the composition it is made of.
-    pub fn logical_product(self, a: &Layout, t: &Tiler) -> Result<Layout, Diagnostic> {
+    pub fn logical_product(self, a: &CuteLayout, t: &Tiler) -> Result<CuteLayout, Diagnostic> {
         product::logical_product(self.ctx(CuteOp::LogicalProduct), a, t)
     }
 
@@ -232,7 +236,7 @@ impl Cute {
     ///
     /// # Errors
     /// As [`Cute::logical_product`]; [`Postcondition::Regroup`] (never expected).
-    pub fn zipped_product(self, a: &Layout, t: &Tiler) -> Result<Layout, Diagnostic> {
+    pub fn zipped_product(self, a: &CuteLayout, t: &Tiler) -> Result<CuteLayout, Diagnostic> {
         product::zipped_product(self.ctx(CuteOp::ZippedProduct), a, t)
     }
 
@@ -240,7 +244,7 @@ impl Cute {
     ///
     /// # Errors
     /// As [`Cute::zipped_product`].
-    pub fn tiled_product(self, a: &Layout, t: &Tiler) -> Result<Layout, Diagnostic> {
+    pub fn tiled_product(self, a: &CuteLayout, t: &Tiler) -> Result<CuteLayout, Diagnostic> {
         product::tiled_product(self.ctx(CuteOp::TiledProduct), a, t)
     }
 
@@ -248,7 +252,7 @@ impl Cute {
     ///
     /// # Errors
     /// As [`Cute::zipped_product`].
-    pub fn flat_product(self, a: &Layout, t: &Tiler) -> Result<Layout, Diagnostic> {
+    pub fn flat_product(self, a: &CuteLayout, t: &Tiler) -> Result<CuteLayout, Diagnostic> {
         product::flat_product(self.ctx(CuteOp::FlatProduct), a, t)
     }
 
@@ -256,15 +260,15 @@ impl Cute {
     /// mode by mode as `(A_i, B'_i)` — `B`'s arrangement of whole blocks `A`.
     ///
     /// ```
-    /// use layout_core::cute::{Cute, Layout};
-    /// let (a, b): (Layout, Layout) = ("(2,5):(5,1)".parse()?, "(3,4):(1,3)".parse()?);
+    /// use layout_core::cute::{Cute, CuteLayout};
+    /// let (a, b): (CuteLayout, CuteLayout) = ("(2,5):(5,1)".parse()?, "(3,4):(1,3)".parse()?);
     /// assert_eq!(Cute::new().blocked_product(&a, &b)?.to_string(),
     ///            "((2,3),(5,4)):((5,10),(1,30))");
     /// // Rank 1: C++ zips an integer-shaped block with the whole copies mode.
-    /// let (a, b): (Layout, Layout) = ("6:2".parse()?, "6:1".parse()?);
+    /// let (a, b): (CuteLayout, CuteLayout) = ("6:2".parse()?, "6:1".parse()?);
     /// assert_eq!(Cute::new().blocked_product(&a, &b)?.to_string(), "((6,(2,3))):((2,(1,12)))");
     /// // A rank-1 tuple block cannot be zipped with a rank-2 copies mode (C++ static_asserts).
-    /// let (a, b): (Layout, Layout) = ("(6):(2)".parse()?, "6:1".parse()?);
+    /// let (a, b): (CuteLayout, CuteLayout) = ("(6):(2)".parse()?, "6:1".parse()?);
     /// assert_eq!(Cute::new().blocked_product(&a, &b).unwrap_err().rule(), "product-zip-rank");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -272,7 +276,7 @@ impl Cute {
     /// # Errors
     /// As [`Cute::logical_product`]; [`Refusal::ZipRank`] for rank-1 operands whose halves C++
     /// cannot zip.
-    pub fn blocked_product(self, a: &Layout, b: &Layout) -> Result<Layout, Diagnostic> {
+    pub fn blocked_product(self, a: &CuteLayout, b: &CuteLayout) -> Result<CuteLayout, Diagnostic> {
         product::blocked_product(self.ctx(CuteOp::BlockedProduct), a, b)
     }
 
@@ -281,7 +285,7 @@ impl Cute {
     ///
     /// # Errors
     /// As [`Cute::blocked_product`].
-    pub fn raked_product(self, a: &Layout, b: &Layout) -> Result<Layout, Diagnostic> {
+    pub fn raked_product(self, a: &CuteLayout, b: &CuteLayout) -> Result<CuteLayout, Diagnostic> {
         product::raked_product(self.ctx(CuteOp::RakedProduct), a, b)
     }
 
@@ -291,7 +295,7 @@ impl Cute {
     ///
     /// # Errors
     /// [`Postcondition::RightInverseDomain`], [`Postcondition::RightInverseValue`].
-    pub fn right_inverse(self, l: &Layout) -> Result<Layout, Diagnostic> {
+    pub fn right_inverse(self, l: &CuteLayout) -> Result<CuteLayout, Diagnostic> {
         Ok(inverse::right_inverse(self.ctx(CuteOp::RightInverse), l)?)
     }
 
@@ -301,7 +305,7 @@ impl Cute {
     /// # Errors
     /// [`Postcondition::LeftInverseDomain`], [`Postcondition::LeftInverseValue`]; the
     /// complement's refusals.
-    pub fn left_inverse(self, l: &Layout) -> Result<Layout, Diagnostic> {
+    pub fn left_inverse(self, l: &CuteLayout) -> Result<CuteLayout, Diagnostic> {
         Ok(inverse::left_inverse(self.ctx(CuteOp::LeftInverse), l)?)
     }
 }
@@ -310,7 +314,7 @@ impl Cute {
 ///
 /// # Errors
 /// As [`Cute::coalesce`].
-pub fn coalesce(l: &Layout) -> Result<Layout, Diagnostic> {
+pub fn coalesce(l: &CuteLayout) -> Result<CuteLayout, Diagnostic> {
     Cute::new().coalesce(l)
 }
 
@@ -318,7 +322,7 @@ pub fn coalesce(l: &Layout) -> Result<Layout, Diagnostic> {
 ///
 /// # Errors
 /// As [`Cute::composition`].
-pub fn composition(a: &Layout, b: &Layout) -> Result<Layout, Diagnostic> {
+pub fn composition(a: &CuteLayout, b: &CuteLayout) -> Result<CuteLayout, Diagnostic> {
     Cute::new().composition(a, &Tiler::Layout(b.clone()))
 }
 
@@ -326,7 +330,7 @@ pub fn composition(a: &Layout, b: &Layout) -> Result<Layout, Diagnostic> {
 ///
 /// # Errors
 /// As [`Cute::complement`].
-pub fn complement(l: &Layout, cotarget: i64) -> Result<Layout, Diagnostic> {
+pub fn complement(l: &CuteLayout, cotarget: i64) -> Result<CuteLayout, Diagnostic> {
     Cute::new().complement(l, cotarget)
 }
 
@@ -334,7 +338,7 @@ pub fn complement(l: &Layout, cotarget: i64) -> Result<Layout, Diagnostic> {
 ///
 /// # Errors
 /// As [`Cute::logical_divide`].
-pub fn logical_divide(a: &Layout, t: &Tiler) -> Result<Layout, Diagnostic> {
+pub fn logical_divide(a: &CuteLayout, t: &Tiler) -> Result<CuteLayout, Diagnostic> {
     Cute::new().logical_divide(a, t)
 }
 
@@ -342,7 +346,7 @@ pub fn logical_divide(a: &Layout, t: &Tiler) -> Result<Layout, Diagnostic> {
 ///
 /// # Errors
 /// As [`Cute::zipped_divide`].
-pub fn zipped_divide(a: &Layout, t: &Tiler) -> Result<Layout, Diagnostic> {
+pub fn zipped_divide(a: &CuteLayout, t: &Tiler) -> Result<CuteLayout, Diagnostic> {
     Cute::new().zipped_divide(a, t)
 }
 
@@ -350,7 +354,7 @@ pub fn zipped_divide(a: &Layout, t: &Tiler) -> Result<Layout, Diagnostic> {
 ///
 /// # Errors
 /// As [`Cute::logical_product`].
-pub fn logical_product(a: &Layout, t: &Tiler) -> Result<Layout, Diagnostic> {
+pub fn logical_product(a: &CuteLayout, t: &Tiler) -> Result<CuteLayout, Diagnostic> {
     Cute::new().logical_product(a, t)
 }
 
@@ -358,7 +362,7 @@ pub fn logical_product(a: &Layout, t: &Tiler) -> Result<Layout, Diagnostic> {
 ///
 /// # Errors
 /// As [`Cute::right_inverse`].
-pub fn right_inverse(l: &Layout) -> Result<Layout, Diagnostic> {
+pub fn right_inverse(l: &CuteLayout) -> Result<CuteLayout, Diagnostic> {
     Cute::new().right_inverse(l)
 }
 
@@ -366,7 +370,7 @@ pub fn right_inverse(l: &Layout) -> Result<Layout, Diagnostic> {
 ///
 /// # Errors
 /// As [`Cute::left_inverse`].
-pub fn left_inverse(l: &Layout) -> Result<Layout, Diagnostic> {
+pub fn left_inverse(l: &CuteLayout) -> Result<CuteLayout, Diagnostic> {
     Cute::new().left_inverse(l)
 }
 

@@ -5,7 +5,7 @@ use alloc::vec::Vec;
 
 use super::condition::{CuteOp, Refusal};
 use super::diag::{Ctx, Diagnostic};
-use super::layout::{Layout, ceil_div, floor_div};
+use super::layout::{CuteLayout, ceil_div, floor_div};
 use super::tiler::Tiler;
 use super::{post, strict};
 use crate::decide::{DECIDE_LIMIT, decide_values};
@@ -20,10 +20,10 @@ fn overflow() -> Error {
 }
 
 /// A flat list of `(size, stride)` as a layout: an integer for one mode, else a tuple.
-pub(crate) fn from_modes(modes: &[(i64, i64)]) -> Result<Layout, Error> {
+pub(crate) fn from_modes(modes: &[(i64, i64)]) -> Result<CuteLayout, Error> {
     match modes {
-        [(n, d)] => Layout::leaf(*n, *d),
-        _ => Layout::new(
+        [(n, d)] => CuteLayout::leaf(*n, *d),
+        _ => CuteLayout::new(
             Tree::Tuple(modes.iter().map(|m| Tree::Leaf(m.0)).collect()),
             Tree::Tuple(modes.iter().map(|m| Tree::Leaf(m.1)).collect()),
         ),
@@ -33,7 +33,7 @@ pub(crate) fn from_modes(modes: &[(i64, i64)]) -> Result<Layout, Error> {
 /// CuTe's `coalesce(L)` (pycute's algorithm): over the leaves, skip size-1 modes, replace a
 /// leading size-1 mode, merge a mode into the previous one when `size·stride` of the previous
 /// equals its stride, else append. `1:0` when nothing is left.
-pub(crate) fn coalesce_formula(l: &Layout) -> Result<Layout, Error> {
+pub(crate) fn coalesce_formula(l: &CuteLayout) -> Result<CuteLayout, Error> {
     let mut out: Vec<(i64, i64)> = alloc::vec![(1, 0)];
     for (n, d) in l.leaves() {
         let last = out.len().saturating_sub(1);
@@ -51,7 +51,7 @@ pub(crate) fn coalesce_formula(l: &Layout) -> Result<Layout, Error> {
     from_modes(&out)
 }
 
-fn coalesce_profile(ctx: Ctx, l: &Layout, profile: &Tree<i64>) -> Result<Layout, Error> {
+fn coalesce_profile(ctx: Ctx, l: &CuteLayout, profile: &Tree<i64>) -> Result<CuteLayout, Error> {
     match profile {
         Tree::Leaf(_) => coalesce_formula(l),
         Tree::Tuple(ps) => {
@@ -71,13 +71,17 @@ fn coalesce_profile(ctx: Ctx, l: &Layout, profile: &Tree<i64>) -> Result<Layout,
                     None => m.clone(),
                 });
             }
-            Layout::make(&modes)
+            CuteLayout::make(&modes)
         }
     }
 }
 
 /// `coalesce(L)` or, with a profile, `coalesce(L, profile)` — checked.
-pub(crate) fn coalesce(ctx: Ctx, l: &Layout, profile: Option<&Tree<i64>>) -> Result<Layout, Error> {
+pub(crate) fn coalesce(
+    ctx: Ctx,
+    l: &CuteLayout,
+    profile: Option<&Tree<i64>>,
+) -> Result<CuteLayout, Error> {
     let r = match profile {
         None => coalesce_formula(l)?,
         Some(p) => coalesce_profile(ctx, l, p)?,
@@ -177,15 +181,19 @@ fn compose_tree(
 
 /// pycute's `composition(A, B)` for a layout `B`: distributes over `B`'s modes; each leaf
 /// `n:r` divides its stride through the coalesced `A`'s modes. Refusals only, no checks.
-pub(crate) fn composition_formula(ctx: Ctx, a: &Layout, b: &Layout) -> Result<Layout, Error> {
+pub(crate) fn composition_formula(
+    ctx: Ctx,
+    a: &CuteLayout,
+    b: &CuteLayout,
+) -> Result<CuteLayout, Error> {
     let modes = coalesce_formula(a)?.leaves();
     let (shape, stride) = compose_tree(ctx, &modes, b.shape(), b.stride())?;
-    Layout::new(shape, stride)
+    CuteLayout::new(shape, stride)
 }
 
 /// The layout the composite `i ↦ A(B(i))` is, per leaf of `B` (its coarsest refinement, seed
 /// 000 Theorem 1 through [`crate::decide_values`]), when every `B(i) ≥ 0` and it is a layout.
-pub(crate) fn suggest(a: &Layout, b: &Layout) -> Option<Layout> {
+pub(crate) fn suggest(a: &CuteLayout, b: &CuteLayout) -> Option<CuteLayout> {
     if b.size() > DECIDE_LIMIT {
         return None;
     }
@@ -233,7 +241,7 @@ pub(crate) fn suggest(a: &Layout, b: &Layout) -> Option<Layout> {
         }
     }
     let (shape, stride) = rebuild(b.shape(), &mut per_leaf)?;
-    let suggestion = Layout::new(shape, stride).ok()?;
+    let suggestion = CuteLayout::new(shape, stride).ok()?;
     // Offered only when it is the composite at every coordinate.
     let sf = suggestion.flat();
     (0..b.size())
@@ -243,8 +251,12 @@ pub(crate) fn suggest(a: &Layout, b: &Layout) -> Option<Layout> {
 
 /// `composition(A, B)` for a layout `B`: strict conditions, the formula, the checks; a failure
 /// offers the layout the composite is, if it is one.
-pub(crate) fn composition_layout(ctx: Ctx, a: &Layout, b: &Layout) -> Result<Layout, Diagnostic> {
-    let run = || -> Result<Layout, Error> {
+pub(crate) fn composition_layout(
+    ctx: Ctx,
+    a: &CuteLayout,
+    b: &CuteLayout,
+) -> Result<CuteLayout, Diagnostic> {
+    let run = || -> Result<CuteLayout, Error> {
         if ctx.strict {
             strict::composition(ctx, a, b)?;
         }
@@ -269,10 +281,10 @@ pub(crate) fn composition_layout(ctx: Ctx, a: &Layout, b: &Layout) -> Result<Lay
 pub(crate) fn by_mode(
     ctx: Ctx,
     op: CuteOp,
-    a: &Layout,
+    a: &CuteLayout,
     tilers: &[Tiler],
-    f: &mut dyn FnMut(Ctx, &Layout, &Tiler) -> Result<Layout, Diagnostic>,
-) -> Result<Layout, Diagnostic> {
+    f: &mut dyn FnMut(Ctx, &CuteLayout, &Tiler) -> Result<CuteLayout, Diagnostic>,
+) -> Result<CuteLayout, Diagnostic> {
     if tilers.len() > a.rank() {
         return Err(ctx
             .refused(
@@ -303,10 +315,10 @@ pub(crate) fn by_mode(
         }
     }
     match first {
-        None => Ok(Layout::make(&modes)?),
+        None => Ok(CuteLayout::make(&modes)?),
         Some(d) => {
             let s = if offered {
-                Layout::make(&modes).ok()
+                CuteLayout::make(&modes).ok()
             } else {
                 None
             };
@@ -316,7 +328,7 @@ pub(crate) fn by_mode(
 }
 
 /// `composition(A, tiler)`.
-pub(crate) fn composition(ctx: Ctx, a: &Layout, t: &Tiler) -> Result<Layout, Diagnostic> {
+pub(crate) fn composition(ctx: Ctx, a: &CuteLayout, t: &Tiler) -> Result<CuteLayout, Diagnostic> {
     match t {
         Tiler::Underscore => Ok(a.clone()),
         Tiler::Layout(b) => composition_layout(ctx, a, b),
@@ -329,7 +341,11 @@ pub(crate) fn composition(ctx: Ctx, a: &Layout, t: &Tiler) -> Result<Layout, Dia
 /// pycute's `complement(L, cotarget)`: modes of size > 1 and stride ≠ 0 sorted by stride; each
 /// contributes the quotient `d / current` with stride `current`, then `current = N·d`; finally
 /// `ceil(cotarget / current) : current`; coalesced. Refusals only, no checks.
-pub(crate) fn complement_formula(ctx: Ctx, l: &Layout, cotarget: i64) -> Result<Layout, Error> {
+pub(crate) fn complement_formula(
+    ctx: Ctx,
+    l: &CuteLayout,
+    cotarget: i64,
+) -> Result<CuteLayout, Error> {
     let op = CuteOp::Complement;
     if cotarget < 1 {
         return Err(ctx.refused(op, Refusal::Cotarget { cotarget }));
@@ -351,7 +367,7 @@ pub(crate) fn complement_formula(ctx: Ctx, l: &Layout, cotarget: i64) -> Result<
         current = n.checked_mul(d).ok_or_else(overflow)?;
     }
     out.push((ceil_div(cotarget, current).ok_or_else(overflow)?, current));
-    let raw = Layout::new(
+    let raw = CuteLayout::new(
         Tree::Tuple(out.iter().map(|m| Tree::Leaf(m.0)).collect()),
         Tree::Tuple(out.iter().map(|m| Tree::Leaf(m.1)).collect()),
     )?;
@@ -365,9 +381,9 @@ pub(crate) fn complement_formula(ctx: Ctx, l: &Layout, cotarget: i64) -> Result<
 /// any. CuTe's refusals are errors.
 pub(crate) fn inner_complement(
     ctx: Ctx,
-    l: &Layout,
+    l: &CuteLayout,
     cotarget: i64,
-) -> Result<(Layout, Option<Error>), Error> {
+) -> Result<(CuteLayout, Option<Error>), Error> {
     if ctx.strict {
         strict::complement(ctx, l, cotarget)?;
     }
@@ -383,7 +399,7 @@ pub(crate) fn inner_complement(
 }
 
 /// `complement(L, cotarget)`: strict conditions, the formula, checks (1)–(4).
-pub(crate) fn complement(ctx: Ctx, l: &Layout, cotarget: i64) -> Result<Layout, Error> {
+pub(crate) fn complement(ctx: Ctx, l: &CuteLayout, cotarget: i64) -> Result<CuteLayout, Error> {
     if ctx.strict {
         strict::complement(ctx, l, cotarget)?;
     }

@@ -13,7 +13,7 @@
 use alloc::vec::Vec;
 use core::str::FromStr;
 
-use super::layout::Layout;
+use super::layout::CuteLayout;
 use super::swizzle::{Composed, Stage};
 use super::tiler::Tiler;
 use crate::error::{Error, Expected, MAX_DEPTH, ModePath};
@@ -128,11 +128,11 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    fn layout(&mut self) -> Result<Layout, Error> {
+    fn layout(&mut self) -> Result<CuteLayout, Error> {
         let shape = self.tree(0)?;
         self.eat(b':', Expected::Colon)?;
         let stride = self.tree(0)?;
-        Layout::new(shape, stride)
+        CuteLayout::new(shape, stride)
     }
 
     fn tiler(&mut self, depth: usize) -> Result<Tiler, Error> {
@@ -176,7 +176,7 @@ impl<'a> Cursor<'a> {
                 if self.peek() == Some(b':') {
                     self.pos = self.pos.saturating_add(1);
                     let stride = self.tree(0)?;
-                    return Ok(Tiler::Layout(Layout::new(shape, stride)?));
+                    return Ok(Tiler::Layout(CuteLayout::new(shape, stride)?));
                 }
                 shape_tiler(&shape)
             }
@@ -223,14 +223,14 @@ impl<'a> Cursor<'a> {
 /// A shape used as a tiler (CuTe's `Shape` tilers): an integer `n` is `n:1`, a tuple is by mode.
 fn shape_tiler(shape: &Tree<i64>) -> Result<Tiler, Error> {
     match shape {
-        Tree::Leaf(n) => Ok(Tiler::Layout(Layout::leaf(*n, 1)?)),
+        Tree::Leaf(n) => Ok(Tiler::Layout(CuteLayout::leaf(*n, 1)?)),
         Tree::Tuple(v) => Ok(Tiler::Modes(
             v.iter().map(shape_tiler).collect::<Result<_, _>>()?,
         )),
     }
 }
 
-impl FromStr for Layout {
+impl FromStr for CuteLayout {
     type Err = Error;
 
     /// Reads CuTe notation, e.g. `((2,2),3):((24,2),8)`, `(4):(2)`, `8:0` or C++'s
@@ -238,8 +238,8 @@ impl FromStr for Layout {
     ///
     /// # Errors
     /// [`Error::Parse`] with the byte column, [`Error::IntegerTooLarge`], and every error of
-    /// [`Layout::new`].
-    fn from_str(text: &str) -> Result<Layout, Error> {
+    /// [`CuteLayout::new`].
+    fn from_str(text: &str) -> Result<CuteLayout, Error> {
         let mut c = Cursor::new(text);
         let l = c.layout()?;
         c.end()?;
@@ -253,7 +253,7 @@ impl FromStr for Tiler {
     /// Reads a tiler: `_`, `<t0,t1,…>`, a layout, an integer or a shape tuple.
     ///
     /// # Errors
-    /// As [`Layout`]'s parser, and [`Error::Parse`] expecting `,` or `>` inside `<…>`.
+    /// As [`CuteLayout`]'s parser, and [`Error::Parse`] expecting `,` or `>` inside `<…>`.
     fn from_str(text: &str) -> Result<Tiler, Error> {
         let mut c = Cursor::new(text);
         let t = c.tiler(0)?;

@@ -14,7 +14,7 @@ use alloc::vec::Vec;
 
 use super::condition::{CuteOp, Postcondition};
 use super::diag::Ctx;
-use super::layout::{CHECK_LIMIT, Layout};
+use super::layout::{CHECK_LIMIT, CuteLayout};
 use crate::error::{Error, ModePath, Quantity};
 use crate::tree::Tree;
 
@@ -41,7 +41,7 @@ fn overflow() -> Error {
 
 /// `test_coalesce`: same size, same value at every integral coordinate, and (for a full
 /// coalesce) depth at most 1.
-pub(crate) fn coalesce(ctx: Ctx, l: &Layout, r: &Layout, full: bool) -> Result<(), Error> {
+pub(crate) fn coalesce(ctx: Ctx, l: &CuteLayout, r: &CuteLayout, full: bool) -> Result<(), Error> {
     let op = CuteOp::Coalesce;
     if r.size() != l.size() {
         return Err(ctx.post(
@@ -81,7 +81,7 @@ pub(crate) fn coalesce(ctx: Ctx, l: &Layout, r: &Layout, full: bool) -> Result<(
     Ok(())
 }
 
-fn merge_certificate(ctx: Ctx, l: &Layout, r: &Layout) -> Result<(), Error> {
+fn merge_certificate(ctx: Ctx, l: &CuteLayout, r: &CuteLayout) -> Result<(), Error> {
     let fail = |index: i64| {
         Err(ctx.post(
             CuteOp::Coalesce,
@@ -138,8 +138,13 @@ fn compatible(path: ModePath, b: &Tree<i64>, r: &Tree<i64>) -> Option<(ModePath,
 }
 
 /// `test_composition`: `compatible(B, R)` and `R(i) == A(B(i))` for every integral coordinate
-/// `i` of `B`, with `A` on CuTe's extended domain ([`Layout::eval_extended`]).
-pub(crate) fn composition(ctx: Ctx, a: &Layout, b: &Layout, r: &Layout) -> Result<(), Error> {
+/// `i` of `B`, with `A` on CuTe's extended domain ([`CuteLayout::eval_extended`]).
+pub(crate) fn composition(
+    ctx: Ctx,
+    a: &CuteLayout,
+    b: &CuteLayout,
+    r: &CuteLayout,
+) -> Result<(), Error> {
     let op = CuteOp::Composition;
     if let Some((path, expected, found)) = compatible(ModePath::ROOT, b.shape(), r.shape()) {
         return Err(ctx
@@ -168,9 +173,14 @@ pub(crate) fn composition(ctx: Ctx, a: &Layout, b: &Layout, r: &Layout) -> Resul
 /// `test_complement` checks (1)–(4) for `R = complement(L, cotarget)`:
 /// (1) `cosize(make_layout(L, R)) >= cotarget`, (2) `cosize(R) <= round_up(cotarget,
 /// cosize(L))`, (3) `R(i-1) < R(i)`, (4) `R(i) != L(j)` for `i >= 1` and every `j`.
-pub(crate) fn complement(ctx: Ctx, l: &Layout, cotarget: i64, r: &Layout) -> Result<(), Error> {
+pub(crate) fn complement(
+    ctx: Ctx,
+    l: &CuteLayout,
+    cotarget: i64,
+    r: &CuteLayout,
+) -> Result<(), Error> {
     let op = CuteOp::Complement;
-    let completed = Layout::make(&[l.clone(), r.clone()])?;
+    let completed = CuteLayout::make(&[l.clone(), r.clone()])?;
     let cosize = completed.cosize()?;
     if cosize < cotarget {
         return Err(ctx.post(op, Postcondition::ComplementCoverage { cosize, cotarget }));
@@ -231,7 +241,7 @@ pub(crate) fn complement(ctx: Ctx, l: &Layout, cotarget: i64, r: &Layout) -> Res
 
 /// `test_right_inverse`: for every integral coordinate `i` of `R`, `R(i)` is a coordinate of
 /// `L` and `L(R(i)) == i`.
-pub(crate) fn right_inverse(ctx: Ctx, l: &Layout, r: &Layout) -> Result<(), Error> {
+pub(crate) fn right_inverse(ctx: Ctx, l: &CuteLayout, r: &CuteLayout) -> Result<(), Error> {
     let op = CuteOp::RightInverse;
     limit(op, r.size())?;
     let (lf, rf) = (l.flat(), r.flat());
@@ -265,7 +275,7 @@ pub(crate) fn right_inverse(ctx: Ctx, l: &Layout, r: &Layout) -> Result<(), Erro
 /// `test_left_inverse`: for every integral coordinate `i` of `L`, `R(L(i))` (with `R` on its
 /// extended domain) is a coordinate of `L` and `L(R(L(i))) == L(i)`. For an injective `L` this
 /// is `R(L(i)) == i`.
-pub(crate) fn left_inverse(ctx: Ctx, l: &Layout, r: &Layout) -> Result<(), Error> {
+pub(crate) fn left_inverse(ctx: Ctx, l: &CuteLayout, r: &CuteLayout) -> Result<(), Error> {
     let op = CuteOp::LeftInverse;
     limit(op, l.size())?;
     let (lf, rf) = (l.flat(), r.flat());
@@ -304,8 +314,8 @@ pub(crate) fn left_inverse(ctx: Ctx, l: &Layout, r: &Layout) -> Result<(), Error
 pub(crate) fn regroup(
     ctx: Ctx,
     op: CuteOp,
-    source: &Layout,
-    result: &Layout,
+    source: &CuteLayout,
+    result: &CuteLayout,
     perm: &[Option<usize>],
 ) -> Result<(), Error> {
     let src = source.leaves();
@@ -369,7 +379,7 @@ pub(crate) fn regroup(
 
 /// The values of `l` at every integral coordinate, sorted and without repeats; `None` past
 /// [`CHECK_LIMIT`] coordinates.
-fn image(l: &Layout) -> Result<Option<Vec<i64>>, Error> {
+fn image(l: &CuteLayout) -> Result<Option<Vec<i64>>, Error> {
     if l.size() > CHECK_LIMIT {
         return Ok(None);
     }
@@ -385,7 +395,7 @@ fn image(l: &Layout) -> Result<Option<Vec<i64>>, Error> {
 /// A divide's own postcondition on its tile-and-rest layout `T = (B, complement(B, n))`: every
 /// coordinate `x < n` of the divided layout is `T(i)` for exactly one `i` (each element lies in
 /// exactly one tile). `false` also when `T` is too large to check.
-pub(crate) fn divide_partition(n: i64, t: &Layout) -> Result<bool, Error> {
+pub(crate) fn divide_partition(n: i64, t: &CuteLayout) -> Result<bool, Error> {
     let Some(values) = image(t)? else {
         return Ok(false);
     };
@@ -399,7 +409,11 @@ pub(crate) fn divide_partition(n: i64, t: &Layout) -> Result<bool, Error> {
 /// A product's own postcondition on `R = (A, complement(A, ..) ∘ B)`: the copies of `A` at
 /// distinct offsets of `B` are disjoint, i.e. `R` takes `|A(·)|·|B(·)|` distinct values (sets of
 /// values at every integral coordinate). `false` also when a layout is too large to check.
-pub(crate) fn product_disjoint(a: &Layout, b: &Layout, r: &Layout) -> Result<bool, Error> {
+pub(crate) fn product_disjoint(
+    a: &CuteLayout,
+    b: &CuteLayout,
+    r: &CuteLayout,
+) -> Result<bool, Error> {
     let (Some(ia), Some(ib), Some(ir)) = (image(a)?, image(b)?, image(r)?) else {
         return Ok(false);
     };

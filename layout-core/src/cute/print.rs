@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use super::layout::Layout;
+use super::layout::CuteLayout;
 use super::swizzle::{Composed, Stage};
 use super::tiler::Tiler;
 use crate::swizzle::Swizzle;
@@ -28,7 +28,7 @@ fn write_tree(f: &mut fmt::Formatter<'_>, t: &Tree<i64>, python: bool) -> fmt::R
     }
 }
 
-impl fmt::Display for Layout {
+impl fmt::Display for CuteLayout {
     /// CuTe notation as CuTe prints it (without the `_` of static integers), e.g.
     /// `((2,2),3):((24,2),8)` or `(4):(2)`; exactly what [`str::parse`] reads back.
     /// `{:#}` prints pycute's `str()`: `((2, 2), 3):((24, 2), 8)`, `(4,):(2,)`.

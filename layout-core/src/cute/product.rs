@@ -16,19 +16,19 @@ use alloc::vec::Vec;
 use super::condition::{CuteOp, Refusal};
 use super::diag::{Ctx, Diagnostic};
 use super::divide::{flat_form, regrouped, tiled_form, unzip};
-use super::layout::Layout;
+use super::layout::CuteLayout;
 use super::ops::{by_mode, composition_layout, inner_complement};
 use super::post;
 use super::tiler::Tiler;
 use crate::error::{Error, ModePath, Quantity};
 use crate::tree::Tree;
 
-fn product_layout(ctx: Ctx, a: &Layout, b: &Layout) -> Result<Layout, Diagnostic> {
+fn product_layout(ctx: Ctx, a: &CuteLayout, b: &CuteLayout) -> Result<CuteLayout, Diagnostic> {
     let cotarget = product_cotarget(a, b)?;
     let (rest, failed) = inner_complement(ctx, a, cotarget)?;
     let r = match composition_layout(ctx, &rest, b) {
-        Ok(copies) => Layout::make(&[a.clone(), copies])?,
-        Err(d) => return Err(d.map_suggestion(|s| Layout::make(&[a.clone(), s.clone()]).ok())),
+        Ok(copies) => CuteLayout::make(&[a.clone(), copies])?,
+        Err(d) => return Err(d.map_suggestion(|s| CuteLayout::make(&[a.clone(), s.clone()]).ok())),
     };
     // The complement's checks guard the disjointness of the copies; where one fails, the
     // product is still CuTe's and right when its copies are disjoint (reported as a note).
@@ -40,7 +40,7 @@ fn product_layout(ctx: Ctx, a: &Layout, b: &Layout) -> Result<Layout, Diagnostic
     Ok(r)
 }
 
-fn product_cotarget(a: &Layout, b: &Layout) -> Result<i64, Error> {
+fn product_cotarget(a: &CuteLayout, b: &CuteLayout) -> Result<i64, Error> {
     a.size().checked_mul(b.cosize()?).ok_or(Error::Overflow {
         mode: ModePath::ROOT,
         what: Quantity::Positions,
@@ -49,7 +49,7 @@ fn product_cotarget(a: &Layout, b: &Layout) -> Result<i64, Error> {
 
 /// The failed checks of the complements inside a successful logical product of `a` by `t`
 /// (each a [`Error::CutePostcondition`] at its tiler mode), appended to `out`.
-pub(crate) fn product_notes(ctx: Ctx, a: &Layout, t: &Tiler, out: &mut Vec<Error>) {
+pub(crate) fn product_notes(ctx: Ctx, a: &CuteLayout, t: &Tiler, out: &mut Vec<Error>) {
     match t {
         Tiler::Underscore => {}
         Tiler::Modes(ts) => {
@@ -68,7 +68,7 @@ pub(crate) fn product_notes(ctx: Ctx, a: &Layout, t: &Tiler, out: &mut Vec<Error
 }
 
 /// [`product_notes`] of a blocked or raked product (its operands padded to the same rank).
-pub(crate) fn rank_sensitive_notes(ctx: Ctx, a: &Layout, b: &Layout, out: &mut Vec<Error>) {
+pub(crate) fn rank_sensitive_notes(ctx: Ctx, a: &CuteLayout, b: &CuteLayout, out: &mut Vec<Error>) {
     let r = a.rank().max(b.rank());
     if let (Ok(pa), Ok(pb)) = (pad(a, r), pad(b, r)) {
         product_notes(ctx, &pa, &Tiler::Layout(pb), out);
@@ -76,7 +76,11 @@ pub(crate) fn rank_sensitive_notes(ctx: Ctx, a: &Layout, b: &Layout, out: &mut V
 }
 
 /// CuTe's logical product (see the module docs).
-pub(crate) fn logical_product(ctx: Ctx, a: &Layout, t: &Tiler) -> Result<Layout, Diagnostic> {
+pub(crate) fn logical_product(
+    ctx: Ctx,
+    a: &CuteLayout,
+    t: &Tiler,
+) -> Result<CuteLayout, Diagnostic> {
     match t {
         Tiler::Underscore => Ok(a.clone()),
         Tiler::Modes(ts) => by_mode(ctx, ctx.within, a, ts, &mut |c, m, t| {
@@ -87,7 +91,11 @@ pub(crate) fn logical_product(ctx: Ctx, a: &Layout, t: &Tiler) -> Result<Layout,
 }
 
 /// CuTe's zipped product.
-pub(crate) fn zipped_product(ctx: Ctx, a: &Layout, t: &Tiler) -> Result<Layout, Diagnostic> {
+pub(crate) fn zipped_product(
+    ctx: Ctx,
+    a: &CuteLayout,
+    t: &Tiler,
+) -> Result<CuteLayout, Diagnostic> {
     regrouped(
         ctx,
         CuteOp::ZippedProduct,
@@ -97,7 +105,7 @@ pub(crate) fn zipped_product(ctx: Ctx, a: &Layout, t: &Tiler) -> Result<Layout, 
 }
 
 /// CuTe's tiled product.
-pub(crate) fn tiled_product(ctx: Ctx, a: &Layout, t: &Tiler) -> Result<Layout, Diagnostic> {
+pub(crate) fn tiled_product(ctx: Ctx, a: &CuteLayout, t: &Tiler) -> Result<CuteLayout, Diagnostic> {
     regrouped(
         ctx,
         CuteOp::TiledProduct,
@@ -107,7 +115,7 @@ pub(crate) fn tiled_product(ctx: Ctx, a: &Layout, t: &Tiler) -> Result<Layout, D
 }
 
 /// CuTe's flat product.
-pub(crate) fn flat_product(ctx: Ctx, a: &Layout, t: &Tiler) -> Result<Layout, Diagnostic> {
+pub(crate) fn flat_product(ctx: Ctx, a: &CuteLayout, t: &Tiler) -> Result<CuteLayout, Diagnostic> {
     regrouped(
         ctx,
         CuteOp::FlatProduct,
@@ -117,22 +125,22 @@ pub(crate) fn flat_product(ctx: Ctx, a: &Layout, t: &Tiler) -> Result<Layout, Di
 }
 
 /// CuTe's `append<R>(l)`: `l`'s modes followed by `1:0` up to rank `r` (unchanged at rank `r`).
-fn pad(l: &Layout, r: usize) -> Result<Layout, Error> {
+fn pad(l: &CuteLayout, r: usize) -> Result<CuteLayout, Error> {
     if l.rank() >= r {
         return Ok(l.clone());
     }
     let mut modes = l.modes();
     while modes.len() < r {
-        modes.push(Layout::leaf(1, 0)?);
+        modes.push(CuteLayout::leaf(1, 0)?);
     }
-    Layout::make(&modes)
+    CuteLayout::make(&modes)
 }
 
 /// C++ `zip(p_0, p_1)` of the logical product's two halves (`swap`: `zip(p_1, p_0)`):
 /// `((p_0[i], p_1[i]))` per mode `i` when both are tuples of the same rank, `((p_0, p_1))` when
 /// the first has an integer shape; otherwise C++ fails `static_assert` "Mismatched Ranks"
 /// ([`Refusal::ZipRank`], only possible for rank-1 operands).
-fn zip_halves(ctx: Ctx, op: CuteOp, p: &Layout, swap: bool) -> Result<Layout, Error> {
+fn zip_halves(ctx: Ctx, op: CuteOp, p: &CuteLayout, swap: bool) -> Result<CuteLayout, Error> {
     let half = |k: usize| {
         p.mode(k).ok_or(Error::ModeIndex {
             index: k,
@@ -144,20 +152,20 @@ fn zip_halves(ctx: Ctx, op: CuteOp, p: &Layout, swap: bool) -> Result<Layout, Er
     } else {
         (half(0)?, half(1)?)
     };
-    let rank = |l: &Layout| match l.shape() {
+    let rank = |l: &CuteLayout| match l.shape() {
         Tree::Leaf(_) => 0,
         Tree::Tuple(v) => v.len(),
     };
     match (rank(&first), rank(&second)) {
-        (0, _) => Layout::make(&[Layout::make(&[first, second])?]),
+        (0, _) => CuteLayout::make(&[CuteLayout::make(&[first, second])?]),
         (r, s) if r == s => {
             let (a, b) = (first.modes(), second.modes());
             let modes = a
                 .into_iter()
                 .zip(b)
-                .map(|(x, y)| Layout::make(&[x, y]))
+                .map(|(x, y)| CuteLayout::make(&[x, y]))
                 .collect::<Result<Vec<_>, _>>()?;
-            Layout::make(&modes)
+            CuteLayout::make(&modes)
         }
         (first, second) => Err(ctx.refused(op, Refusal::ZipRank { first, second })),
     }
@@ -166,10 +174,10 @@ fn zip_halves(ctx: Ctx, op: CuteOp, p: &Layout, swap: bool) -> Result<Layout, Er
 fn rank_sensitive(
     ctx: Ctx,
     op: CuteOp,
-    a: &Layout,
-    b: &Layout,
+    a: &CuteLayout,
+    b: &CuteLayout,
     swap: bool,
-) -> Result<Layout, Diagnostic> {
+) -> Result<CuteLayout, Diagnostic> {
     let r = a.rank().max(b.rank());
     let (pa, pb) = (pad(a, r)?, pad(b, r)?);
     regrouped(ctx, op, product_layout(ctx, &pa, &pb), &|p, _| {
@@ -178,11 +186,19 @@ fn rank_sensitive(
 }
 
 /// CuTe's blocked product.
-pub(crate) fn blocked_product(ctx: Ctx, a: &Layout, b: &Layout) -> Result<Layout, Diagnostic> {
+pub(crate) fn blocked_product(
+    ctx: Ctx,
+    a: &CuteLayout,
+    b: &CuteLayout,
+) -> Result<CuteLayout, Diagnostic> {
     rank_sensitive(ctx, CuteOp::BlockedProduct, a, b, false)
 }
 
 /// CuTe's raked product.
-pub(crate) fn raked_product(ctx: Ctx, a: &Layout, b: &Layout) -> Result<Layout, Diagnostic> {
+pub(crate) fn raked_product(
+    ctx: Ctx,
+    a: &CuteLayout,
+    b: &CuteLayout,
+) -> Result<CuteLayout, Diagnostic> {
     rank_sensitive(ctx, CuteOp::RakedProduct, a, b, true)
 }

@@ -16,7 +16,7 @@ use alloc::vec::Vec;
 
 use super::condition::{Admissibility, CuteOp, Refusal};
 use super::diag::Ctx;
-use super::layout::Layout;
+use super::layout::CuteLayout;
 use super::ops::coalesce_formula;
 use crate::error::{Error, ModePath, Quantity};
 use crate::tree::Tree;
@@ -29,7 +29,7 @@ fn overflow() -> Error {
 }
 
 /// The leaves of a tree pair with their CuTe-order paths.
-pub(crate) fn leaves_with_paths(l: &Layout) -> Vec<(i64, i64, ModePath)> {
+pub(crate) fn leaves_with_paths(l: &CuteLayout) -> Vec<(i64, i64, ModePath)> {
     fn go(path: ModePath, s: &Tree<i64>, d: &Tree<i64>, out: &mut Vec<(i64, i64, ModePath)>) {
         match (s, d) {
             (Tree::Leaf(n), Tree::Leaf(x)) => out.push((*n, *x, path)),
@@ -49,7 +49,10 @@ pub(crate) fn leaves_with_paths(l: &Layout) -> Vec<(i64, i64, ModePath)> {
 
 /// The modes a complement works on: size > 1 and stride ≠ 0, sorted by `(stride, size)` as
 /// pycute sorts them; a negative stride is CuTe's refusal.
-pub(crate) fn complement_modes(ctx: Ctx, l: &Layout) -> Result<Vec<(i64, i64, ModePath)>, Error> {
+pub(crate) fn complement_modes(
+    ctx: Ctx,
+    l: &CuteLayout,
+) -> Result<Vec<(i64, i64, ModePath)>, Error> {
     let mut modes: Vec<(i64, i64, ModePath)> = leaves_with_paths(l)
         .into_iter()
         .filter(|&(n, d, _)| n != 1 && d != 0)
@@ -66,7 +69,7 @@ pub(crate) fn complement_modes(ctx: Ctx, l: &Layout) -> Result<Vec<(i64, i64, Mo
 }
 
 /// The two complement conditions (spec: Strict mode).
-pub(crate) fn complement(ctx: Ctx, l: &Layout, cotarget: i64) -> Result<(), Error> {
+pub(crate) fn complement(ctx: Ctx, l: &CuteLayout, cotarget: i64) -> Result<(), Error> {
     let modes = complement_modes(ctx, l)?;
     let op = CuteOp::Complement;
     let mut previous: Option<i64> = None;
@@ -93,7 +96,7 @@ pub(crate) fn complement(ctx: Ctx, l: &Layout, cotarget: i64) -> Result<(), Erro
 }
 
 /// The composition conditions (spec: Strict mode) for `A ∘ B` (`B` a layout).
-pub(crate) fn composition(ctx: Ctx, a: &Layout, b: &Layout) -> Result<(), Error> {
+pub(crate) fn composition(ctx: Ctx, a: &CuteLayout, b: &CuteLayout) -> Result<(), Error> {
     let op = CuteOp::Composition;
     let shapes: Vec<i64> = coalesce_formula(a)?
         .leaves()
@@ -197,7 +200,7 @@ pub(crate) fn composition(ctx: Ctx, a: &Layout, b: &Layout) -> Result<(), Error>
 }
 
 /// `k | n` for a divide by a layout tile.
-pub(crate) fn divide(ctx: Ctx, a: &Layout, tile: &Layout) -> Result<(), Error> {
+pub(crate) fn divide(ctx: Ctx, a: &CuteLayout, tile: &CuteLayout) -> Result<(), Error> {
     if a.size().checked_rem(tile.size()) != Some(0) {
         return Err(ctx.inadmissible(
             ctx.within,

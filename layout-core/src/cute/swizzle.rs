@@ -4,7 +4,7 @@ use alloc::vec::Vec;
 
 use super::condition::CuteOp;
 use super::diag::{Ctx, Diagnostic};
-use super::layout::{CHECK_LIMIT, Layout};
+use super::layout::{CHECK_LIMIT, CuteLayout};
 use super::ops::composition_layout;
 use crate::error::{Error, Expected};
 use crate::swizzle::Swizzle;
@@ -13,14 +13,14 @@ use crate::swizzle::Swizzle;
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Stage {
     /// A layout, evaluated on CuTe's extended domain when it is not the innermost stage.
-    Layout(Layout),
+    Layout(CuteLayout),
     /// CuTe's `Swizzle<B,M,S>` ([`crate::Swizzle::from_cute`]): XOR of the bits
     /// `[M+max(S,0), M+max(S,0)+B)` into `[M−min(S,0), M−min(S,0)+B)`.
     Swizzle(Swizzle),
 }
 
 /// A chain of functions applied right to left, outermost first: CuTe's `ComposedLayout`, e.g.
-/// `Swizzle<3,0,3> o (8,8):(8,1)` (what CuTe's `composition(Swizzle, Layout)` builds), or
+/// `Swizzle<3,0,3> o (8,8):(8,1)` (what CuTe's `composition(Swizzle, CuteLayout)` builds), or
 /// `A o Swizzle o B` (`composition(A, Swizzle o B)`). The innermost stage is a layout: it gives
 /// the domain, `[0, size)`.
 ///
@@ -29,7 +29,7 @@ pub enum Stage {
 /// composition.
 ///
 /// ```
-/// use layout_core::cute::{Composed, Layout};
+/// use layout_core::cute::{Composed, CuteLayout};
 /// use layout_core::{Swizzle, SwizzleUnit};
 /// let sw = Composed::swizzled(Swizzle::from_cute(1, 2, 3, SwizzleUnit::Elements)?, "64:1".parse()?);
 /// assert_eq!(sw.eval_index(32)?, 36);                 // (spec: Swizzles): Swizzle<1,2,3> sends 32 to 36
@@ -40,7 +40,7 @@ pub enum Stage {
 pub struct Composed {
     /// The stages after the innermost layout, outermost first.
     outer: Vec<Stage>,
-    inner: Layout,
+    inner: CuteLayout,
 }
 
 impl Composed {
@@ -64,7 +64,7 @@ impl Composed {
 
     /// The chain of one layout.
     #[must_use]
-    pub fn layout(l: Layout) -> Composed {
+    pub fn layout(l: CuteLayout) -> Composed {
         Composed {
             outer: Vec::new(),
             inner: l,
@@ -73,7 +73,7 @@ impl Composed {
 
     /// CuTe `composition(Swizzle<B,M,S>{}, layout)`: the swizzle after the layout.
     #[must_use]
-    pub fn swizzled(s: Swizzle, l: Layout) -> Composed {
+    pub fn swizzled(s: Swizzle, l: CuteLayout) -> Composed {
         Composed {
             outer: alloc::vec![Stage::Swizzle(s)],
             inner: l,
@@ -90,7 +90,7 @@ impl Composed {
 
     /// The single layout, when the chain is one.
     #[must_use]
-    pub fn as_layout(&self) -> Option<&Layout> {
+    pub fn as_layout(&self) -> Option<&CuteLayout> {
         self.outer.is_empty().then_some(&self.inner)
     }
 
@@ -156,8 +156,8 @@ impl Composed {
     }
 }
 
-impl From<Layout> for Composed {
-    fn from(l: Layout) -> Composed {
+impl From<CuteLayout> for Composed {
+    fn from(l: CuteLayout) -> Composed {
         Composed::layout(l)
     }
 }

@@ -5,7 +5,7 @@ use core::fmt;
 
 use super::condition::CuteOp;
 use super::diag::Diagnostic;
-use super::layout::Layout;
+use super::layout::CuteLayout;
 use super::parse::{parse_cotarget, parse_profile, parse_swizzle};
 use super::swizzle::Composed;
 use super::tiler::Tiler;
@@ -16,7 +16,7 @@ use crate::error::Error;
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Value {
     /// A layout.
-    Layout(Layout),
+    Layout(CuteLayout),
     /// A chain with at least one swizzle or two layouts.
     Composed(Composed),
 }
@@ -51,7 +51,7 @@ impl Value {
 
     /// The layout, when the value is one.
     #[must_use]
-    pub fn as_layout(&self) -> Option<&Layout> {
+    pub fn as_layout(&self) -> Option<&CuteLayout> {
         match self {
             Value::Layout(l) => Some(l),
             Value::Composed(_) => None,
@@ -157,7 +157,7 @@ impl Cute {
         let value = self.apply_unnoted(op, args)?;
         let mut notes = Vec::new();
         let ctx = self.ctx(op);
-        let parsed = |i: usize| args.get(i).and_then(|t| t.parse::<Layout>().ok());
+        let parsed = |i: usize| args.get(i).and_then(|t| t.parse::<CuteLayout>().ok());
         let tiler = args.get(1).and_then(|t| t.parse::<Tiler>().ok());
         match (op, parsed(0), tiler) {
             (
@@ -196,9 +196,9 @@ impl Cute {
             }
             .into());
         }
-        let layout = |i: usize| args[i].parse::<Layout>();
+        let layout = |i: usize| args[i].parse::<CuteLayout>();
         let tiler = |i: usize| args[i].parse::<Tiler>();
-        let lay = |l: Layout| Value::Layout(l);
+        let lay = |l: CuteLayout| Value::Layout(l);
         Ok(match op {
             CuteOp::LayoutEval => lay(layout(0)?),
             CuteOp::Coalesce => match args.get(1) {

@@ -2,7 +2,7 @@
 
 use alloc::vec::Vec;
 
-use super::layout::Layout;
+use super::layout::CuteLayout;
 
 /// A CuTe tiler: a layout, `_` (keep the mode), or a by-mode tuple `<t0,t1,…>` whose `i`-th
 /// entry applies to the `i`-th top-level mode (modes past the tuple are kept).
@@ -21,15 +21,15 @@ use super::layout::Layout;
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Tiler {
     /// A layout applied to the whole (sub)layout.
-    Layout(Layout),
+    Layout(CuteLayout),
     /// CuTe's `_`: the (sub)layout is kept as it is.
     Underscore,
     /// A by-mode tuple: entry `i` applies to top-level mode `i`.
     Modes(Vec<Tiler>),
 }
 
-impl From<Layout> for Tiler {
-    fn from(l: Layout) -> Tiler {
+impl From<CuteLayout> for Tiler {
+    fn from(l: CuteLayout) -> Tiler {
         Tiler::Layout(l)
     }
 }

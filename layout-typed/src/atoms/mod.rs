@@ -149,14 +149,13 @@
 //!
 //! ```
 //! use layout_typed::atoms::{bits_to_elements, sm75_u32x2_ldsm_n as ldsm};
-//! use layout_typed::core_algebra::Layout as CoreLayout;
 //! use layout_typed::prelude::*;
 //!
 //! // Thread 5's values 2..4 are the 16-bit elements 64 + 2·5 + {0, 1}: row 9, columns 2, 3.
 //! assert_eq!(ldsm::DST_B16.offset_index(5 + 32 * 2), 64 + 10);
 //! assert_eq!(ldsm::DST_BITS.offset_index(5 + 32 * 32), 16 * (64 + 10)); // bit 16·element
-//! let bits: CoreLayout = ldsm::DST_BITS.notation().to_string().parse()?;
-//! let b16 = bits_to_elements(&bits, 16).expect("16-bit elements fit");
+//! let bits = ldsm::DST_BITS.to_map()?; // the run-time layout, built from the typed form
+//! let b16 = bits_to_elements(bits.as_layout().expect("a layout"), 16).expect("16-bit elements fit");
 //! assert_eq!(b16.to_string(), ldsm::DST_B16.notation().to_string());
 //! # Ok::<(), layout_typed::core_algebra::Error>(())
 //! ```
