@@ -122,6 +122,7 @@ mod decide;
 mod dense;
 mod emit;
 mod error;
+pub mod expr;
 mod layout;
 mod map;
 mod ops;
@@ -138,7 +139,7 @@ pub use alias::{
 pub use decide::{Chain, DECIDE_LIMIT, Decision, NotLayout, decide, decide_values, scan};
 pub use dense::{check_dense_bijection, is_dense_bijection};
 pub use emit::{Emitted, Form, IntType, Program, Sum, Term, Var, emit, layout_form, written};
-pub use error::{Error, Expected, HelpText, MAX_DEPTH, ModePath, Quantity};
+pub use error::{Error, Expected, HelpText, MAX_DEPTH, ModePath, NotLayoutReason, Quantity};
 pub use layout::{CuteLayout, Layout, Mode, mode_errors};
 pub use map::{Annotated, Map, check_same_tile, check_tile, compose};
 pub use ops::{
