@@ -1083,7 +1083,7 @@ impl fmt::Display for HelpText {
             Error::RightNotLogical { .. } => f.write_str("swap the operands: `compose(storage, tv)` applies `tv` first, then `storage`"),
             Error::RightSwizzled => f.write_str("a swizzle is the last step of a chain: swizzle the left (storage) operand instead"),
             Error::LeftDomainNotLogical { .. } => f.write_str("the left operand must read logical positions: annotate it `logical -> ..`, or swap the operands"),
-            Error::SizeMismatch { left, .. } => write!(f, "the right operand must enumerate all {left} positions of the left operand's domain"),
+            Error::SizeMismatch { left, .. } => write!(f, "the right operand must enumerate all {left} positions of the left operand's domain; `divide` or `repeat` one operand so that the sizes agree"),
             Error::TileMismatch { .. } => f.write_str("write both sides over the same logical index (SPEC §1): a row-major M×K matrix composed after a CuTe TV layout is `(K,M):(1,K)` in seed order"),
             Error::TileSize { size, .. } => write!(f, "the tile's extents must multiply to the size of the logical side, {size}"),
             Error::TileNotLogical { .. } => f.write_str("only a `logical` side carries a tile shape: `logical(K, M)`"),
@@ -1330,7 +1330,7 @@ impl fmt::Display for Error {
                 write!(f, "the left operand's domain is {domain}, not logical")
             }
             Error::SizeMismatch { left, right } => {
-                write!(f, "size mismatch: right {right} vs left {left}")
+                write!(f, "size mismatch in `compose`: the right operand has {right} positions, the left operand reads {left}")
             }
             Error::TileMismatch {
                 left_rank,

@@ -26,7 +26,7 @@ pub(crate) fn parse_layout(text: &str, cute: bool) -> Result<Layout, Error> {
         bare: None,
         runtime: false,
     };
-    let mut p = expr::parse::Parser::new(text, opts);
+    let mut p = expr::parse::Parser::plain(text, opts);
     let l = p
         .layout_in(cute)
         .and_then(|l| p.end().map(|()| l))

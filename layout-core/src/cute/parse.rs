@@ -115,7 +115,7 @@ impl<'a> Cursor<'a> {
             bare: None,
             runtime: false,
         };
-        let mut p = crate::expr::parse::Parser::new(rest, opts);
+        let mut p = crate::expr::parse::Parser::plain(rest, opts);
         p.names = false;
         let column = |at: usize| self.base.saturating_add(start).saturating_add(at);
         let node = p.raw_tree().map_err(|l| match l.error {

@@ -75,9 +75,13 @@ fn node_span<S: Clone>(n: Option<&Node<S>>, l: &LayoutExpr<S>) -> S {
     n.map_or_else(|| l.span.clone(), |n| n.span().clone())
 }
 
-/// An error about a layout, located at the token of its mode (the stride when `stride`, else
-/// the size), or over the whole layout; its mode path rewritten to the written order.
-pub(crate) fn layout_error<S: Clone>(
+/// An error about a layout (as [`crate::check_codomain`] or [`Layout::new`] report it, mode
+/// paths in seed order), located at the token of its mode (the stride when `stride`, else the
+/// size), or over the whole layout; its mode path rewritten to the written order. An aliasing
+/// pair gets a note at the other mode's stride; an aliasing error without a pair, the
+/// coordinates of its two indices (when `layout` is given).
+#[must_use]
+pub fn locate_layout_error<S: Clone>(
     l: &LayoutExpr<S>,
     layout: Option<&Layout>,
     e: &Error,
@@ -188,7 +192,7 @@ pub fn check_layout<S: Clone>(l: &LayoutExpr<S>) -> Result<Layout, Vec<Located<S
             x.with_names(seed.names)
         }
     });
-    built.map_err(|e| alloc::vec![layout_error(l, None, &e, false)])
+    built.map_err(|e| alloc::vec![locate_layout_error(l, None, &e, false)])
 }
 
 /// A side's tile in seed order.
@@ -284,7 +288,7 @@ pub fn check_decl<S: Clone>(d: &Decl<S>) -> (Option<Checked<S>>, Vec<Located<S>>
         if !(dynamic && cod.requires_dense())
             && let Err(e) = check_codomain(l, cod)
         {
-            errs.push(layout_error(&d.layout, Some(l), &e, true));
+            errs.push(locate_layout_error(&d.layout, Some(l), &e, true));
         }
         if let (Some((_, span)), (min, _)) = (&d.swizzle, l.span())
             && min < 0

@@ -9,7 +9,7 @@ use alloc::vec::Vec;
 use super::ast::{
     Arrangement, Decl, DivideKind, Entry, Expr, LayoutExpr, Op, RepeatKind, Side, Value,
 };
-use super::check::{Checked, check_decl, check_layout, layout_error};
+use super::check::{Checked, check_decl, check_layout, locate_layout_error};
 use super::{Located, MAX_TILE_EXTENTS, Options, Order};
 use crate::decide::{NotLayout, decide};
 use crate::emit::IntType;
@@ -420,7 +420,7 @@ impl<S: Clone> Eval<'_, S> {
         }
         let layout = check_layout(l)?;
         crate::dense::check_dense_bijection(&layout)
-            .map_err(|e| vec![layout_error(l, Some(&layout), &e, true)])?;
+            .map_err(|e| vec![locate_layout_error(l, Some(&layout), &e, true)])?;
         Ok(layout)
     }
 

@@ -28,7 +28,10 @@ pub(crate) struct Token {
 
 /// Splits `text` into tokens, ending with one [`Kind::End`] token at the text's length.
 /// Lexing never fails: anything that is not an integer or an identifier is punctuation.
-pub(crate) fn lex(text: &str) -> Vec<Token> {
+/// `suffixes`: letters right after digits belong to the integer (a suffixed literal, an error
+/// of its own); else they start an identifier (the text interfaces of `FromStr` and the CuTe
+/// layer, which report what they expected there).
+pub(crate) fn lex(text: &str, suffixes: bool) -> Vec<Token> {
     let s = text.as_bytes();
     let mut out = Vec::new();
     let mut i = 0usize;
@@ -44,7 +47,7 @@ pub(crate) fn lex(text: &str) -> Vec<Token> {
                 i = i.saturating_add(1);
             }
             let digits = i;
-            while s.get(i).copied().is_some_and(word) {
+            while suffixes && s.get(i).copied().is_some_and(word) {
                 i = i.saturating_add(1);
             }
             Kind::Int {

@@ -38,9 +38,19 @@ fn at(error: Error, span: Span) -> Located<Span> {
 
 impl<'a> Parser<'a> {
     pub(crate) fn new(text: &'a str, opts: Options) -> Parser<'a> {
+        Parser::with_suffixes(text, opts, true)
+    }
+
+    /// A parser of the text interfaces (`FromStr`, the CuTe layer): letters after digits are
+    /// not part of the integer, so the error is what was expected there.
+    pub(crate) fn plain(text: &'a str, opts: Options) -> Parser<'a> {
+        Parser::with_suffixes(text, opts, false)
+    }
+
+    fn with_suffixes(text: &'a str, opts: Options, suffixes: bool) -> Parser<'a> {
         Parser {
             text,
-            toks: lex(text),
+            toks: lex(text, suffixes),
             i: 0,
             opts,
             depth: 0,

@@ -40,7 +40,7 @@ fn shape_of(text: &str, opts: &Options) -> Expr<()> {
 /// Joins the tokens of a compact text with spaces, as a token stream prints.
 fn spaced(text: &str) -> String {
     let mut out = String::new();
-    for t in super::lex::lex(text) {
+    for t in super::lex::lex(text, true) {
         if t.kind == super::lex::Kind::End {
             break;
         }
