@@ -439,9 +439,17 @@ pub fn explain(text: &str, cute: bool, defs: &[String], by_mode: bool, json: boo
         ),
         (Err(_), None) => None,
     };
-    let result = result_layout(&map, d);
     let coarse = coarsest(d);
     let is_layout = d.is_layout();
+    // One source for both lines: a map Theorem 1 decides to be a layout (without a constant)
+    // has a result, its coarsest refinement where the domain's own shape does not carry it.
+    let result = result_layout(&map, d).or_else(|| {
+        if is_layout && d.constant == 0 {
+            coarse.clone()
+        } else {
+            None
+        }
+    });
     let j = ExplainJson {
         result: result.as_ref().map(|l| notation(l, cute)),
         cute: result.as_ref().map(|l| l.to_cute().to_string()),
