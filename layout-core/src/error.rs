@@ -975,7 +975,25 @@ impl Error {
     /// The mode the error is about, when it is about one.
     #[must_use]
     pub fn mode(&self) -> Option<ModePath> {
-        match *self {
+        let mut e = *self;
+        e.mode_slot().map(|m| *m)
+    }
+
+    /// The same error about another mode (e.g. the path in CuTe order for a layout written in
+    /// CuTe notation); errors without a mode are returned unchanged.
+    #[must_use]
+    pub fn with_mode(self, new: ModePath) -> Error {
+        let mut e = self;
+        if let Some(m) = e.mode_slot() {
+            *m = new;
+        }
+        e
+    }
+
+    /// The one list of the variants that are about a mode: where their mode path is (an
+    /// aliasing pair: its first mode).
+    fn mode_slot(&mut self) -> Option<&mut ModePath> {
+        match self {
             Error::ProfileMismatch { mode, .. }
             | Error::NonPositiveSize { mode, .. }
             | Error::ZeroStride { mode, .. }
@@ -998,37 +1016,6 @@ impl Error {
             } => Some(a),
             _ => None,
         }
-    }
-
-    /// The same error about another mode (e.g. the path in CuTe order for a layout written in
-    /// CuTe notation); errors without a mode are returned unchanged.
-    #[must_use]
-    pub fn with_mode(self, new: ModePath) -> Error {
-        let mut e = self;
-        match &mut e {
-            Error::ProfileMismatch { mode, .. }
-            | Error::NonPositiveSize { mode, .. }
-            | Error::ZeroStride { mode, .. }
-            | Error::Overflow { mode, .. }
-            | Error::TooDeep { mode }
-            | Error::TooWide { mode, .. }
-            | Error::NotDense { mode, .. }
-            | Error::BroadcastNotDense { mode, .. }
-            | Error::NegativeOffset { mode, .. }
-            | Error::CoordOutOfRange { mode, .. }
-            | Error::CoordProfile { mode, .. }
-            | Error::NotDivisible { mode, .. }
-            | Error::TileSplit { mode, .. }
-            | Error::CutePostcondition { mode, .. }
-            | Error::CuteRefused { mode, .. }
-            | Error::CuteStrict { mode, .. } => *mode = new,
-            Error::Aliasing {
-                modes: Some((a, _)),
-                ..
-            } => *a = new,
-            _ => {}
-        }
-        e
     }
 
     /// The suggested fix, where one exists (the `help:` line of a diagnostic).
