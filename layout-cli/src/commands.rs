@@ -7,8 +7,8 @@ use serde::Serialize;
 
 use crate::Output;
 use crate::diag::{Diag, JsonError, Source, exit_status};
-use crate::eval::{Evaluator, coarsest, reason};
-use crate::expr::{LayoutSrc, Parser, parse_spaces};
+use crate::eval::{coarsest, reason};
+use crate::expr::{LayoutArg, diags, layout_arg, parse_spaces};
 
 /// The main argument, for columns.
 pub fn main_source(text: &str) -> Source<'_> {
@@ -95,10 +95,11 @@ pub fn check(text: &str, space: &str, cute: bool, json: bool) -> Output {
         Ok(s) => s,
         Err(d) => return failure(&[d], json, true),
     };
-    let l = match Parser::new(src.clone(), cute).whole_layout() {
+    let l = match layout_arg(&src, cute) {
         Ok(l) => l,
         Err(d) => return failure(&[d], json, true),
     };
+    let written_cute = l.written.cute;
     let space_text = format!("{domain}->{codomain}");
     let report = match &l.layout {
         Ok(layout) => {
@@ -109,11 +110,12 @@ pub fn check(text: &str, space: &str, cute: bool, json: bool) -> Output {
                 errors.push(d);
             }
             if let Err(e) = layout_core::check_codomain(layout, codomain) {
-                errors.push(l.diag(&e, &src));
+                let at = layout_core::expr::locate_layout_error(&l.written, Some(layout), &e, true);
+                errors.push(Diag::located(&at, &src));
             }
             CheckJson {
                 ok: errors.is_empty(),
-                layout: notation(layout, l.cute),
+                layout: notation(layout, written_cute),
                 cute: layout.to_cute().to_string(),
                 space: space_text,
                 size: layout.size(),
@@ -125,15 +127,16 @@ pub fn check(text: &str, space: &str, cute: bool, json: bool) -> Output {
             }
             .with_diags(errors)
         }
-        Err(_) => {
+        Err(errs) => {
             let mut errors = Vec::new();
             if let Err(e) = layout_core::check_annotation(domain, codomain) {
                 let mut d = Diag::core(&e, &src, 0, None);
                 d.message = format!("{} (in --space)", d.message);
                 errors.push(d);
             }
-            errors.extend(l.errors(&src));
-            let (shape, stride) = l.seed_trees();
+            errors.extend(diags(errs, &src));
+            let seed = l.written.seed();
+            let (shape, stride) = (seed.shape, seed.stride);
             let size = shape
                 .leaves()
                 .into_iter()
@@ -147,11 +150,15 @@ pub fn check(text: &str, space: &str, cute: bool, json: bool) -> Output {
                 Stride::Broadcast => 0,
                 Stride::Int(v) => *v,
             });
-            let seed = format!("{}:{}", raw_text(&shape), raw_text(&stride));
+            let seed_text = format!("{}:{}", raw_text(&shape), raw_text(&stride));
             let cute_text = format!("{}:{}", raw_text(&shape.reversed()), raw_text(&cute_stride));
             CheckJson {
                 ok: false,
-                layout: if l.cute { cute_text.clone() } else { seed },
+                layout: if written_cute {
+                    cute_text.clone()
+                } else {
+                    seed_text
+                },
                 cute: cute_text,
                 space: space_text,
                 size,
@@ -175,7 +182,7 @@ pub fn check(text: &str, space: &str, cute: bool, json: bool) -> Output {
     }
     let mut out = String::new();
     let _ = writeln!(out, "layout   {}", j.layout);
-    if !l.cute {
+    if !written_cute {
         let _ = writeln!(out, "cute     {}", j.cute);
     } else if let Ok(layout) = &l.layout {
         let _ = writeln!(out, "seed     {layout}");
@@ -255,17 +262,15 @@ pub fn unflatten(shape: &Tree<i64>, i: i64) -> Tree<i64> {
     walk(shape, &mut rest)
 }
 
-fn parse_layout(text: &str, cute: bool, json: bool) -> Result<(LayoutSrc, Layout), Output> {
+fn parse_layout(text: &str, cute: bool, json: bool) -> Result<(LayoutArg, Layout), Output> {
     let src = main_source(text);
-    let l = Parser::new(src.clone(), cute)
-        .whole_layout()
-        .map_err(|d| failure(&[d], json, false))?;
+    let l = layout_arg(&src, cute).map_err(|d| failure(&[d], json, false))?;
     match &l.layout {
         Ok(layout) => {
             let layout = layout.clone();
             Ok((l, layout))
         }
-        Err(_) => Err(failure(&l.errors(&src), json, false)),
+        Err(errs) => Err(failure(&diags(errs, &src), json, false)),
     }
 }
 
@@ -295,7 +300,7 @@ pub fn eval(text: &str, cute: bool, json: bool) -> Output {
     if json {
         return Output {
             stdout: to_json(&EvalJson {
-                layout: notation(&layout, l.cute),
+                layout: notation(&layout, l.written.cute),
                 size: layout.size(),
                 offsets,
             }),
@@ -343,11 +348,11 @@ pub fn eval(text: &str, cute: bool, json: bool) -> Output {
     }
 }
 
-/// A parsed and evaluated expression.
-pub fn eval_expr(text: &str, cute: bool) -> Result<Map, Diag> {
-    let src = main_source(text);
-    let e = Parser::new(src.clone(), cute).expression()?;
-    Evaluator { src, cute }.eval(&e)
+/// A parsed and evaluated expression over the `--def` definitions (the value of a run-time
+/// `restrict` does not exist here: the CLI has no run-time values).
+pub fn eval_expr(text: &str, cute: bool, defs: &[String]) -> Result<Map, Vec<Diag>> {
+    let env = crate::expr::definitions(defs, cute)?;
+    crate::expr::evaluate(&main_source(text), cute, &env).map(|v| v.map)
 }
 
 #[derive(Serialize)]
@@ -396,10 +401,10 @@ fn describe(m: &Map) -> &'static str {
 }
 
 /// `layout explain EXPR [--cute] [--by-mode] [--json]`.
-pub fn explain(text: &str, cute: bool, by_mode: bool, json: bool) -> Output {
-    let map = match eval_expr(text, cute) {
+pub fn explain(text: &str, cute: bool, defs: &[String], by_mode: bool, json: bool) -> Output {
+    let map = match eval_expr(text, cute, defs) {
         Ok(m) => m,
-        Err(d) => return failure(&[d], json, false),
+        Err(d) => return failure(&d, json, false),
     };
     let emitted = match layout_core::emit(&map, by_mode) {
         Ok(e) => e,
@@ -434,9 +439,17 @@ pub fn explain(text: &str, cute: bool, by_mode: bool, json: bool) -> Output {
         ),
         (Err(_), None) => None,
     };
-    let result = result_layout(&map, d);
     let coarse = coarsest(d);
     let is_layout = d.is_layout();
+    // One source for both lines: a map Theorem 1 decides to be a layout (without a constant)
+    // has a result, its coarsest refinement where the domain's own shape does not carry it.
+    let result = result_layout(&map, d).or_else(|| {
+        if is_layout && d.constant == 0 {
+            coarse.clone()
+        } else {
+            None
+        }
+    });
     let j = ExplainJson {
         result: result.as_ref().map(|l| notation(l, cute)),
         cute: result.as_ref().map(|l| l.to_cute().to_string()),
@@ -549,6 +562,8 @@ pub struct EmitOptions<'a> {
     pub cute: bool,
     /// One coordinate per top-level mode.
     pub by_mode: bool,
+    /// The `--def` definitions.
+    pub defs: &'a [String],
 }
 
 #[derive(Serialize)]
@@ -573,9 +588,9 @@ pub fn emit(text: &str, o: &EmitOptions<'_>, json: bool) -> Output {
         );
         return failure(&[d], json, false);
     }
-    let map = match eval_expr(text, o.cute) {
+    let map = match eval_expr(text, o.cute, o.defs) {
         Ok(m) => m,
-        Err(d) => return failure(&[d], json, false),
+        Err(d) => return failure(&d, json, false),
     };
     let mut e = match layout_core::emit(&map, o.by_mode) {
         Ok(e) => e,

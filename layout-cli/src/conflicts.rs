@@ -8,9 +8,8 @@ use serde::Serialize;
 
 use crate::Output;
 use crate::commands::{failure, main_source, notation, to_json};
-use crate::diag::{Diag, JsonError, Source};
-use crate::eval::Evaluator;
-use crate::expr::Parser;
+use crate::diag::{Diag, JsonError, Source, Span};
+use crate::expr::{definitions, diags, evaluate, layout_arg};
 
 /// Options of `conflicts`.
 pub struct Options<'a> {
@@ -26,6 +25,8 @@ pub struct Options<'a> {
     pub warp: i64,
     /// CuTe order.
     pub cute: bool,
+    /// The `--def` definitions.
+    pub defs: &'a [String],
     /// JSON output.
     pub json: bool,
 }
@@ -91,28 +92,25 @@ pub fn command(o: &Options<'_>) -> Output {
         name: "--tv",
         text: o.tv,
     };
-    let smem = Parser::new(src.clone(), o.cute).expression().and_then(|e| {
-        Evaluator {
-            src: src.clone(),
-            cute: o.cute,
-        }
-        .eval(&e)
-        .map(|m| (m, e.span()))
+    let smem = definitions(o.defs, o.cute).and_then(|env| {
+        let span = layout_core::expr::parse_expr(o.smem, &crate::expr::options(o.cute))
+            .map(|e| e.span())
+            .unwrap_or(0..0);
+        evaluate(&src, o.cute, &env).map(|v| (v.map, Span::new(span.start, span.end)))
     });
-    let tv = Parser::new(tv_src.clone(), o.cute)
-        .whole_layout()
+    let tv = layout_arg(&tv_src, o.cute)
+        .map_err(|d| vec![d])
         .and_then(|l| match &l.layout {
-            Ok(layout) => Ok((layout.clone(), l.span)),
-            Err(_) => Err(l
-                .errors(&tv_src)
-                .into_iter()
-                .next()
-                .unwrap_or_else(|| Diag::bad_option("unreadable --tv", None))),
+            Ok(layout) => Ok((
+                layout.clone(),
+                Span::new(l.written.span.start, l.written.span.end),
+            )),
+            Err(errs) => Err(diags(errs, &tv_src)),
         });
     let ((smem, smem_span), (tv, tv_span)) = match (smem, tv) {
         (Ok(s), Ok(t)) => (s, t),
         (s, t) => {
-            let errs: Vec<Diag> = [s.err(), t.err()].into_iter().flatten().collect();
+            let errs: Vec<Diag> = [s.err(), t.err()].into_iter().flatten().flatten().collect();
             return failure(&errs, o.json, false);
         }
     };

@@ -9,10 +9,7 @@ use std::fmt::Write as _;
 
 use layout_core::Error;
 use layout_core::Tree;
-use layout_core::cute::{
-    Composed, Cute, CuteLayout, CuteOp, Diagnostic, Stage, Tiler, Value, parse_cotarget,
-    parse_profile, parse_swizzle, usage,
-};
+use layout_core::cute::{Arg, Cute, CuteOp, Diagnostic, Stage, Value, arity, read_args, usage};
 use serde::Serialize;
 
 use crate::Output;
@@ -38,46 +35,6 @@ struct CuteJson {
     offsets: Option<Vec<i64>>,
     errors: Vec<JsonError>,
     note: Option<String>,
-}
-
-/// What one argument is read as.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
-    /// A layout, `shape:stride`.
-    Layout,
-    /// A `coalesce` profile.
-    Profile,
-    /// A cotarget: an integer or a shape.
-    Cotarget,
-    /// A tiler: a layout, `_`, `<…>`, an integer or a shape.
-    Tiler,
-    /// A layout or a chain `Swizzle<B,M,S> o LAYOUT`.
-    Composed,
-    /// `composition`'s right operand: a tiler, or a chain when either operand is one.
-    ComposedOrTiler,
-    /// A swizzle.
-    Swizzle,
-}
-
-/// How many arguments `op` takes (inclusive range) and what each is read as.
-fn signature(op: CuteOp) -> (usize, usize, &'static [Kind]) {
-    use Kind::{ComposedOrTiler, Cotarget, Layout, Profile, Swizzle, Tiler};
-    match op {
-        CuteOp::LayoutEval | CuteOp::RightInverse | CuteOp::LeftInverse => (1, 1, &[Layout]),
-        CuteOp::Coalesce => (1, 2, &[Layout, Profile]),
-        CuteOp::Composition => (2, 2, &[Kind::Composed, ComposedOrTiler]),
-        CuteOp::Complement => (2, 2, &[Layout, Cotarget]),
-        CuteOp::BlockedProduct | CuteOp::RakedProduct => (2, 2, &[Layout, Layout]),
-        CuteOp::Swizzle => (2, 2, &[Swizzle, Layout]),
-        CuteOp::LogicalDivide
-        | CuteOp::ZippedDivide
-        | CuteOp::TiledDivide
-        | CuteOp::FlatDivide
-        | CuteOp::LogicalProduct
-        | CuteOp::ZippedProduct
-        | CuteOp::TiledProduct
-        | CuteOp::FlatProduct => (2, 2, &[Layout, Tiler]),
-    }
 }
 
 /// The names of arguments in messages ("column 5 of argument 2").
@@ -138,30 +95,6 @@ fn distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
-/// Whether `composition`'s right operand is written as a chain (as the text interface reads
-/// it): it holds the chain operator `o` or starts with a swizzle.
-fn is_chain(text: &str) -> bool {
-    let t = text.trim();
-    t.contains('o') || t.starts_with('S')
-}
-
-/// Reads argument `i` as `kind` (only to locate an unreadable argument; `Cute::apply` reads it
-/// again). `lhs_is_chain`: `composition`'s left operand is a chain with a swizzle.
-fn read_arg(kind: Kind, text: &str, lhs_is_chain: bool) -> Result<(), Error> {
-    match kind {
-        Kind::Layout => text.parse::<CuteLayout>().map(drop),
-        Kind::Profile => parse_profile(text).map(drop),
-        Kind::Cotarget => parse_cotarget(text).map(drop),
-        Kind::Tiler => text.parse::<Tiler>().map(drop),
-        Kind::Composed => text.parse::<Composed>().map(drop),
-        Kind::ComposedOrTiler if lhs_is_chain || is_chain(text) => {
-            text.parse::<Composed>().map(drop)
-        }
-        Kind::ComposedOrTiler => text.parse::<Tiler>().map(drop),
-        Kind::Swizzle => parse_swizzle(text).map(drop),
-    }
-}
-
 /// The diagnostic of argument `i` that cannot be read: located at its column when the error
 /// has one, else naming the argument.
 fn arg_diag(e: &Error, i: usize, text: &str) -> Diag {
@@ -183,10 +116,10 @@ fn arg_diag(e: &Error, i: usize, text: &str) -> Diag {
     d
 }
 
-/// Reads the operation and its arguments; the first error found.
-fn read(o: &Options<'_>) -> Result<CuteOp, Diag> {
+/// Reads the operation and its arguments, each once; the first error found.
+fn read(o: &Options<'_>) -> Result<(CuteOp, Vec<Arg>), Diag> {
     let op = read_op(o.op)?;
-    let (lo, hi, kinds) = signature(op);
+    let (lo, hi) = arity(op);
     let n = o.args.len();
     if !(lo..=hi).contains(&n) {
         let takes = if lo == hi {
@@ -206,16 +139,10 @@ fn read(o: &Options<'_>) -> Result<CuteOp, Diag> {
             unreadable: true,
         });
     }
-    let mut lhs_is_chain = false;
-    for (i, (text, &kind)) in o.args.iter().zip(kinds).enumerate() {
-        read_arg(kind, text, lhs_is_chain).map_err(|e| arg_diag(&e, i, text))?;
-        if kind == Kind::Composed {
-            lhs_is_chain = text
-                .parse::<Composed>()
-                .is_ok_and(|c| c.as_layout().is_none());
-        }
-    }
-    Ok(op)
+    let args: Vec<&str> = o.args.iter().map(String::as_str).collect();
+    let read = read_args(op, &args)
+        .map_err(|(i, e)| arg_diag(&e, i, args.get(i).copied().unwrap_or("")))?;
+    Ok((op, read))
 }
 
 /// The note offering the layout a composition really is, where CuTe refuses it, returns a
@@ -307,8 +234,8 @@ fn report(errors: &[Diag], note: Option<String>, json: bool) -> Output {
 
 /// `layout cute OP ARGS... [--strict] [--json]`.
 pub fn command(o: &Options<'_>) -> Output {
-    let op = match read(o) {
-        Ok(op) => op,
+    let (op, read) = match read(o) {
+        Ok(x) => x,
         Err(d) => return report(&[d], None, o.json),
     };
     let cute = if o.strict {
@@ -321,7 +248,7 @@ pub fn command(o: &Options<'_>) -> Output {
         name: ARG_NAMES[0],
         text: args.first().copied().unwrap_or(""),
     };
-    let (value, notes) = match cute.apply_noted(op, &args) {
+    let (value, notes) = match cute.apply_args(op, &read) {
         Ok(v) => v,
         Err(d) => return report(&[op_diag(&d, &src)], note(&d), o.json),
     };
@@ -397,7 +324,7 @@ mod tests {
 
     #[test]
     fn colex_is_first_mode_fastest() {
-        let l: CuteLayout = "((2,2),3):((24,2),8)".parse().expect("layout");
+        let l: layout_core::cute::CuteLayout = "((2,2),3):((24,2),8)".parse().expect("layout");
         assert_eq!(colex(l.shape(), 0).to_string(), "((0,0),0)");
         assert_eq!(colex(l.shape(), 1).to_string(), "((1,0),0)");
         assert_eq!(colex(l.shape(), 2).to_string(), "((0,1),0)");
@@ -418,10 +345,10 @@ mod tests {
     }
 
     #[test]
-    fn every_op_has_a_signature_matching_its_usage() {
+    fn every_argument_has_a_name() {
         for op in CuteOp::ALL {
-            let (lo, hi, kinds) = signature(op);
-            assert!(lo >= 1 && lo <= hi && hi == kinds.len(), "{op}");
+            let (lo, hi) = arity(op);
+            assert!(lo >= 1 && lo <= hi && hi <= ARG_NAMES.len(), "{op}");
         }
     }
 }

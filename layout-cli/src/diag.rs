@@ -123,6 +123,45 @@ impl Diag {
         }
     }
 
+    /// A diagnostic from an error of the expression language, at the column of its span, with
+    /// its mode path as written.
+    pub fn located(
+        l: &layout_core::expr::Located<std::ops::Range<usize>>,
+        src: &Source<'_>,
+    ) -> Diag {
+        let e = &l.error;
+        // An error about a mode points at its first leaf (a tuple's span starts at its `(`).
+        let mut at = l.span.start;
+        if l.mode.is_some() {
+            let bytes = src.text.as_bytes();
+            while at < l.span.end && matches!(bytes.get(at), Some(b'(' | b' ' | b'\t')) {
+                at = at.saturating_add(1);
+            }
+        }
+        let message = match *e {
+            Error::Syntax { expected } => format!(
+                "syntax error at {}: expected {expected}",
+                src.at(l.span.start)
+            ),
+            Error::Parse { .. }
+            | Error::IntegerTooLarge { .. }
+            | Error::RuntimeLeaf { .. }
+            | Error::NestedName { .. } => return Diag::core(e, src, 0, None),
+            _ => format!("{l} ({})", src.at(at)),
+        };
+        Diag {
+            rule: e.rule(),
+            mode: l
+                .mode
+                .map(|m| m.indices().iter().map(|&i| usize::from(i)).collect())
+                .unwrap_or_default(),
+            message,
+            help: e.help().map(|h| h.to_string()),
+            unreadable: e.rule() == "syntax"
+                || matches!(e, Error::ExprTooDeep | Error::UnknownOperation),
+        }
+    }
+
     /// A diagnostic from a bank-conflict error.
     pub fn bank(e: &BankError, src: Option<(&Source<'_>, Span)>) -> Diag {
         let message = match src {
@@ -135,17 +174,6 @@ impl Diag {
             message,
             help: e.help().map(|h| h.to_string()),
             unreadable: false,
-        }
-    }
-
-    /// A syntax error of the CLI's own grammar.
-    pub fn syntax(src: &Source<'_>, at: usize, expected: &str, help: Option<&str>) -> Diag {
-        Diag {
-            rule: "syntax",
-            mode: Vec::new(),
-            message: format!("syntax error at {}: expected {expected}", src.at(at)),
-            help: help.map(str::to_string),
-            unreadable: true,
         }
     }
 

@@ -31,6 +31,8 @@ pub struct Options<'a> {
     pub tile: Option<&'a str>,
     /// CuTe order and orientation.
     pub cute: bool,
+    /// The `--def` definitions.
+    pub defs: &'a [String],
     /// JSON output.
     pub json: bool,
 }
@@ -555,9 +557,9 @@ pub fn text(p: &Picture, title: &str) -> String {
 
 /// `layout draw EXPR [-o FILE] [--text] [--tile R,C] [--cute] [--json]`.
 pub fn command(o: &Options<'_>) -> Output {
-    let map = match eval_expr(o.expr, o.cute) {
+    let map = match eval_expr(o.expr, o.cute, o.defs) {
         Ok(m) => m,
-        Err(d) => return failure(&[d], o.json, false),
+        Err(d) => return failure(&d, o.json, false),
     };
     let pic = match picture(&map, o) {
         Ok(p) => p,

@@ -60,6 +60,10 @@ enum Command {
     Explain {
         /// The expression, e.g. `compose([(16,32):(32,1), logical -> physical], (128,4):(4,1))`.
         expr: String,
+        /// An operand the expression names: `NAME = LAYOUT, DOMAIN -> CODOMAIN [, OPTIONS]`
+        /// (repeatable), as `layout! { const NAME = ..; }` defines it.
+        #[arg(long = "def", value_name = "NAME = DECL")]
+        def: Vec<String>,
         /// Read every layout, tile, shape and entry position in CuTe order; print CuTe order.
         #[arg(long)]
         cute: bool,
@@ -83,6 +87,10 @@ enum Command {
         /// The function's name.
         #[arg(long, default_value = "offset")]
         name: String,
+        /// An operand the expression names: `NAME = LAYOUT, DOMAIN -> CODOMAIN [, OPTIONS]`
+        /// (repeatable), as `layout! { const NAME = ..; }` defines it.
+        #[arg(long = "def", value_name = "NAME = DECL")]
+        def: Vec<String>,
         /// Read the expression in CuTe order.
         #[arg(long)]
         cute: bool,
@@ -108,6 +116,10 @@ enum Command {
         /// The 2-D tile of a thread-value layout, `ROWS,COLS` (when its codomain carries none).
         #[arg(long)]
         tile: Option<String>,
+        /// An operand the expression names: `NAME = LAYOUT, DOMAIN -> CODOMAIN [, OPTIONS]`
+        /// (repeatable), as `layout! { const NAME = ..; }` defines it.
+        #[arg(long = "def", value_name = "NAME = DECL")]
+        def: Vec<String>,
         /// Read in CuTe order and draw CuTe's orientation (rows = CuTe's first mode).
         #[arg(long)]
         cute: bool,
@@ -131,6 +143,10 @@ enum Command {
         /// Which warp of the thread mode.
         #[arg(long, default_value_t = 0)]
         warp: i64,
+        /// An operand the expression names: `NAME = LAYOUT, DOMAIN -> CODOMAIN [, OPTIONS]`
+        /// (repeatable), as `layout! { const NAME = ..; }` defines it.
+        #[arg(long = "def", value_name = "NAME = DECL")]
+        def: Vec<String>,
         /// Read both layouts in CuTe order.
         #[arg(long)]
         cute: bool,
@@ -220,15 +236,17 @@ fn main() -> ExitCode {
         Command::Eval { layout, cute, json } => commands::eval(&layout, cute, json),
         Command::Explain {
             expr,
+            def,
             cute,
             by_mode,
             json,
-        } => commands::explain(&expr, cute, by_mode, json),
+        } => commands::explain(&expr, cute, &def, by_mode, json),
         Command::Emit {
             expr,
             lang,
             index,
             name,
+            def,
             cute,
             by_mode,
             json,
@@ -245,6 +263,7 @@ fn main() -> ExitCode {
                 name: &name,
                 cute,
                 by_mode,
+                defs: &def,
             },
             json,
         ),
@@ -253,6 +272,7 @@ fn main() -> ExitCode {
             output,
             text,
             tile,
+            def,
             cute,
             json,
         } => draw::command(&draw::Options {
@@ -261,6 +281,7 @@ fn main() -> ExitCode {
             text,
             tile: tile.as_deref(),
             cute,
+            defs: &def,
             json,
         }),
         Command::Conflicts {
@@ -269,6 +290,7 @@ fn main() -> ExitCode {
             bits,
             vector,
             warp,
+            def,
             cute,
             json,
         } => conflicts::command(&conflicts::Options {
@@ -278,6 +300,7 @@ fn main() -> ExitCode {
             vector,
             warp,
             cute,
+            defs: &def,
             json,
         }),
         Command::Cute {

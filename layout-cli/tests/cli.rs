@@ -456,8 +456,9 @@ fn explain_operations() {
         ],
         2,
     );
+    // 64 nested operations are read (as in `layout!`); the 65th `inverse(` is too deep.
     assert!(
-        line.starts_with("error: nesting deeper than 64 levels (column 513)"),
+        line.starts_with("error: operations nest deeper than 64 levels (column 521)"),
         "{line}"
     );
     let (_, v) = json(&["explain", "divide((8,6):(6,1), (2,3))", "--json"]);
@@ -764,7 +765,7 @@ fn errors_point_at_columns() {
         (
             &["explain", "frobnicate(8:1)"],
             2,
-            "error: syntax error at column 1: expected a layout or an operation, not `frobnicate`",
+            "error: unknown operation (column 1); help: the operations are `compose`, `divide`",
         ),
         (
             &["explain", "divide((8,6):(6,1), (3,3))"],
@@ -805,7 +806,7 @@ fn errors_point_at_columns() {
         (
             &["explain", "[(4,8):(8,1), logical -> phys]"],
             2,
-            "error: syntax error at column 26: expected a space, not `phys`",
+            "error: syntax error at column 26: expected a space: `logical`, `thread-value` (or `tv`) or `physical`",
         ),
         (
             &["explain", "swizzle((4,8):(8,1), b = 2, src = 1, dst = 0)"],
@@ -815,7 +816,7 @@ fn errors_point_at_columns() {
         (
             &["explain", "swizzle((4,8):(8,1), b = 2, src = 3)"],
             2,
-            "error: syntax error at column 22: expected all three swizzle fields `b`, `src` and `dst`",
+            "error: syntax error at column 1: expected all three swizzle fields `b`, `src` and `dst`",
         ),
         (
             &["explain", "inverse((4,8):(1,8))"],
@@ -1273,4 +1274,148 @@ fn the_scalar_layout_reads_in_both_orders() {
         (v["size"].as_i64(), v["cosize"].as_i64()),
         (Some(1), Some(1))
     );
+}
+
+/// A layout printed in seed notation (`((2,2),8):((1,2),4)`, `_` strides) evaluated at every
+/// flat index by enumeration (last leaf fastest).
+fn printed_layout_values(text: &str) -> Vec<i64> {
+    let (shape, stride) = text.split_once(':').expect("shape:stride");
+    let leaves = |t: &str| -> Vec<i64> {
+        t.split(|c: char| "(),".contains(c))
+            .filter(|x| !x.is_empty())
+            .map(|x| {
+                if x == "_" {
+                    0
+                } else {
+                    x.parse().expect("an integer")
+                }
+            })
+            .collect()
+    };
+    let (n, d) = (leaves(shape), leaves(stride));
+    assert_eq!(n.len(), d.len(), "{text}");
+    let size: i64 = n.iter().product();
+    (0..size)
+        .map(|mut i| {
+            let mut off = 0;
+            for (n, d) in n.iter().zip(&d).rev() {
+                off += (i % n) * d;
+                i /= n;
+            }
+            off
+        })
+        .collect()
+}
+
+#[test]
+fn explain_result_agrees_with_theorem_1_on_nested_composites() {
+    // Left- and right-nested composites, decided per leaf and per top-level mode: the result
+    // line exists exactly when Theorem 1 says "layout", and it is the map itself.
+    let storage = ["(4,8):(8,1)", "32:1", "(2,16):(16,1)"];
+    let middle = [
+        "[(8,4):(4,1), logical -> logical]",
+        "[(2,2,8):(1,2,4), logical -> logical]",
+        "[(4,8):(8,1), logical -> logical]",
+    ];
+    let right = [
+        "[((2,2),8):((1,2),4), tv -> logical]",
+        "[(thread: 4, value: 8):(8,1), tv -> logical]",
+        "[(2,(4,4)):(16,(1,4)), tv -> logical]",
+    ];
+    let mut checked = 0;
+    for l in storage {
+        for m in middle {
+            for r in right {
+                for e in [
+                    format!("compose({l}, compose({m}, {r}))"),
+                    format!("compose(compose({l}, {m}), {r})"),
+                ] {
+                    for by_mode in [false, true] {
+                        let mut args = vec!["explain", e.as_str(), "--json"];
+                        if by_mode {
+                            args.push("--by-mode");
+                        }
+                        let (status, v) = json(&args);
+                        assert_eq!(status, 0, "{e}");
+                        let is_layout = v["is_layout"].as_bool().expect("bool");
+                        assert_eq!(v["result"].is_string(), is_layout, "{e} {by_mode}");
+                        if let Some(result) = v["result"].as_str() {
+                            assert_eq!(printed_layout_values(result), ints(&v["values"]), "{e}");
+                        }
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(checked, 3 * 3 * 3 * 2 * 2);
+}
+
+#[test]
+fn definitions_name_operands_as_in_the_macro() {
+    // `--def` gives the operands of `layout!`'s algebra; every path form is a key.
+    let defs = [
+        "--def",
+        "crate::smem::SMEM = (16,32):(32,1), logical(16,32) -> physical",
+        "--def",
+        "TV = (thread: 128, value: 4):(4,1), thread-value -> logical",
+    ];
+    let mut args = vec!["explain", "compose(crate::smem::SMEM, TV)", "--json"];
+    args.extend(defs);
+    let (status, v) = json(&args);
+    assert_eq!(status, 0);
+    let literal = "compose([(16,32):(32,1), logical(16,32) -> physical], [(thread: 128, value: 4):(4,1), thread-value -> logical])";
+    let (_, w) = json(&["explain", literal, "--json"]);
+    assert_eq!(v["values"], w["values"]);
+    assert_eq!(ints(&v["values"])[..3], [0, 1, 2]);
+    // An unknown operand, at its last segment; a definition's error in its own argument.
+    let line = error_line(&["explain", "compose(crate::other::SMEM, TV)"], 1);
+    assert!(
+        line.starts_with("error: unknown layout: no definition of this name (column 23)"),
+        "{line}"
+    );
+    let line = error_line(
+        &[
+            "explain",
+            "A",
+            "--def",
+            "A = (4,8):(0,1), logical -> physical",
+        ],
+        1,
+    );
+    assert!(
+        line.starts_with("error: zero stride in mode 0 of size 4 (column 12 of --def)"),
+        "{line}"
+    );
+    // Run-time values exist only in `layout!`.
+    let line = error_line(
+        &[
+            "explain",
+            "restrict((thread: 4, value: 8):(8,1), thread = t)",
+        ],
+        1,
+    );
+    assert!(
+        line.starts_with("error: a run-time value is not allowed here (column 48)"),
+        "{line}"
+    );
+}
+
+#[test]
+fn cute_order_divide_errors_number_modes_in_cute_order() {
+    // CuTe (6,8):(1,6) is seed (8,6):(6,1); its CuTe mode 0 (size 6) is not divided by 4.
+    let (status, v) = json(&["explain", "--cute", "divide((6,8):(1,6), (4,4))", "--json"]);
+    assert_eq!(status, 1);
+    let e = &v["errors"][0];
+    assert_eq!(e["rule"], "not-divisible");
+    assert_eq!(e["mode"], serde_json::json!([0]));
+    let message = e["message"].as_str().expect("message");
+    assert!(
+        message
+            .starts_with("divide: tile entry 4 does not divide the size 6 of mode 0 (column 22)"),
+        "{message}"
+    );
+    // The same layout in seed order: mode 1.
+    let (_, v) = json(&["explain", "divide((8,6):(6,1), (4,4))", "--json"]);
+    assert_eq!(v["errors"][0]["mode"], serde_json::json!([1]));
 }

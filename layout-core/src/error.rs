@@ -121,6 +121,70 @@ pub enum Expected {
     CommaOrAngle,
     /// A CuTe swizzle `Swizzle<B,M,S>` (or `Sw<B,M,S>`, `SW_B_M_S`, `B,M,S`).
     Swizzle,
+    /// The `,` and the spaces after a declaration's layout.
+    SpacesComma,
+    /// `->` between the domain and the codomain.
+    Arrow,
+    /// A space: `logical`, `thread-value` (`tv`) or `physical`.
+    Space,
+    /// A declaration's option: `swizzle(..)`, `Swizzle<B,M,S>` or `index = T`.
+    DeclOption,
+    /// An index type: `i32`, `i64`, `u32` or `usize`.
+    IndexType,
+    /// `=`.
+    Equals,
+    /// A swizzle field `b`, `src` or `dst`.
+    SwizzleField,
+    /// All three swizzle fields.
+    SwizzleFields,
+    /// An integer.
+    Integer,
+    /// An expression: a name, `[decl]` or an operation.
+    Expression,
+    /// The `,` before the next argument of an operation.
+    Argument(crate::expr::Op),
+    /// The `)` closing an operation.
+    CloseCall(crate::expr::Op),
+    /// `(`.
+    OpenParen,
+    /// `)`.
+    CloseParen,
+    /// `[`.
+    OpenBracket,
+    /// `]` after a declaration.
+    CloseBracket,
+    /// `}` closing a run-time leaf.
+    CloseBrace,
+    /// A `restrict` entry: a position or a mode name.
+    Entry,
+    /// A `restrict` value.
+    Value,
+    /// A tile entry.
+    TileEntry,
+    /// A size (an integer or a tuple of sizes).
+    Size,
+    /// An element width in bits.
+    ElementBits,
+}
+
+/// Why an operand of a layout operation is not a layout ([`Error::NotALayout`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NotLayoutReason {
+    /// A restriction: a constant plus a map.
+    Restricted,
+    /// A swizzled map.
+    Swizzled,
+    /// A composite that Theorem 1 finds not separable.
+    NotSeparable,
+    /// A composite whose coordinate's scan rejects (Theorem 1).
+    Scan {
+        /// The coordinate (0-based).
+        coordinate: usize,
+        /// Where the scan rejected.
+        t: i64,
+    },
+    /// A composite too large to decide.
+    Undecided,
 }
 
 /// Every failure of the crate: which rule, which mode, which numbers.
@@ -599,6 +663,93 @@ pub enum Error {
         /// The number given.
         found: usize,
     },
+    /// The text of an expression or declaration is not in the grammar: `expected` was
+    /// expected at the error's location (a [`crate::expr::Located`] span).
+    Syntax {
+        /// What would have been accepted there.
+        expected: Expected,
+    },
+    /// An integer with a type suffix (`5i32`).
+    IntegerSuffix,
+    /// C++ CuTe's static integer `_N` in a layout not written in CuTe order.
+    StaticInteger {
+        /// The integer `N`.
+        value: i64,
+    },
+    /// A declaration with two swizzles, or a swizzle of a swizzled map.
+    SecondSwizzle,
+    /// A declaration with two `index = ..` options.
+    SecondIndexType,
+    /// A swizzle field given twice.
+    SwizzleFieldTwice,
+    /// CuTe's `Swizzle<B,M,S>` without its unit (`over elements`, `over bytes of N-bit
+    /// elements`).
+    SwizzleUnitMissing {
+        /// CuTe's `B`.
+        b: i64,
+        /// CuTe's `M`.
+        m: i64,
+        /// CuTe's `S`.
+        s: i64,
+    },
+    /// A name followed by `(` that is not an operation.
+    UnknownOperation,
+    /// A named operand the environment does not define.
+    UnknownOperand,
+    /// Operations nested deeper than [`crate::expr::MAX_EXPR_DEPTH`] levels.
+    ExprTooDeep,
+    /// An operand of an expression with run-time leaves `{ .. }` (operands are static).
+    RuntimeOperand,
+    /// A run-time value where only integers are read (run-time values exist only in
+    /// `layout!`).
+    RuntimeValue,
+    /// An operation after a `restrict` by a run-time value (that restriction is the last step;
+    /// only a swizzle may follow it).
+    RuntimeNotLast {
+        /// The operation.
+        op: crate::expr::Op,
+    },
+    /// Two entries of one map fixed by run-time values.
+    RuntimeRestrictTwice,
+    /// A swizzle on a layout with run-time leaves.
+    RuntimeSwizzle,
+    /// A tile shape on a layout with run-time leaves.
+    RuntimeTile,
+    /// An operand of a layout operation that is not a layout.
+    NotALayout {
+        /// The operation.
+        op: crate::expr::Op,
+        /// What the operand is instead.
+        why: NotLayoutReason,
+    },
+    /// `broadcast` of a map whose codomain is not physical (copies at the same addresses are a
+    /// read-only map into physical).
+    BroadcastNotPhysical {
+        /// The map's codomain.
+        codomain: Space,
+    },
+    /// `inverse` of a map into physical space (only a dense bijection into logical or
+    /// thread-value space has an inverse).
+    InverseOfPhysical {
+        /// The map's domain.
+        domain: Space,
+    },
+    /// `divide` of a layout whose domain tile is not its top-level sizes: the result's tile
+    /// shape is unknown.
+    DivideTileUnknown,
+    /// A tile shape with no extent or more than [`crate::expr::MAX_TILE_EXTENTS`].
+    TileExtents {
+        /// Its number of extents.
+        count: usize,
+    },
+    /// An operation whose result's tile shape would have more than
+    /// [`crate::expr::MAX_TILE_EXTENTS`] extents.
+    ResultTileExtents {
+        /// The operation.
+        op: crate::expr::Op,
+        /// The result's number of extents.
+        count: usize,
+    },
 }
 
 /// Which quantity overflowed in [`Error::Overflow`].
@@ -625,6 +776,76 @@ impl fmt::Display for Quantity {
     }
 }
 
+/// What an operation takes after its first argument.
+fn op_arguments(op: crate::expr::Op) -> &'static str {
+    use crate::expr::Op;
+    match op {
+        Op::Compose => "two maps",
+        Op::Divide | Op::DivideModes => "a layout and a tile",
+        Op::Restrict => "a map and the entries to fix",
+        Op::Repeat | Op::Interleave => "a layout and an arrangement",
+        Op::Broadcast => "a layout and a shape",
+        Op::Inverse => "one layout",
+        Op::Swizzle => "a map and the swizzle",
+    }
+}
+
+/// How an operation is written, for the help of its syntax errors.
+fn op_usage(op: crate::expr::Op) -> &'static str {
+    use crate::expr::Op;
+    match op {
+        Op::Compose => {
+            "write `compose(left, right)`: `right` is applied first, e.g. `compose(SMEM, TV)`"
+        }
+        Op::Divide => "write `divide(L, (64, 32))`, one tile entry per top-level mode",
+        Op::DivideModes => "write `divide_modes(L, (64, 32))`, one tile entry per top-level mode",
+        Op::Restrict => "write `restrict(ADDR, thread = t)` or `restrict(ADDR, 0 = 2)`",
+        Op::Repeat => "write `repeat(L, (3):(1))`; the arrangement is a dense layout",
+        Op::Interleave => "write `interleave(L, (3):(1))`; the arrangement is a dense layout",
+        Op::Broadcast => "write `broadcast(L, (4))`: 4 copies of `L` at the same addresses",
+        Op::Inverse => "write `inverse(L)`",
+        Op::Swizzle => {
+            "write `swizzle(L, b = 3, src = 7, dst = 4)` or `swizzle(L, Swizzle<3,4,3> over elements)`"
+        }
+    }
+}
+
+/// The list of operations, for the help of an unknown one.
+fn op_list(f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    f.write_str("the operations are ")?;
+    for (i, op) in crate::expr::Op::ALL.iter().enumerate() {
+        if i > 0 {
+            f.write_str(", ")?;
+        }
+        write!(f, "`{op}`")?;
+    }
+    Ok(())
+}
+
+/// The help of a CuTe swizzle pasted without its unit, showing both ways to write it.
+fn swizzle_unit_help(f: &mut fmt::Formatter<'_>, b: i64, m: i64, s: i64) -> fmt::Result {
+    write!(
+        f,
+        "CuTe's GMMA and TMA swizzles act on byte addresses: write `Swizzle<{b},{m},{s}> over bytes of 16-bit elements` with the element width in bits"
+    )?;
+    if let Ok(e) = crate::swizzle::Swizzle::from_cute(
+        b,
+        m,
+        s,
+        crate::swizzle::SwizzleUnit::Bytes { elem_bits: 16 },
+    ) {
+        let (b2, m2, s2) = e.to_cute();
+        write!(
+            f,
+            " (for fp16 the same as `Swizzle<{b2},{m2},{s2}> over elements`)"
+        )?;
+    }
+    write!(
+        f,
+        ", or `Swizzle<{b},{m},{s}> over elements` if it acts on element offsets"
+    )
+}
+
 impl fmt::Display for Expected {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -637,6 +858,28 @@ impl fmt::Display for Expected {
             Expected::Tiler => "a tiler: `_`, `<`, an integer or a layout",
             Expected::CommaOrAngle => "`,` or `>`",
             Expected::Swizzle => "a swizzle `Swizzle<B,M,S>`",
+            Expected::SpacesComma => "`,` and the spaces after the layout",
+            Expected::Arrow => "`->` between the domain and the codomain space",
+            Expected::Space => "a space: `logical`, `thread-value` (or `tv`) or `physical`",
+            Expected::DeclOption => "an option: `swizzle(b = .., src = .., dst = ..)`, `Swizzle<B,M,S>` or `index = i64`",
+            Expected::IndexType => "an index type: `i32`, `i64`, `u32` or `usize`",
+            Expected::Equals => "`=`",
+            Expected::SwizzleField => "a swizzle field `b`, `src` or `dst`",
+            Expected::SwizzleFields => "all three swizzle fields `b`, `src` and `dst`",
+            Expected::Integer => "an integer",
+            Expected::Expression => "a layout: a name made by `layout! { const NAME = ..; }`, `[LAYOUT, DOMAIN -> CODOMAIN]`, or an operation such as `compose(A, B)`",
+            Expected::Argument(op) => return write!(f, "`,`: `{op}` takes {}", op_arguments(*op)),
+            Expected::CloseCall(op) => return write!(f, "`)` closing `{op}(`"),
+            Expected::OpenParen => "`(`",
+            Expected::CloseParen => "`)`",
+            Expected::OpenBracket => "`[`",
+            Expected::CloseBracket => "`]` after the operand's spaces and options",
+            Expected::CloseBrace => "`}` closing the run-time leaf",
+            Expected::Entry => "an entry: a position or a mode name",
+            Expected::Value => "a value after `=`",
+            Expected::TileEntry => "a tile entry (an integer or a tuple of integers)",
+            Expected::Size => "a size (an integer or a tuple of sizes)",
+            Expected::ElementBits => "an element width in bits, e.g. `16-bit`",
         })
     }
 }
@@ -704,13 +947,53 @@ impl Error {
             Error::CuteStrict { failed, .. } => failed.rule(),
             Error::CuteCheckLimit { .. } => "cute-check-limit",
             Error::CuteArguments { .. } => "cute-arguments",
+            Error::Syntax { .. }
+            | Error::IntegerSuffix
+            | Error::StaticInteger { .. }
+            | Error::SecondIndexType
+            | Error::SwizzleFieldTwice
+            | Error::SwizzleUnitMissing { .. } => "syntax",
+            Error::SecondSwizzle => "swizzle-fields",
+            Error::UnknownOperation => "unknown-operation",
+            Error::UnknownOperand => "unknown-operand",
+            Error::ExprTooDeep => "too-large",
+            Error::RuntimeOperand
+            | Error::RuntimeNotLast { .. }
+            | Error::RuntimeRestrictTwice
+            | Error::RuntimeSwizzle
+            | Error::RuntimeTile => "runtime-leaves",
+            Error::RuntimeValue => "runtime-value",
+            Error::NotALayout { .. } => "not-a-layout",
+            Error::BroadcastNotPhysical { .. } => "broadcast-not-physical",
+            Error::InverseOfPhysical { .. } => "not-dense",
+            Error::DivideTileUnknown
+            | Error::TileExtents { .. }
+            | Error::ResultTileExtents { .. } => "tile-shape",
         }
     }
 
     /// The mode the error is about, when it is about one.
     #[must_use]
     pub fn mode(&self) -> Option<ModePath> {
-        match *self {
+        let mut e = *self;
+        e.mode_slot().map(|m| *m)
+    }
+
+    /// The same error about another mode (e.g. the path in CuTe order for a layout written in
+    /// CuTe notation); errors without a mode are returned unchanged.
+    #[must_use]
+    pub fn with_mode(self, new: ModePath) -> Error {
+        let mut e = self;
+        if let Some(m) = e.mode_slot() {
+            *m = new;
+        }
+        e
+    }
+
+    /// The one list of the variants that are about a mode: where their mode path is (an
+    /// aliasing pair: its first mode).
+    fn mode_slot(&mut self) -> Option<&mut ModePath> {
+        match self {
             Error::ProfileMismatch { mode, .. }
             | Error::NonPositiveSize { mode, .. }
             | Error::ZeroStride { mode, .. }
@@ -733,37 +1016,6 @@ impl Error {
             } => Some(a),
             _ => None,
         }
-    }
-
-    /// The same error about another mode (e.g. the path in CuTe order for a layout written in
-    /// CuTe notation); errors without a mode are returned unchanged.
-    #[must_use]
-    pub fn with_mode(self, new: ModePath) -> Error {
-        let mut e = self;
-        match &mut e {
-            Error::ProfileMismatch { mode, .. }
-            | Error::NonPositiveSize { mode, .. }
-            | Error::ZeroStride { mode, .. }
-            | Error::Overflow { mode, .. }
-            | Error::TooDeep { mode }
-            | Error::TooWide { mode, .. }
-            | Error::NotDense { mode, .. }
-            | Error::BroadcastNotDense { mode, .. }
-            | Error::NegativeOffset { mode, .. }
-            | Error::CoordOutOfRange { mode, .. }
-            | Error::CoordProfile { mode, .. }
-            | Error::NotDivisible { mode, .. }
-            | Error::TileSplit { mode, .. }
-            | Error::CutePostcondition { mode, .. }
-            | Error::CuteRefused { mode, .. }
-            | Error::CuteStrict { mode, .. } => *mode = new,
-            Error::Aliasing {
-                modes: Some((a, _)),
-                ..
-            } => *a = new,
-            _ => {}
-        }
-        e
     }
 
     /// The suggested fix, where one exists (the `help:` line of a diagnostic).
@@ -818,7 +1070,7 @@ impl fmt::Display for HelpText {
             Error::RightNotLogical { .. } => f.write_str("swap the operands: `compose(storage, tv)` applies `tv` first, then `storage`"),
             Error::RightSwizzled => f.write_str("a swizzle is the last step of a chain: swizzle the left (storage) operand instead"),
             Error::LeftDomainNotLogical { .. } => f.write_str("the left operand must read logical positions: annotate it `logical -> ..`, or swap the operands"),
-            Error::SizeMismatch { left, .. } => write!(f, "the right operand must enumerate all {left} positions of the left operand's domain"),
+            Error::SizeMismatch { left, .. } => write!(f, "the right operand must enumerate all {left} positions of the left operand's domain; `divide` or `repeat` one operand so that the sizes agree"),
             Error::TileMismatch { .. } => f.write_str("write both sides over the same logical index (spec: Logical tile shapes): a row-major M×K matrix composed after a CuTe TV layout is `(K,M):(1,K)` in seed order"),
             Error::TileSize { size, .. } => write!(f, "the tile's extents must multiply to the size of the logical side, {size}"),
             Error::TileNotLogical { .. } => f.write_str("only a `logical` side carries a tile shape: `logical(K, M)`"),
@@ -877,6 +1129,45 @@ impl fmt::Display for HelpText {
                 Refusal::TilerRank { rank, .. } => return write!(f, "give at most {rank} tiler entries, one per top-level mode of the layout (`_` keeps a mode)"),
                 Refusal::ZipRank { .. } => "C++ `zip` needs the first half (blocked: the block, raked: the copies) to have an integer shape, or both halves to be tuples of one rank; use `logical_product` for rank-1 operands, or give both operands rank 2",
             }),
+            Error::Syntax { expected } => match expected {
+                Expected::Tree | Expected::CommaOrClose | Expected::Colon | Expected::End | Expected::PositiveSize => write!(f, "write {expected} here; a layout reads `shape:stride`, e.g. `(16,32):(32,1)`"),
+                Expected::SpacesComma | Expected::Arrow => f.write_str("a declaration reads `LAYOUT, DOMAIN -> CODOMAIN`, e.g. `(16,32):(32,1), logical -> physical`"),
+                Expected::Space => f.write_str("the spaces are `logical`, `thread-value` (or `tv`) and `physical`"),
+                Expected::DeclOption => f.write_str("the options are `swizzle(b = .., src = .., dst = ..)`, `Swizzle<B,M,S> over ..` and `index = TYPE`"),
+                Expected::IndexType => f.write_str("write `index = i32`, `i64`, `u32` or `usize`"),
+                Expected::SwizzleField | Expected::SwizzleFields => f.write_str("write `swizzle(b = 3, src = 7, dst = 4)` (bits, lowest source bit, lowest destination bit) or CuTe's `Swizzle<3,4,3> over elements`"),
+                Expected::Swizzle => f.write_str("write CuTe's swizzle as `Swizzle<B,M,S>` and its unit, e.g. `Swizzle<3,4,3> over bytes of 16-bit elements`"),
+                Expected::Argument(op) | Expected::CloseCall(op) => f.write_str(op_usage(op)),
+                Expected::Expression => f.write_str("an operand is a name, a bracketed declaration `[(16,32):(32,1), logical -> physical]`, or an operation"),
+                Expected::Entry | Expected::Value => f.write_str("write `restrict(ADDR, thread = t)` or `restrict(ADDR, 0 = 2)`"),
+                Expected::TileEntry => f.write_str("a tile is an integer or a tuple of integers, `(64, 32)`"),
+                Expected::ElementBits => f.write_str("the element width in bits, e.g. `16-bit`"),
+                _ => write!(f, "write {expected} here"),
+            },
+            Error::IntegerSuffix => f.write_str("write the integer without a type suffix"),
+            Error::StaticInteger { value } => write!(f, "write `{value}`, or put `cute` before a layout pasted in CuTe order"),
+            Error::SecondSwizzle => f.write_str("a map has at most one swizzle, its last step"),
+            Error::SecondIndexType => f.write_str("give `index = ..` once"),
+            Error::SwizzleFieldTwice => f.write_str("give each of `b`, `src` and `dst` once"),
+            Error::SwizzleUnitMissing { b, m, s } => swizzle_unit_help(f, b, m, s),
+            Error::UnknownOperation => op_list(f),
+            Error::UnknownOperand => f.write_str("define it: `layout! { const NAME = LAYOUT, DOMAIN -> CODOMAIN; }` (in the CLI: `--def 'NAME = LAYOUT, DOMAIN -> CODOMAIN'`)"),
+            Error::ExprTooDeep => f.write_str("name intermediate results (`layout! { const NAME = ..; }` items, `--def` in the CLI)"),
+            Error::RuntimeOperand => f.write_str("give every size and stride of an operand as an integer; run-time leaves live in `layout!(LAYOUT, ..)` values, composed with `try_compose`"),
+            Error::RuntimeValue => f.write_str("run-time values exist only in `layout!`; give an integer or a coordinate `(1, 3)`"),
+            Error::RuntimeNotLast { op } => write!(f, "apply `{op}` first and restrict its result"),
+            Error::RuntimeRestrictTwice => f.write_str("fix the other entries with literal values, or restrict a smaller map"),
+            Error::RuntimeSwizzle | Error::RuntimeTile => f.write_str("give every size and stride as an integer; sizes are checked when the value is built"),
+            Error::NotALayout { op, why } => match why {
+                NotLayoutReason::Restricted => write!(f, "apply `{op}` first and restrict its result"),
+                NotLayoutReason::Swizzled => write!(f, "apply `{op}` to the layout and swizzle the result"),
+                _ => write!(f, "apply `{op}` to the operands before composing them"),
+            },
+            Error::BroadcastNotPhysical { .. } => f.write_str("broadcast a map into physical, e.g. `broadcast(SMEM, (4))` or `broadcast(compose(SMEM, TV), (4))`"),
+            Error::InverseOfPhysical { .. } => f.write_str("invert the thread-value or logical layout before composing it with storage"),
+            Error::DivideTileUnknown => f.write_str("declare the layout with one top-level mode per tile extent, or use `divide_modes`, which keeps the order"),
+            Error::TileExtents { .. } => write!(f, "a tile shape has 1 to {} extents", crate::expr::MAX_TILE_EXTENTS),
+            Error::ResultTileExtents { op, .. } => write!(f, "apply `{op}` to a layout without a tile shape on that side, or with fewer extents"),
             Error::CuteStrict { .. } => f.write_str("strict mode requires the admissibility conditions (spec: Strict mode) before computing; without strict mode CuTe's result is returned when it passes CuTe's own postconditions"),
             Error::CuteCheckLimit { limit, .. } => write!(f, "results are returned only when checked at every coordinate, at most {limit} of them: use smaller layouts"),
             Error::CuteArguments { op, .. } => write!(f, "write {}", crate::cute::usage(op)),
@@ -1026,7 +1317,7 @@ impl fmt::Display for Error {
                 write!(f, "the left operand's domain is {domain}, not logical")
             }
             Error::SizeMismatch { left, right } => {
-                write!(f, "size mismatch: right {right} vs left {left}")
+                write!(f, "size mismatch in `compose`: the right operand has {right} positions, the left operand reads {left}")
             }
             Error::TileMismatch {
                 left_rank,
@@ -1215,6 +1506,37 @@ impl fmt::Display for Error {
                 "{op} takes {expected} argument{}, but {found} were given",
                 if expected == 1 { "" } else { "s" }
             ),
+            Error::Syntax { expected } => write!(f, "expected {expected}"),
+            Error::IntegerSuffix => f.write_str("an integer with a type suffix"),
+            Error::StaticInteger { value } => write!(f, "`_{value}` is CuTe's static integer {value}"),
+            Error::SecondSwizzle => f.write_str("a second swizzle"),
+            Error::SecondIndexType => f.write_str("a second index type"),
+            Error::SwizzleFieldTwice => f.write_str("a swizzle field given twice"),
+            Error::SwizzleUnitMissing { .. } => f.write_str("a CuTe swizzle needs its unit: `over elements` or `over bytes of N-bit elements`"),
+            Error::UnknownOperation => f.write_str("unknown operation"),
+            Error::UnknownOperand => f.write_str("unknown layout: no definition of this name"),
+            Error::ExprTooDeep => write!(f, "operations nest deeper than {} levels", crate::expr::MAX_EXPR_DEPTH),
+            Error::RuntimeOperand => f.write_str("an operand of an algebra expression has static leaves only"),
+            Error::RuntimeValue => f.write_str("a run-time value is not allowed here"),
+            Error::RuntimeNotLast { op } => write!(f, "`{op}` after a `restrict` by a run-time value: the run-time restriction is the last step of an expression (only a swizzle may follow it)"),
+            Error::RuntimeRestrictTwice => f.write_str("one run-time value per map: the other entries of a run-time `restrict` must be literals"),
+            Error::RuntimeSwizzle => f.write_str("a swizzle needs a layout without run-time leaves"),
+            Error::RuntimeTile => f.write_str("a tile shape needs a layout without run-time leaves"),
+            Error::NotALayout { op, why } => {
+                write!(f, "`{op}` needs a layout, and this map is ")?;
+                match why {
+                    NotLayoutReason::Restricted => f.write_str("a restriction (constant + map)"),
+                    NotLayoutReason::Swizzled => f.write_str("swizzled"),
+                    NotLayoutReason::NotSeparable => f.write_str("a composite that is not a layout (Theorem 1: not separable)"),
+                    NotLayoutReason::Scan { coordinate, t } => write!(f, "a composite that is not a layout (Theorem 1: the scan of coordinate {coordinate} rejects at t = {t})"),
+                    NotLayoutReason::Undecided => f.write_str("a composite too large to decide"),
+                }
+            }
+            Error::BroadcastNotPhysical { codomain } => write!(f, "`broadcast` makes copies at the same addresses, a read-only map into physical, and this map's codomain is {codomain}"),
+            Error::InverseOfPhysical { domain } => write!(f, "`inverse` needs a dense bijection into logical or thread-value space, but this map is {domain} -> physical"),
+            Error::DivideTileUnknown => f.write_str("`divide` reorders a domain whose tile shape is not its top-level sizes, so the result's tile shape is unknown"),
+            Error::TileExtents { count } => write!(f, "a tile shape of {count} extents; a tile shape has 1 to {}", crate::expr::MAX_TILE_EXTENTS),
+            Error::ResultTileExtents { op, count } => write!(f, "the result of `{op}` has a tile shape of {count} extents; a tile shape has at most {}", crate::expr::MAX_TILE_EXTENTS),
         }
     }
 }

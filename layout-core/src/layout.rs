@@ -408,17 +408,7 @@ impl Layout {
     /// # Errors
     /// As [`str::parse`] and [`Layout::new`]; a `_` stride is accepted too.
     pub fn from_cute(text: &str) -> Result<Layout, Error> {
-        let raw = crate::parse::parse_raw(text, true)?;
-        let shape = raw.shape.reversed();
-        let stride = crate::parse::cute_strides(&shape, &raw.stride.reversed());
-        let mut names = raw.names;
-        names.reverse();
-        crate::parse::Raw {
-            shape,
-            stride,
-            names,
-        }
-        .into_layout()
+        crate::parse::parse_layout(text, true)
     }
 }
 

@@ -7,6 +7,7 @@ pub mod algebra;
 pub mod bytes;
 pub mod cute;
 pub mod emit;
+pub mod expr;
 pub mod known;
 pub mod macro_front;
 pub mod maps;

@@ -1,7 +1,8 @@
 //! The layout parser, both orders: seed notation (`Layout: FromStr`) and CuTe notation
 //! (`Layout::from_cute`, `cute::CuteLayout: FromStr`), and the small parsers beside them. Every
 //! accepted text prints back to a text that parses to the same layout, and evaluates, at every
-//! position, as the independent evaluators of [`super::model`] do on its trees.
+//! position, as the independent evaluators of [`super::model`] do on its trees. The text is
+//! also read as an expression of `layout_core::expr` ([`super::expr`]).
 
 use layout_core::cute::{self, Tiler};
 use layout_core::{Error, Layout, Space};
@@ -143,6 +144,8 @@ pub fn check(data: &[u8]) {
     }
     composed(text);
     let _ = text.parse::<Space>();
+    // The same text as a layout, declaration or expression of `layout_core::expr`.
+    super::expr::check_text(text);
 }
 
 /// CuTe's swizzled layouts (`Swizzle<B,M,S> o L`): read back after printing.

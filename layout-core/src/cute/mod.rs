@@ -74,7 +74,7 @@ pub use diag::Diagnostic;
 pub use layout::{CHECK_LIMIT, CuteLayout};
 pub use parse::{parse_cotarget, parse_profile, parse_swizzle};
 pub use swizzle::{Composed, Stage};
-pub use text::{Value, usage};
+pub use text::{Arg, Value, arity, read_args, usage};
 pub use tiler::Tiler;
 
 use diag::Ctx;

@@ -99,33 +99,55 @@ impl<'a> Cursor<'a> {
             })
     }
 
+    /// A tree of integers (`_8` is 8; a tuple of one entry is kept), read by the one parser of
+    /// the layout grammar ([`crate::expr`]).
     pub(crate) fn tree(&mut self, depth: usize) -> Result<Tree<i64>, Error> {
         if depth > MAX_DEPTH {
             return Err(Error::TooDeep {
                 mode: ModePath::ROOT,
             });
         }
-        if self.peek() != Some(b'(') {
-            return self.int().map(Tree::Leaf);
-        }
-        self.pos = self.pos.saturating_add(1);
-        let mut items = Vec::new();
-        if self.peek() == Some(b')') {
-            // `()`: the empty tuple, CuTe's rank-0 (scalar) layout `():()` of size 1.
-            self.pos = self.pos.saturating_add(1);
-            return Ok(Tree::Tuple(items));
-        }
-        loop {
-            items.push(self.tree(depth.saturating_add(1))?);
-            match self.peek() {
-                Some(b',') => self.pos = self.pos.saturating_add(1),
-                Some(b')') => {
-                    self.pos = self.pos.saturating_add(1);
-                    return Ok(Tree::Tuple(items));
-                }
-                _ => return Err(self.err(Expected::CommaOrClose)),
+        self.peek();
+        let start = self.pos;
+        let rest = core::str::from_utf8(&self.s[start..]).map_err(|_| self.err(Expected::Tree))?;
+        let opts = crate::expr::Options {
+            order: crate::expr::Order::Cute,
+            bare: None,
+            runtime: false,
+        };
+        let mut p = crate::expr::parse::Parser::plain(rest, opts);
+        p.names = false;
+        let column = |at: usize| self.base.saturating_add(start).saturating_add(at);
+        let node = p.raw_tree().map_err(|l| match l.error {
+            Error::Syntax { expected } => Error::Parse {
+                column: column(l.span.start),
+                expected,
+            },
+            Error::RuntimeLeaf { column: c } => Error::Parse {
+                column: column(c),
+                expected: Expected::Tree,
+            },
+            Error::IntegerTooLarge { column: c } => Error::IntegerTooLarge { column: column(c) },
+            e => e,
+        })?;
+        let mut under = None;
+        let tree = node.to_tree(&mut |l| match l {
+            crate::expr::Leaf::Int(v) => *v,
+            _ => 0,
+        });
+        for (l, s) in node.leaves() {
+            if !matches!(l, crate::expr::Leaf::Int(_)) && under.is_none() {
+                under = Some(s.start);
             }
         }
+        if let Some(at) = under {
+            return Err(Error::Parse {
+                column: column(at),
+                expected: Expected::Tree,
+            });
+        }
+        self.pos = start.saturating_add(p.offset());
+        Ok(tree)
     }
 
     fn layout(&mut self) -> Result<CuteLayout, Error> {

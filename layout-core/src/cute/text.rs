@@ -11,6 +11,8 @@ use super::swizzle::Composed;
 use super::tiler::Tiler;
 use super::{Cute, divide, product};
 use crate::error::Error;
+use crate::swizzle::Swizzle;
+use crate::tree::Tree;
 
 /// The value of a CuTe operation: a layout, or a composed layout (a chain with a swizzle).
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -93,12 +95,90 @@ pub const fn usage(op: CuteOp) -> &'static str {
     }
 }
 
-fn arity(op: CuteOp) -> (usize, usize) {
+/// The fewest and most text arguments `op` takes.
+#[must_use]
+pub const fn arity(op: CuteOp) -> (usize, usize) {
     match op {
         CuteOp::LayoutEval | CuteOp::RightInverse | CuteOp::LeftInverse => (1, 1),
         CuteOp::Coalesce => (1, 2),
         _ => (2, 2),
     }
+}
+
+/// One argument of a CuTe operation, read from text once.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Arg {
+    /// A layout.
+    Layout(CuteLayout),
+    /// A profile of `coalesce` (its integers are ignored).
+    Profile(Tree<i64>),
+    /// A cotarget of `complement` (the size of a shape).
+    Cotarget(i64),
+    /// A tiler.
+    Tiler(Tiler),
+    /// A composed layout (a chain, or a plain layout).
+    Composed(Composed),
+    /// A swizzle.
+    Swizzle(Swizzle),
+}
+
+/// Whether `composition`'s right operand is written as a chain: it holds the chain operator
+/// `o` or starts with a swizzle.
+fn is_chain(text: &str) -> bool {
+    let t = text.trim();
+    t.contains('o') || t.starts_with('S')
+}
+
+/// Reads the text arguments of `op` (see [`Cute::apply`]), each once: `composition`'s right
+/// operand is a tiler when the left is a layout and the right is not a chain.
+///
+/// # Errors
+/// `(args.len(), Error::CuteArguments)` for a wrong number of arguments, else the index of the
+/// first unreadable argument and the parser's error.
+pub fn read_args(op: CuteOp, args: &[&str]) -> Result<Vec<Arg>, (usize, Error)> {
+    let (lo, hi) = arity(op);
+    if !(lo..=hi).contains(&args.len()) {
+        return Err((
+            args.len(),
+            Error::CuteArguments {
+                op,
+                expected: lo,
+                found: args.len(),
+            },
+        ));
+    }
+    let mut out = Vec::new();
+    for (i, text) in args.iter().enumerate() {
+        let arg = match (op, i) {
+            (CuteOp::Coalesce, 1) => parse_profile(text).map(Arg::Profile),
+            (CuteOp::Composition, 0) => text.parse().map(Arg::Composed),
+            (CuteOp::Composition, _) => {
+                let lhs_layout =
+                    matches!(out.first(), Some(Arg::Composed(a)) if a.as_layout().is_some());
+                if lhs_layout && !is_chain(text) {
+                    text.parse().map(Arg::Tiler)
+                } else {
+                    text.parse().map(Arg::Composed)
+                }
+            }
+            (CuteOp::Complement, 1) => parse_cotarget(text).map(Arg::Cotarget),
+            (CuteOp::Swizzle, 0) => parse_swizzle(text).map(Arg::Swizzle),
+            (
+                CuteOp::LogicalDivide
+                | CuteOp::ZippedDivide
+                | CuteOp::TiledDivide
+                | CuteOp::FlatDivide
+                | CuteOp::LogicalProduct
+                | CuteOp::ZippedProduct
+                | CuteOp::TiledProduct
+                | CuteOp::FlatProduct,
+                1,
+            ) => text.parse().map(Arg::Tiler),
+            _ => text.parse().map(Arg::Layout),
+        };
+        out.push(arg.map_err(|e| (i, e))?);
+    }
+    Ok(out)
 }
 
 impl Cute {
@@ -154,12 +234,28 @@ impl Cute {
     /// # Errors
     /// As [`Cute::apply`].
     pub fn apply_noted(self, op: CuteOp, args: &[&str]) -> Result<(Value, Vec<Error>), Diagnostic> {
+        let args = read_args(op, args).map_err(|(_, e)| Diagnostic::from(e))?;
+        self.apply_args(op, &args)
+    }
+
+    /// [`Cute::apply_noted`] on arguments already read ([`read_args`]).
+    ///
+    /// # Errors
+    /// [`Error::CuteArguments`] when the arguments are not those of `op`, and the operation's
+    /// [`Diagnostic`].
+    pub fn apply_args(self, op: CuteOp, args: &[Arg]) -> Result<(Value, Vec<Error>), Diagnostic> {
         let value = self.apply_unnoted(op, args)?;
         let mut notes = Vec::new();
         let ctx = self.ctx(op);
-        let parsed = |i: usize| args.get(i).and_then(|t| t.parse::<CuteLayout>().ok());
-        let tiler = args.get(1).and_then(|t| t.parse::<Tiler>().ok());
-        match (op, parsed(0), tiler) {
+        let layout = |i: usize| match args.get(i) {
+            Some(Arg::Layout(l)) => Some(l),
+            _ => None,
+        };
+        let tiler = match args.get(1) {
+            Some(Arg::Tiler(t)) => Some(t),
+            _ => None,
+        };
+        match (op, layout(0), tiler) {
             (
                 CuteOp::LogicalDivide
                 | CuteOp::ZippedDivide
@@ -167,7 +263,7 @@ impl Cute {
                 | CuteOp::FlatDivide,
                 Some(a),
                 Some(t),
-            ) => divide::divide_notes(ctx, &a, &t, &mut notes),
+            ) => divide::divide_notes(ctx, a, t, &mut notes),
             (
                 CuteOp::LogicalProduct
                 | CuteOp::ZippedProduct
@@ -175,10 +271,10 @@ impl Cute {
                 | CuteOp::FlatProduct,
                 Some(a),
                 Some(t),
-            ) => product::product_notes(ctx, &a, &t, &mut notes),
+            ) => product::product_notes(ctx, a, t, &mut notes),
             (CuteOp::BlockedProduct | CuteOp::RakedProduct, Some(a), _) => {
-                if let Some(b) = parsed(1) {
-                    product::rank_sensitive_notes(ctx, &a, &b, &mut notes);
+                if let Some(b) = layout(1) {
+                    product::rank_sensitive_notes(ctx, a, b, &mut notes);
                 }
             }
             _ => {}
@@ -186,50 +282,102 @@ impl Cute {
         Ok((value, notes))
     }
 
-    fn apply_unnoted(self, op: CuteOp, args: &[&str]) -> Result<Value, Diagnostic> {
-        let (lo, hi) = arity(op);
-        if !(lo..=hi).contains(&args.len()) {
-            return Err(Error::CuteArguments {
+    fn apply_unnoted(self, op: CuteOp, args: &[Arg]) -> Result<Value, Diagnostic> {
+        let wrong = || {
+            Diagnostic::from(Error::CuteArguments {
                 op,
-                expected: lo,
+                expected: arity(op).0,
                 found: args.len(),
-            }
-            .into());
-        }
-        let layout = |i: usize| args[i].parse::<CuteLayout>();
-        let tiler = |i: usize| args[i].parse::<Tiler>();
+            })
+        };
+        let layout = |i: usize| match args.get(i) {
+            Some(Arg::Layout(l)) => Ok(l),
+            _ => Err(wrong()),
+        };
+        let tiler = |i: usize| match args.get(i) {
+            Some(Arg::Tiler(t)) => Ok(t),
+            _ => Err(wrong()),
+        };
         let lay = |l: CuteLayout| Value::Layout(l);
         Ok(match op {
-            CuteOp::LayoutEval => lay(layout(0)?),
+            CuteOp::LayoutEval => lay(layout(0)?.clone()),
             CuteOp::Coalesce => match args.get(1) {
-                None => lay(self.coalesce(&layout(0)?)?),
-                Some(p) => lay(self.coalesce_by(&layout(0)?, &parse_profile(p)?)?),
+                None => lay(self.coalesce(layout(0)?)?),
+                Some(Arg::Profile(p)) => lay(self.coalesce_by(layout(0)?, p)?),
+                Some(_) => return Err(wrong()),
             },
-            CuteOp::Composition => {
-                let a: Composed = args[0].parse()?;
-                let b_text = args[1].trim();
-                let b_is_chain = b_text.contains('o') || b_text.starts_with('S');
-                match (a.as_layout(), b_is_chain) {
-                    (Some(a), false) => lay(self.composition(a, &tiler(1)?)?),
-                    _ => Value::from_composed(a.compose(&b_text.parse()?, self.is_strict())?),
+            CuteOp::Composition => match (args.first(), args.get(1)) {
+                (Some(Arg::Composed(a)), Some(Arg::Tiler(b))) => match a.as_layout() {
+                    Some(a) => lay(self.composition(a, b)?),
+                    None => return Err(wrong()),
+                },
+                (Some(Arg::Composed(a)), Some(Arg::Composed(b))) => {
+                    Value::from_composed(a.compose(b, self.is_strict())?)
                 }
-            }
-            CuteOp::Complement => lay(self.complement(&layout(0)?, parse_cotarget(args[1])?)?),
-            CuteOp::LogicalDivide => lay(self.logical_divide(&layout(0)?, &tiler(1)?)?),
-            CuteOp::ZippedDivide => lay(self.zipped_divide(&layout(0)?, &tiler(1)?)?),
-            CuteOp::TiledDivide => lay(self.tiled_divide(&layout(0)?, &tiler(1)?)?),
-            CuteOp::FlatDivide => lay(self.flat_divide(&layout(0)?, &tiler(1)?)?),
-            CuteOp::LogicalProduct => lay(self.logical_product(&layout(0)?, &tiler(1)?)?),
-            CuteOp::ZippedProduct => lay(self.zipped_product(&layout(0)?, &tiler(1)?)?),
-            CuteOp::TiledProduct => lay(self.tiled_product(&layout(0)?, &tiler(1)?)?),
-            CuteOp::FlatProduct => lay(self.flat_product(&layout(0)?, &tiler(1)?)?),
-            CuteOp::BlockedProduct => lay(self.blocked_product(&layout(0)?, &layout(1)?)?),
-            CuteOp::RakedProduct => lay(self.raked_product(&layout(0)?, &layout(1)?)?),
-            CuteOp::RightInverse => lay(self.right_inverse(&layout(0)?)?),
-            CuteOp::LeftInverse => lay(self.left_inverse(&layout(0)?)?),
-            CuteOp::Swizzle => {
-                Value::from_composed(Composed::swizzled(parse_swizzle(args[0])?, layout(1)?))
-            }
+                _ => return Err(wrong()),
+            },
+            CuteOp::Complement => match args.get(1) {
+                Some(Arg::Cotarget(c)) => lay(self.complement(layout(0)?, *c)?),
+                _ => return Err(wrong()),
+            },
+            CuteOp::LogicalDivide => lay(self.logical_divide(layout(0)?, tiler(1)?)?),
+            CuteOp::ZippedDivide => lay(self.zipped_divide(layout(0)?, tiler(1)?)?),
+            CuteOp::TiledDivide => lay(self.tiled_divide(layout(0)?, tiler(1)?)?),
+            CuteOp::FlatDivide => lay(self.flat_divide(layout(0)?, tiler(1)?)?),
+            CuteOp::LogicalProduct => lay(self.logical_product(layout(0)?, tiler(1)?)?),
+            CuteOp::ZippedProduct => lay(self.zipped_product(layout(0)?, tiler(1)?)?),
+            CuteOp::TiledProduct => lay(self.tiled_product(layout(0)?, tiler(1)?)?),
+            CuteOp::FlatProduct => lay(self.flat_product(layout(0)?, tiler(1)?)?),
+            CuteOp::BlockedProduct => lay(self.blocked_product(layout(0)?, layout(1)?)?),
+            CuteOp::RakedProduct => lay(self.raked_product(layout(0)?, layout(1)?)?),
+            CuteOp::RightInverse => lay(self.right_inverse(layout(0)?)?),
+            CuteOp::LeftInverse => lay(self.left_inverse(layout(0)?)?),
+            CuteOp::Swizzle => match args.first() {
+                Some(Arg::Swizzle(sw)) => {
+                    Value::from_composed(Composed::swizzled(*sw, layout(1)?.clone()))
+                }
+                _ => return Err(wrong()),
+            },
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+
+    #[test]
+    fn arguments_are_read_once_by_kind() {
+        let args = read_args(CuteOp::Composition, &["(4,8):(8,1)", "<2,4>"]).unwrap();
+        assert!(matches!(args.as_slice(), [Arg::Composed(_), Arg::Tiler(_)]));
+        let args = read_args(CuteOp::Composition, &["(4,8):(8,1)", "Sw<1,0,1> o 32:1"]).unwrap();
+        assert!(matches!(
+            args.as_slice(),
+            [Arg::Composed(_), Arg::Composed(_)]
+        ));
+        let args = read_args(CuteOp::Complement, &["4:2", "(2,8)"]).unwrap();
+        assert_eq!(args[1], Arg::Cotarget(16));
+        // The first unreadable argument, by index, with the parser's column.
+        let (i, e) = read_args(CuteOp::LogicalDivide, &["(12,32):(32,1)", "<4,,8>"]).unwrap_err();
+        assert_eq!(i, 1);
+        assert_eq!(
+            e,
+            Error::Parse {
+                column: 3,
+                expected: crate::Expected::Tiler
+            }
+        );
+        let (i, e) = read_args(CuteOp::Swizzle, &["4:1"]).unwrap_err();
+        assert_eq!(i, 1);
+        assert_eq!(e.rule(), "cute-arguments");
+        // Reading and applying agree with applying the text.
+        let args = ["(128,128):(128,1)", "<64:1,32:1>"];
+        let read = read_args(CuteOp::ZippedDivide, &args).unwrap();
+        let v = Cute::new()
+            .apply_args(CuteOp::ZippedDivide, &read)
+            .unwrap()
+            .0;
+        assert_eq!(v.to_string(), "((64,32),(2,4)):((128,1),(8192,32))");
     }
 }
