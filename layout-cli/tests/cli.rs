@@ -766,7 +766,7 @@ fn errors_point_at_columns() {
         (
             &["explain", "compose((4,6):(6,1), (3,4):(1,3))"],
             1,
-            "error: size mismatch in `compose`: the right operand has 12 positions, the left operand reads 24 (column 22)",
+            "error: size mismatch: right 12 vs left 24 (column 22)",
         ),
         // The right operand of `compose` is `thread-value -> logical` by default: it must be dense.
         (

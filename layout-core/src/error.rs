@@ -1317,7 +1317,7 @@ impl fmt::Display for Error {
                 write!(f, "the left operand's domain is {domain}, not logical")
             }
             Error::SizeMismatch { left, right } => {
-                write!(f, "size mismatch in `compose`: the right operand has {right} positions, the left operand reads {left}")
+                write!(f, "size mismatch: right {right} vs left {left}")
             }
             Error::TileMismatch {
                 left_rank,
