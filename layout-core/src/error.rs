@@ -742,6 +742,43 @@ pub enum Error {
         /// Its number of extents.
         count: usize,
     },
+    /// A picture of more cells than the `layout draw` command draws.
+    PictureTooLarge {
+        /// The cells the picture would have.
+        cells: i64,
+        /// The most it draws.
+        limit: i64,
+    },
+    /// `layout eval` of more positions than it lists.
+    ListTooLarge {
+        /// The layout's size.
+        size: i64,
+        /// The most it lists.
+        limit: i64,
+    },
+    /// `layout draw` of a thread-value layout without a 2-D logical tile.
+    DrawNoTile,
+    /// `layout draw` over a tile that is neither 1-D nor 2-D.
+    DrawTileExtents {
+        /// Its number of extents.
+        extents: usize,
+    },
+    /// `layout draw` over a `rows × cols` tile that is not the layout's size.
+    DrawTileSize {
+        /// Rows.
+        rows: i64,
+        /// Columns.
+        cols: i64,
+        /// The layout's size.
+        size: i64,
+    },
+    /// `layout draw` of a thread-value map over its tile that is not a layout.
+    DrawNotLayout,
+    /// `layout draw` of a domain with more than two top-level modes.
+    DrawRank {
+        /// Its number of top-level modes.
+        rank: usize,
+    },
     /// An operation whose result's tile shape would have more than
     /// [`crate::expr::MAX_TILE_EXTENTS`] extents.
     ResultTileExtents {
@@ -1020,6 +1057,83 @@ impl Error {
         w: &mut dyn fmt::Write,
     ) -> Result<(&'static str, bool), fmt::Error> {
         match *self {
+            Error::PictureTooLarge { cells, limit } => row(
+                part,
+                w,
+                "too-large",
+                &|f| {
+                    write!(
+                        f,
+                        "the picture would have {cells} cells; `draw` draws at most {limit}"
+                    )
+                },
+                Some(&|f| f.write_str("draw one tile: `restrict(divide(L, (16,16)), rest = 0)`")),
+            ),
+            Error::ListTooLarge { size, limit } => row(
+                part,
+                w,
+                "too-large",
+                &|f| {
+                    write!(
+                        f,
+                        "the layout has {size} positions; `eval` lists at most {limit}"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("evaluate a smaller layout, or `divide` it into tiles first")
+                }),
+            ),
+            Error::DrawNoTile => row(
+                part,
+                w,
+                "tile-shape",
+                &|f| {
+                    f.write_str("a thread-value layout is drawn over its 2-D logical tile, and this one has none")
+                },
+                Some(&|f| {
+                    f.write_str("write the tile on the logical side, `[L, thread-value -> logical(16,8)]`, or pass `--tile 16,8` (rows, columns; CuTe's (M, N) under --cute)")
+                }),
+            ),
+            Error::DrawTileExtents { extents } => row(
+                part,
+                w,
+                "tile-shape",
+                &|f| write!(f, "a tile of {extents} extents cannot be drawn in 2-D"),
+                Some(&|f| f.write_str("give two extents, rows and columns")),
+            ),
+            Error::DrawTileSize { rows, cols, size } => row(
+                part,
+                w,
+                "tile-shape",
+                &|f| {
+                    write!(
+                        f,
+                        "the tile {rows}×{cols} does not have the layout's {size} positions"
+                    )
+                },
+                Some(&|f| f.write_str("give extents whose product is the layout's size")),
+            ),
+            Error::DrawNotLayout => row(
+                part,
+                w,
+                "not-a-layout",
+                &|f| f.write_str("only a thread-value layout can be drawn over its tile"),
+                None,
+            ),
+            Error::DrawRank { rank } => row(
+                part,
+                w,
+                "rank",
+                &|f| {
+                    write!(
+                        f,
+                        "`draw` draws a domain of one or two top-level modes, and this one has {rank}"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("group the modes into two, e.g. `((2,4),8):((8,16),1)` instead of `(2,4,8):(8,16,1)`")
+                }),
+            ),
             Error::Parse { column, expected } => row(
                 part,
                 w,
