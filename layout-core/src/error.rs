@@ -161,8 +161,10 @@ pub enum Expected {
     Value,
     /// A tile entry.
     TileEntry,
-    /// A size (an integer or a tuple of sizes).
-    Size,
+    /// A shape: a size (an integer) or a tuple of sizes. (Not named `Size`: the typed
+    /// layer's `Size<N>` must stay the one item of that name, so compiler messages print it
+    /// short.)
+    Shape,
     /// An element width in bits.
     ElementBits,
 }
@@ -915,7 +917,7 @@ impl fmt::Display for Expected {
             Expected::Entry => "an entry: a position or a mode name",
             Expected::Value => "a value after `=`",
             Expected::TileEntry => "a tile entry (an integer or a tuple of integers)",
-            Expected::Size => "a size (an integer or a tuple of sizes)",
+            Expected::Shape => "a size (an integer or a tuple of sizes)",
             Expected::ElementBits => "an element width in bits, e.g. `16-bit`",
         })
     }
