@@ -281,16 +281,11 @@ pub fn eval(text: &str, cute: bool, json: bool) -> Output {
         Err(o) => return o,
     };
     if layout.size() > LIST_LIMIT {
-        let d = Diag::rule(
-            "too-large",
-            &main_source(text),
-            None,
-            format!(
-                "the layout has {} positions; `eval` lists at most {LIST_LIMIT}",
-                layout.size()
-            ),
-            Some("evaluate a smaller layout, or `divide` it into tiles first".into()),
-        );
+        let e = layout_core::Error::ListTooLarge {
+            size: layout.size(),
+            limit: LIST_LIMIT,
+        };
+        let d = Diag::core(&e, &main_source(text), 0, None);
         return failure(&[d], json, false);
     }
     let offsets: Vec<i64> = match (0..layout.size()).map(|i| layout.eval_index(i)).collect() {

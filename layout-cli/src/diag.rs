@@ -177,27 +177,6 @@ impl Diag {
         }
     }
 
-    /// Any other rule violation, located when `at` is given.
-    pub fn rule(
-        rule: &'static str,
-        src: &Source<'_>,
-        at: Option<usize>,
-        message: impl Into<String>,
-        help: Option<String>,
-    ) -> Diag {
-        let message = message.into();
-        Diag {
-            rule,
-            mode: Vec::new(),
-            message: match at {
-                Some(a) => format!("{message} ({})", src.at(a)),
-                None => message,
-            },
-            help,
-            unreadable: false,
-        }
-    }
-
     /// An unreadable option value (not part of a layout argument).
     pub fn bad_option(message: impl Into<String>, help: Option<String>) -> Diag {
         Diag {

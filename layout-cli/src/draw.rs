@@ -12,7 +12,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use layout_core::{Map, Space, Tree};
+use layout_core::{Error, Map, Space, Tree};
 use serde::Serialize;
 
 use crate::Output;
@@ -122,13 +122,8 @@ fn values_grid(map: &Map, rows: i64, cols: i64, src: &Source<'_>) -> Result<Vec<
 
 fn too_large(cells: i64, src: &crate::diag::Source<'_>) -> Option<Diag> {
     (cells > i64::try_from(MAX_CELLS).unwrap_or(i64::MAX)).then(|| {
-        Diag::rule(
-            "too-large",
-            src,
-            None,
-            format!("the picture would have {cells} cells; `draw` draws at most {MAX_CELLS}"),
-            Some("draw one tile: `restrict(divide(L, (16,16)), rest = 0)`".into()),
-        )
+        let limit = i64::try_from(MAX_CELLS).unwrap_or(i64::MAX);
+        Diag::core(&Error::PictureTooLarge { cells, limit }, src, 0, None)
     })
 }
 
@@ -162,51 +157,32 @@ pub fn picture(map: &Map, o: &Options<'_>) -> Result<Picture, Diag> {
             }
             (None, Some(t)) => t.to_vec(),
             (None, None) => {
-                return Err(Diag::rule(
-                    "tile-shape",
-                    &src,
-                    None,
-                    "a thread-value layout is drawn over its 2-D logical tile, and this one has none",
-                    Some("write the tile on the logical side, `[L, thread-value -> logical(16,8)]`, or pass `--tile 16,8` (rows, columns; CuTe's (M, N) under --cute)".into()),
-                ));
+                return Err(Diag::core(&Error::DrawNoTile, &src, 0, None));
             }
         };
         let (rows, cols) = match tile.as_slice() {
             [r, c] => (*r, *c),
             [n] => (1, *n),
             _ => {
-                return Err(Diag::rule(
-                    "tile-shape",
-                    &src,
-                    None,
-                    format!("a tile of {} extents cannot be drawn in 2-D", tile.len()),
-                    Some("give two extents, rows and columns".into()),
-                ));
+                let e = Error::DrawTileExtents {
+                    extents: tile.len(),
+                };
+                return Err(Diag::core(&e, &src, 0, None));
             }
         };
         if rows.checked_mul(cols) != Some(map.size()) {
-            return Err(Diag::rule(
-                "tile-shape",
-                &src,
-                None,
-                format!(
-                    "the tile {rows}×{cols} does not have the layout's {} positions",
-                    map.size()
-                ),
-                Some("give extents whose product is the layout's size".into()),
-            ));
+            let e = Error::DrawTileSize {
+                rows,
+                cols,
+                size: map.size(),
+            };
+            return Err(Diag::core(&e, &src, 0, None));
         }
         if let Some(d) = too_large(rows.checked_mul(cols).unwrap_or(i64::MAX), &src) {
             return Err(d);
         }
         let Map::Layout(a) = map else {
-            return Err(Diag::rule(
-                "not-a-layout",
-                &src,
-                None,
-                "only a thread-value layout can be drawn over its tile",
-                None,
-            ));
+            return Err(Diag::core(&Error::DrawNotLayout, &src, 0, None));
         };
         let l = a.layout();
         let rank = l.rank();
@@ -270,16 +246,10 @@ pub fn picture(map: &Map, o: &Options<'_>) -> Result<Picture, Diag> {
     }
     let entries = map.domain_entry_sizes();
     let Some((rows, cols)) = grid_shape(&entries) else {
-        return Err(Diag::rule(
-            "rank",
-            &src,
-            None,
-            format!(
-                "`draw` draws a domain of one or two top-level modes, and this one has {}",
-                entries.len()
-            ),
-            Some("group the modes into two, e.g. `((2,4),8):((8,16),1)` instead of `(2,4,8):(8,16,1)`".into()),
-        ));
+        let e = Error::DrawRank {
+            rank: entries.len(),
+        };
+        return Err(Diag::core(&e, &src, 0, None));
     };
     if let Some(d) = too_large(rows.checked_mul(cols).unwrap_or(i64::MAX), &src) {
         return Err(d);

@@ -775,7 +775,7 @@ fn errors_point_at_columns() {
         (
             &["explain", "compose((4,6):(6,1), (3,4):(1,3))"],
             1,
-            "error: size mismatch in `compose`: the right operand has 12 positions, the left operand reads 24 (column 22)",
+            "error: size mismatch: right 12 vs left 24 (column 22)",
         ),
         // The right operand of `compose` is `thread-value -> logical` by default: it must be dense.
         (
@@ -1418,4 +1418,44 @@ fn cute_order_divide_errors_number_modes_in_cute_order() {
     // The same layout in seed order: mode 1.
     let (_, v) = json(&["explain", "divide((8,6):(6,1), (4,4))", "--json"]);
     assert_eq!(v["errors"][0]["mode"], serde_json::json!([1]));
+}
+
+#[test]
+fn the_cli_reads_what_the_macro_reads() {
+    // A coordinate as a `restrict` value: entry 1 of shape (2,4) at (1,3), whose stride part
+    // is 1·4 + 3·1; entry 0 (stride 8) stays free.
+    let (status, v) = json(&[
+        "explain",
+        "restrict((4,(2,4)):(8,(4,1)), 1 = (1,3))",
+        "--json",
+    ]);
+    assert_eq!(status, 0);
+    let want: Vec<i64> = (0..4).map(|i| 8 * i + 4 + 3).collect();
+    assert_eq!(ints(&v["values"]), want);
+    // CuTe's static integers `_N` in CuTe order.
+    for args in [
+        &[
+            "check",
+            "--cute",
+            "(_4,_8):(_1,_4)",
+            "--space",
+            "tv->logical",
+        ][..],
+        &["check", "cute (_4,_8):(_1,_4)", "--space", "tv->logical"][..],
+    ] {
+        let r = layout(args);
+        assert_eq!(r.status, 0, "{args:?}: {}{}", r.stdout, r.stderr);
+    }
+    // Tile shapes go through the operations (`divide` of a tile equal to its sizes).
+    let r = layout(&[
+        "explain",
+        "divide([(8,8):(8,1), logical(8,8) -> physical], (4,2))",
+    ]);
+    assert_eq!(r.status, 0);
+    assert!(
+        r.stdout
+            .starts_with("map        a layout: logical[4, 2, 2, 4] -> physical\n"),
+        "{}",
+        r.stdout
+    );
 }

@@ -161,8 +161,10 @@ pub enum Expected {
     Value,
     /// A tile entry.
     TileEntry,
-    /// A size (an integer or a tuple of sizes).
-    Size,
+    /// A shape: a size (an integer) or a tuple of sizes. (Not named `Size`: the typed
+    /// layer's `Size<N>` must stay the one item of that name, so compiler messages print it
+    /// short.)
+    Shape,
     /// An element width in bits.
     ElementBits,
 }
@@ -742,6 +744,43 @@ pub enum Error {
         /// Its number of extents.
         count: usize,
     },
+    /// A picture of more cells than the `layout draw` command draws.
+    PictureTooLarge {
+        /// The cells the picture would have.
+        cells: i64,
+        /// The most it draws.
+        limit: i64,
+    },
+    /// `layout eval` of more positions than it lists.
+    ListTooLarge {
+        /// The layout's size.
+        size: i64,
+        /// The most it lists.
+        limit: i64,
+    },
+    /// `layout draw` of a thread-value layout without a 2-D logical tile.
+    DrawNoTile,
+    /// `layout draw` over a tile that is neither 1-D nor 2-D.
+    DrawTileExtents {
+        /// Its number of extents.
+        extents: usize,
+    },
+    /// `layout draw` over a `rows × cols` tile that is not the layout's size.
+    DrawTileSize {
+        /// Rows.
+        rows: i64,
+        /// Columns.
+        cols: i64,
+        /// The layout's size.
+        size: i64,
+    },
+    /// `layout draw` of a thread-value map over its tile that is not a layout.
+    DrawNotLayout,
+    /// `layout draw` of a domain with more than two top-level modes.
+    DrawRank {
+        /// Its number of top-level modes.
+        rank: usize,
+    },
     /// An operation whose result's tile shape would have more than
     /// [`crate::expr::MAX_TILE_EXTENTS`] extents.
     ResultTileExtents {
@@ -811,7 +850,7 @@ fn op_usage(op: crate::expr::Op) -> &'static str {
 }
 
 /// The list of operations, for the help of an unknown one.
-fn op_list(f: &mut fmt::Formatter<'_>) -> fmt::Result {
+fn op_list(f: &mut dyn fmt::Write) -> fmt::Result {
     f.write_str("the operations are ")?;
     for (i, op) in crate::expr::Op::ALL.iter().enumerate() {
         if i > 0 {
@@ -823,7 +862,7 @@ fn op_list(f: &mut fmt::Formatter<'_>) -> fmt::Result {
 }
 
 /// The help of a CuTe swizzle pasted without its unit, showing both ways to write it.
-fn swizzle_unit_help(f: &mut fmt::Formatter<'_>, b: i64, m: i64, s: i64) -> fmt::Result {
+fn swizzle_unit_help(f: &mut dyn fmt::Write, b: i64, m: i64, s: i64) -> fmt::Result {
     write!(
         f,
         "CuTe's GMMA and TMA swizzles act on byte addresses: write `Swizzle<{b},{m},{s}> over bytes of 16-bit elements` with the element width in bits"
@@ -878,7 +917,7 @@ impl fmt::Display for Expected {
             Expected::Entry => "an entry: a position or a mode name",
             Expected::Value => "a value after `=`",
             Expected::TileEntry => "a tile entry (an integer or a tuple of integers)",
-            Expected::Size => "a size (an integer or a tuple of sizes)",
+            Expected::Shape => "a size (an integer or a tuple of sizes)",
             Expected::ElementBits => "an element width in bits, e.g. `16-bit`",
         })
     }
@@ -889,87 +928,8 @@ impl Error {
     /// CLI's `--json` output; spec: Machine-readable output).
     #[must_use]
     pub fn rule(&self) -> &'static str {
-        match self {
-            Error::Parse { .. }
-            | Error::IntegerTooLarge { .. }
-            | Error::RuntimeLeaf { .. }
-            | Error::NestedName { .. } => "syntax",
-            Error::ProfileMismatch { .. } => "profile-mismatch",
-            Error::NonPositiveSize { .. } => "non-positive-size",
-            Error::ZeroStride { .. } => "zero-stride",
-            Error::Overflow { .. } | Error::LeafOutOfRange { .. } => "overflow",
-            Error::TooDeep { .. } | Error::TooWide { .. } => "too-large",
-            Error::NotDense { .. } | Error::BroadcastNotDense { .. } => "not-dense",
-            Error::Aliasing { .. } => "aliasing",
-            Error::AliasUndecided { .. } => "alias-undecided",
-            Error::NegativeOffset { .. } => "negative-offset",
-            Error::IndexOutOfRange { .. }
-            | Error::CoordOutOfRange { .. }
-            | Error::CoordProfile { .. } => "coordinate",
-            Error::ForbiddenSpaces { .. } => "forbidden-spaces",
-            Error::SwizzleOverlap { .. }
-            | Error::SwizzleTooWide { .. }
-            | Error::SwizzleCuteShift { .. } => "swizzle-fields",
-            Error::SwizzleUnit { .. } => "swizzle-unit",
-            Error::SwizzleNotPhysical { .. } => "swizzle-not-physical",
-            Error::RightNotLogical { .. } | Error::RightSwizzled => "right-not-logical",
-            Error::LeftDomainNotLogical { .. } => "left-domain-not-logical",
-            Error::SizeMismatch { .. } => "size-mismatch",
-            Error::TileMismatch { .. } | Error::TileSize { .. } | Error::TileNotLogical { .. } => {
-                "tile-shape"
-            }
-            Error::IndexTypeRange { .. } => "index-type-range",
-            Error::RestrictNotPhysical { .. }
-            | Error::RestrictEntry { .. }
-            | Error::UnknownModeName => "restrict",
-            Error::DecideTooLarge { .. } => "decide-too-large",
-            Error::RangeUndecided { .. } => "range-undecided",
-            Error::ProgramArity { .. }
-            | Error::ProgramUndefined { .. }
-            | Error::ProgramTerm { .. } => "program",
-            Error::TileExtent { .. } => "tile-shape",
-            Error::SwizzleNegativeField { .. } | Error::SwizzleNegativeOffset { .. } => {
-                "swizzle-fields"
-            }
-            Error::ScaleSize { .. } => "size-mismatch",
-            Error::NotOneMode { .. } | Error::TileRank { .. } | Error::ArrangementRank { .. } => {
-                "rank-mismatch"
-            }
-            Error::NotDivisible { .. } | Error::TileSplit { .. } => "not-divisible",
-            Error::DuplicateName { .. } => "mode-names",
-            Error::ModeIndex { .. }
-            | Error::RepeatedMode { .. }
-            | Error::PermutationRank { .. }
-            | Error::GroupRange { .. }
-            | Error::EmptySelection => "mode-index",
-            Error::CutePostcondition { failed, .. } => failed.rule(),
-            Error::CuteRefused { reason, .. } => reason.rule(),
-            Error::CuteStrict { failed, .. } => failed.rule(),
-            Error::CuteCheckLimit { .. } => "cute-check-limit",
-            Error::CuteArguments { .. } => "cute-arguments",
-            Error::Syntax { .. }
-            | Error::IntegerSuffix
-            | Error::StaticInteger { .. }
-            | Error::SecondIndexType
-            | Error::SwizzleFieldTwice
-            | Error::SwizzleUnitMissing { .. } => "syntax",
-            Error::SecondSwizzle => "swizzle-fields",
-            Error::UnknownOperation => "unknown-operation",
-            Error::UnknownOperand => "unknown-operand",
-            Error::ExprTooDeep => "too-large",
-            Error::RuntimeOperand
-            | Error::RuntimeNotLast { .. }
-            | Error::RuntimeRestrictTwice
-            | Error::RuntimeSwizzle
-            | Error::RuntimeTile => "runtime-leaves",
-            Error::RuntimeValue => "runtime-value",
-            Error::NotALayout { .. } => "not-a-layout",
-            Error::BroadcastNotPhysical { .. } => "broadcast-not-physical",
-            Error::InverseOfPhysical { .. } => "not-dense",
-            Error::DivideTileUnknown
-            | Error::TileExtents { .. }
-            | Error::ResultTileExtents { .. } => "tile-shape",
-        }
+        self.entry(Part::Rule, &mut Sink)
+            .map_or("", |(rule, _)| rule)
     }
 
     /// The mode the error is about, when it is about one.
@@ -1031,82 +991,957 @@ pub struct HelpText(Error);
 
 impl HelpText {
     fn has_text(&self) -> bool {
-        !matches!(
-            self.0,
-            Error::IntegerTooLarge { .. }
-                | Error::TooDeep { .. }
-                | Error::TooWide { .. }
-                | Error::IndexOutOfRange { .. }
-                | Error::CoordOutOfRange { .. }
-                | Error::CoordProfile { .. }
-        )
+        self.0
+            .entry(Part::Rule, &mut Sink)
+            .is_ok_and(|(_, help)| help)
     }
 }
 
 impl fmt::Display for HelpText {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
-            Error::Parse { expected, .. } => write!(f, "write {expected} here; a layout reads `shape:stride`, e.g. `(16,32):(32,1)`"),
-            Error::RuntimeLeaf { .. } => f.write_str("run-time `{expr}` leaves are read only by the `layout!` macro; give an integer"),
-            Error::NestedName { .. } => f.write_str("name the top-level mode instead: `(rows: (2,4), cols: 8):(..)`"),
-            Error::ProfileMismatch { shape_rank, stride_rank, .. } => write!(f, "give the stride the same nesting as the shape: {shape_rank} entr{} here, not {stride_rank}", if shape_rank == 1 { "y" } else { "ies" }),
-            Error::NonPositiveSize { .. } => f.write_str("sizes count positions and are at least 1"),
-            Error::ZeroStride { .. } => f.write_str("write `_` for a broadcast mode (it makes the layout read-only), or give a non-zero stride"),
-            Error::Overflow { .. } => f.write_str("use smaller sizes or strides: every offset must fit in i64"),
-            Error::NotDense { found, .. } if found < 0 => f.write_str("strides into logical or thread-value space are positive: sorted, they are 1, n1, n1·n2, …; annotate the codomain `physical` for a negative stride"),
-            Error::NotDense { expected, .. } => write!(f, "stride {expected} here would make the strides the running products of the sizes; or annotate the codomain `physical` if gaps are intended"),
-            Error::BroadcastNotDense { .. } => f.write_str("a map into logical or thread-value space cannot broadcast; annotate the codomain `physical` for a read-only broadcast, or build it with `broadcast(L, shape)`"),
-            Error::Aliasing { .. } => f.write_str("make each stride exceed the span of the smaller modes, or write `_` for modes that are meant to share addresses (read-only)"),
-            Error::NegativeOffset { .. } => f.write_str("cosize needs offsets from 0; use non-negative strides or offset the base pointer"),
-            Error::ForbiddenSpaces { domain, codomain } => match (domain, codomain) {
+        self.0.entry(Part::Help, f).map(drop)
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.entry(Part::Message, f).map(drop)
+    }
+}
+
+/// Which text of a rule [`Error::entry`] writes.
+#[derive(Clone, Copy)]
+enum Part {
+    /// None: only the rule's name (and whether it has a help) is asked for.
+    Rule,
+    /// The message (`Display`).
+    Message,
+    /// The help ([`HelpText`]).
+    Help,
+}
+
+/// A text of a rule, written on demand.
+type Text<'a> = &'a dyn Fn(&mut dyn fmt::Write) -> fmt::Result;
+
+/// A writer that keeps nothing (for the rule's name alone).
+struct Sink;
+
+impl fmt::Write for Sink {
+    fn write_str(&mut self, _: &str) -> fmt::Result {
+        Ok(())
+    }
+}
+
+/// One row of the table: writes the asked part, and gives the rule's name and whether it has a
+/// help.
+fn row(
+    part: Part,
+    w: &mut dyn fmt::Write,
+    rule: &'static str,
+    message: Text<'_>,
+    help: Option<Text<'_>>,
+) -> Result<(&'static str, bool), fmt::Error> {
+    match (part, help) {
+        (Part::Message, _) => message(w)?,
+        (Part::Help, Some(h)) => h(w)?,
+        (Part::Help, None) | (Part::Rule, _) => {}
+    }
+    Ok((rule, help.is_some()))
+}
+
+impl Error {
+    /// The one table of the rules: for every variant, in one arm, its stable name
+    /// ([`Error::rule`]), its message (`Display`) and its help ([`Error::help`]).
+    #[allow(unused_variables)] // each arm binds every field; a text uses the ones it needs
+    fn entry(
+        &self,
+        part: Part,
+        w: &mut dyn fmt::Write,
+    ) -> Result<(&'static str, bool), fmt::Error> {
+        match *self {
+            Error::PictureTooLarge { cells, limit } => row(
+                part,
+                w,
+                "too-large",
+                &|f| {
+                    write!(
+                        f,
+                        "the picture would have {cells} cells; `draw` draws at most {limit}"
+                    )
+                },
+                Some(&|f| f.write_str("draw one tile: `restrict(divide(L, (16,16)), rest = 0)`")),
+            ),
+            Error::ListTooLarge { size, limit } => row(
+                part,
+                w,
+                "too-large",
+                &|f| {
+                    write!(
+                        f,
+                        "the layout has {size} positions; `eval` lists at most {limit}"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("evaluate a smaller layout, or `divide` it into tiles first")
+                }),
+            ),
+            Error::DrawNoTile => row(
+                part,
+                w,
+                "tile-shape",
+                &|f| {
+                    f.write_str("a thread-value layout is drawn over its 2-D logical tile, and this one has none")
+                },
+                Some(&|f| {
+                    f.write_str("write the tile on the logical side, `[L, thread-value -> logical(16,8)]`, or pass `--tile 16,8` (rows, columns; CuTe's (M, N) under --cute)")
+                }),
+            ),
+            Error::DrawTileExtents { extents } => row(
+                part,
+                w,
+                "tile-shape",
+                &|f| write!(f, "a tile of {extents} extents cannot be drawn in 2-D"),
+                Some(&|f| f.write_str("give two extents, rows and columns")),
+            ),
+            Error::DrawTileSize { rows, cols, size } => row(
+                part,
+                w,
+                "tile-shape",
+                &|f| {
+                    write!(
+                        f,
+                        "the tile {rows}×{cols} does not have the layout's {size} positions"
+                    )
+                },
+                Some(&|f| f.write_str("give extents whose product is the layout's size")),
+            ),
+            Error::DrawNotLayout => row(
+                part,
+                w,
+                "not-a-layout",
+                &|f| f.write_str("only a thread-value layout can be drawn over its tile"),
+                None,
+            ),
+            Error::DrawRank { rank } => row(
+                part,
+                w,
+                "rank",
+                &|f| {
+                    write!(
+                        f,
+                        "`draw` draws a domain of one or two top-level modes, and this one has {rank}"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("group the modes into two, e.g. `((2,4),8):((8,16),1)` instead of `(2,4,8):(8,16,1)`")
+                }),
+            ),
+            Error::Parse { column, expected } => row(
+                part,
+                w,
+                "syntax",
+                &|f| write!(f, "syntax error at column {column}: expected {expected}"),
+                Some(&|f| {
+                    write!(
+                        f,
+                        "write {expected} here; a layout reads `shape:stride`, e.g. `(16,32):(32,1)`"
+                    )
+                }),
+            ),
+            Error::IntegerTooLarge { column } => row(
+                part,
+                w,
+                "syntax",
+                &|f| write!(f, "integer at column {column} does not fit in i64"),
+                None,
+            ),
+            Error::RuntimeLeaf { column } => row(
+                part,
+                w,
+                "syntax",
+                &|f| {
+                    write!(
+                        f,
+                        "run-time leaf `{{..}}` at column {column} is not allowed here"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("run-time `{expr}` leaves are read only by the `layout!` macro; give an integer")
+                }),
+            ),
+            Error::NestedName { column } => row(
+                part,
+                w,
+                "syntax",
+                &|f| write!(f, "mode name at column {column} is below the top level"),
+                Some(&|f| {
+                    f.write_str("name the top-level mode instead: `(rows: (2,4), cols: 8):(..)`")
+                }),
+            ),
+            Error::ProfileMismatch {
+                mode,
+                shape_rank,
+                stride_rank,
+            } => row(
+                part,
+                w,
+                "profile-mismatch",
+                &|f| {
+                    write!(
+                        f,
+                        "shape and stride differ in profile at {mode}: the shape has {shape_rank} entr{} there, the stride {stride_rank}",
+                        if shape_rank == 1 { "y" } else { "ies" }
+                    )
+                },
+                Some(&|f| {
+                    write!(
+                        f,
+                        "give the stride the same nesting as the shape: {shape_rank} entr{} here, not {stride_rank}",
+                        if shape_rank == 1 { "y" } else { "ies" }
+                    )
+                }),
+            ),
+            Error::NonPositiveSize { mode, size } => row(
+                part,
+                w,
+                "non-positive-size",
+                &|f| write!(f, "size {size} in {mode} is not positive"),
+                Some(&|f| f.write_str("sizes count positions and are at least 1")),
+            ),
+            Error::ZeroStride { mode, size } => row(
+                part,
+                w,
+                "zero-stride",
+                &|f| write!(f, "zero stride in {mode} of size {size}"),
+                Some(&|f| {
+                    f.write_str("write `_` for a broadcast mode (it makes the layout read-only), or give a non-zero stride")
+                }),
+            ),
+            Error::Overflow { mode, what } => row(
+                part,
+                w,
+                "overflow",
+                &|f| write!(f, "overflow: {what} exceeds i64 at {mode}"),
+                Some(&|f| {
+                    f.write_str("use smaller sizes or strides: every offset must fit in i64")
+                }),
+            ),
+            Error::TooDeep { mode } => row(
+                part,
+                w,
+                "too-large",
+                &|f| write!(f, "nesting deeper than {MAX_DEPTH} levels at {mode}"),
+                None,
+            ),
+            Error::TooWide { mode, rank } => row(
+                part,
+                w,
+                "too-large",
+                &|f| write!(f, "{rank} entries in one tuple at {mode} (at most 255)"),
+                None,
+            ),
+            Error::NotDense {
+                mode,
+                expected,
+                found,
+            } => row(
+                part,
+                w,
+                "not-dense",
+                &|f| {
+                    write!(
+                        f,
+                        "not a dense bijection (Lemma 1): sorted by stride, {mode} should have stride {expected} but has {found}"
+                    )
+                },
+                Some(&|f| {
+                    if found < 0 {
+                        f.write_str("strides into logical or thread-value space are positive: sorted, they are 1, n1, n1·n2, …; annotate the codomain `physical` for a negative stride")
+                    } else {
+                        write!(
+                            f,
+                            "stride {expected} here would make the strides the running products of the sizes; or annotate the codomain `physical` if gaps are intended"
+                        )
+                    }
+                }),
+            ),
+            Error::BroadcastNotDense { mode, size } => row(
+                part,
+                w,
+                "not-dense",
+                &|f| {
+                    write!(
+                        f,
+                        "not a dense bijection (Lemma 1): {mode} of size {size} is a broadcast `_`"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("a map into logical or thread-value space cannot broadcast; annotate the codomain `physical` for a read-only broadcast, or build it with `broadcast(L, shape)`")
+                }),
+            ),
+            Error::Aliasing {
+                first,
+                second,
+                offset,
+                modes,
+            } => row(
+                part,
+                w,
+                "aliasing",
+                &|f| {
+                    write!(
+                        f,
+                        "not alias-free: flat indices {first} and {second} both reach offset {offset}"
+                    )?;
+                    if let Some((a, b)) = modes {
+                        write!(f, " ({a} and {b} collide)")?;
+                    }
+                    Ok(())
+                },
+                Some(&|f| {
+                    f.write_str("make each stride exceed the span of the smaller modes, or write `_` for modes that are meant to share addresses (read-only)")
+                }),
+            ),
+            Error::AliasUndecided { size, range } => row(
+                part,
+                w,
+                "alias-undecided",
+                &|f| {
+                    write!(
+                        f,
+                        "alias-freedom undecided: {size} coordinates over an offset range of {range} exceed the enumeration limit"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("the exact test enumerates at most 2^19 coordinates (2^15 over a range past 2^26); give strides that pass the fast test (each stride above the span of the smaller modes)")
+                }),
+            ),
+            Error::NegativeOffset { mode, stride, min } => row(
+                part,
+                w,
+                "negative-offset",
+                &|f| {
+                    write!(
+                        f,
+                        "cosize undefined: the smallest offset is {min} (stride {stride} in {mode})"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("cosize needs offsets from 0; use non-negative strides or offset the base pointer")
+                }),
+            ),
+            Error::IndexOutOfRange { index, size } => row(
+                part,
+                w,
+                "coordinate",
+                &|f| write!(f, "index {index} outside [0, {size})"),
+                None,
+            ),
+            Error::CoordOutOfRange { mode, value, size } => row(
+                part,
+                w,
+                "coordinate",
+                &|f| write!(f, "coordinate {value} outside [0, {size}) at {mode}"),
+                None,
+            ),
+            Error::LeafOutOfRange {
+                leaf,
+                stride,
+                negative,
+                magnitude,
+            } => row(
+                part,
+                w,
+                "overflow",
+                &|f| {
+                    write!(
+                        f,
+                        "run-time {} of leaf {leaf} is {}{magnitude}, outside i64",
+                        if stride { "stride" } else { "size" },
+                        if negative { "-" } else { "" }
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("sizes and strides are `i64` values: check the run-time value, or convert it explicitly where it is computed")
+                }),
+            ),
+            Error::CoordProfile {
+                mode,
+                shape_rank,
+                coord_rank,
+            } => row(
+                part,
+                w,
+                "coordinate",
+                &|f| {
+                    write!(
+                        f,
+                        "coordinate has {coord_rank} entries at {mode} where the shape has {shape_rank}"
+                    )
+                },
+                None,
+            ),
+            Error::ForbiddenSpaces { domain, codomain } => row(
+                part,
+                w,
+                "forbidden-spaces",
+                &|f| write!(f, "forbidden annotation `{domain} -> {codomain}`"),
+                Some(&|f| {
+                    match (domain, codomain) {
                 (Space::ThreadValue, Space::Physical) => f.write_str("write `thread-value -> logical` and compose it with a `logical -> physical` layout: `compose(storage, tv)`"),
                 (Space::Physical, _) => f.write_str("nothing maps out of physical space; annotate the domain `logical` or `thread-value`"),
                 _ => f.write_str("the constructible pairs are logical/thread-value -> logical/thread-value and logical -> physical"),
-            },
-            Error::SwizzleOverlap { b, .. } => write!(f, "the source and destination fields must be at least b = {b} bits apart: |src - dst| >= {b}"),
-            Error::SwizzleCuteShift { .. } => f.write_str("CuTe's `Swizzle<B,M,S>` needs 0 <= B <= 62, 0 <= M <= 62 and -62 <= S <= 62"),
-            Error::SwizzleUnit { .. } => f.write_str("check the element width; a byte swizzle that moves bytes inside an element has no element form: swizzle a layout of bytes instead"),
-            Error::SwizzleNotPhysical { .. } => f.write_str("annotate the layout `logical -> physical`; a swizzle permutes memory addresses only"),
-            Error::RightNotLogical { .. } => f.write_str("swap the operands: `compose(storage, tv)` applies `tv` first, then `storage`"),
-            Error::RightSwizzled => f.write_str("a swizzle is the last step of a chain: swizzle the left (storage) operand instead"),
-            Error::LeftDomainNotLogical { .. } => f.write_str("the left operand must read logical positions: annotate it `logical -> ..`, or swap the operands"),
-            Error::SizeMismatch { left, .. } => write!(f, "the right operand must enumerate all {left} positions of the left operand's domain; `divide` or `repeat` one operand so that the sizes agree"),
-            Error::TileMismatch { .. } => f.write_str("write both sides over the same logical index (spec: Logical tile shapes): a row-major M×K matrix composed after a CuTe TV layout is `(K,M):(1,K)` in seed order"),
-            Error::TileSize { size, .. } => write!(f, "the tile's extents must multiply to the size of the logical side, {size}"),
-            Error::TileNotLogical { .. } => f.write_str("only a `logical` side carries a tile shape: `logical(K, M)`"),
-            Error::IndexTypeRange { .. } => f.write_str("pick a wider index type, e.g. `index = i64`"),
-            Error::RestrictNotPhysical { .. } => f.write_str("compose with a `logical -> physical` layout first, then restrict the composite"),
-            Error::RestrictEntry { rank, .. } => write!(f, "the domain has {rank} free top-level entries, numbered from 0"),
-            Error::UnknownModeName => f.write_str("name a top-level mode of the domain, e.g. `thread` in `(thread: 32, value: 4):(4, 1)`, or give its position"),
-            Error::DecideTooLarge { .. } => f.write_str("emit the composite as written, or decide a smaller tile"),
-            Error::RangeUndecided { .. } => f.write_str("swizzle a layout (or a composite decided to be one) whose strides are powers of two, or restrict a smaller tile"),
-            Error::ProgramArity { expected, .. } => write!(f, "give one value per coordinate of the program, {expected} in all"),
-            Error::ProgramUndefined { .. } | Error::ProgramTerm { .. } => f.write_str("evaluate programs built by `emit`, `written` or `layout_form`, or define each variable before it is read and divide by positive integers only"),
-            Error::NotOneMode { .. } => f.write_str("scale one mode at a time: `select` or `flatten` the layout and pass a single mode"),
-            Error::ScaleSize { size, .. } => write!(f, "the shape refines the mode, so its sizes must multiply to {size}"),
-            Error::TileRank { rank, .. } => write!(f, "give one tile entry per top-level mode, {rank} in all (an entry of 1 leaves the whole mode in `rest`)"),
-            Error::NotDivisible { size, .. } => write!(f, "each tile entry must be a positive divisor of its mode's size (k | n), here of {size}"),
-            Error::TileSplit { .. } => f.write_str("in a nested mode a tile entry must be the product of the fastest leaves times a divisor of the next leaf (last leaf fastest); `flatten` the layout and tile its leaves instead"),
-            Error::ArrangementRank { rank, .. } => write!(f, "give the arrangement {rank} top-level modes, one per mode of the layout (size 1 where a mode is not repeated)"),
-            Error::ModeIndex { rank, .. } => write!(f, "top-level modes are numbered from 0 to {}, slowest first", rank.saturating_sub(1)),
-            Error::RepeatedMode { .. } => f.write_str("list each top-level mode at most once"),
-            Error::DuplicateName { .. } => f.write_str("give each top-level mode of a layout its own name"),
-            Error::PermutationRank { rank, .. } => write!(f, "a permutation lists each of the {rank} top-level modes exactly once; use `select` to drop modes"),
-            Error::GroupRange { rank, .. } => write!(f, "group needs start < end <= {rank}"),
-            Error::EmptySelection => f.write_str("select at least one top-level mode"),
-            Error::LeafOutOfRange { .. } => f.write_str("sizes and strides are `i64` values: check the run-time value, or convert it explicitly where it is computed"),
-            Error::IntegerTooLarge { .. }
-            | Error::TooDeep { .. }
-            | Error::TooWide { .. }
-            | Error::IndexOutOfRange { .. }
-            | Error::CoordOutOfRange { .. }
-            | Error::CoordProfile { .. } => Ok(()),
-            Error::AliasUndecided { .. } => f.write_str("the exact test enumerates at most 2^19 coordinates (2^15 over a range past 2^26); give strides that pass the fast test (each stride above the span of the smaller modes)"),
-            Error::SwizzleTooWide { .. } => f.write_str("swizzle fields are bit positions of the element offset and must end below bit 62"),
-            Error::TileExtent { .. } => f.write_str("tile extents count positions and are at least 1"),
-            Error::SwizzleNegativeField { .. } => f.write_str("give the number of bits and the lowest source and destination bits, each at least 0"),
-            Error::SwizzleNegativeOffset { .. } => f.write_str("swizzle a layout whose offsets start at 0 (non-negative strides), or offset the base pointer first"),
-            Error::CutePostcondition { failed, .. } => f.write_str(match failed {
+            }
+                }),
+            ),
+            Error::SwizzleOverlap { b, src, dst } => row(
+                part,
+                w,
+                "swizzle-fields",
+                &|f| {
+                    write!(
+                        f,
+                        "swizzle fields overlap: source bits [{src}, {}) and destination bits [{dst}, {}) share a bit",
+                        u64::from(src).saturating_add(u64::from(b)),
+                        u64::from(dst).saturating_add(u64::from(b))
+                    )
+                },
+                Some(&|f| {
+                    write!(
+                        f,
+                        "the source and destination fields must be at least b = {b} bits apart: |src - dst| >= {b}"
+                    )
+                }),
+            ),
+            Error::SwizzleTooWide { b, src, dst } => row(
+                part,
+                w,
+                "swizzle-fields",
+                &|f| {
+                    write!(
+                        f,
+                        "swizzle field reaches past bit 62 (b = {b}, src = {src}, dst = {dst})"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("swizzle fields are bit positions of the element offset and must end below bit 62")
+                }),
+            ),
+            Error::SwizzleCuteShift { b, m, s } => row(
+                part,
+                w,
+                "swizzle-fields",
+                &|f| {
+                    write!(
+                        f,
+                        "CuTe Swizzle<{b},{m},{s}> is out of range: B and M must be in [0, 62], S in [-62, 62]"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("CuTe's `Swizzle<B,M,S>` needs 0 <= B <= 62, 0 <= M <= 62 and -62 <= S <= 62")
+                }),
+            ),
+            Error::SwizzleUnit { b, m, s, elem_bits } => row(
+                part,
+                w,
+                "swizzle-unit",
+                &|f| {
+                    if elem_bits == 0 || !elem_bits.is_power_of_two() {
+                        write!(
+                            f,
+                            "CuTe Swizzle<{b},{m},{s}> over bytes of {elem_bits}-bit elements has no form on element offsets: the element width is not a power of two"
+                        )
+                    } else {
+                        write!(
+                            f,
+                            "CuTe Swizzle<{b},{m},{s}> over bytes of {elem_bits}-bit elements moves bytes inside an element: M = {m} < log2({} bytes) = {}",
+                            elem_bits / 8,
+                            elem_bits.trailing_zeros().saturating_sub(3)
+                        )
+                    }
+                },
+                Some(&|f| {
+                    f.write_str("check the element width; a byte swizzle that moves bytes inside an element has no element form: swizzle a layout of bytes instead")
+                }),
+            ),
+            Error::SwizzleNotPhysical { codomain } => row(
+                part,
+                w,
+                "swizzle-not-physical",
+                &|f| {
+                    write!(
+                        f,
+                        "a swizzle runs from physical to physical, but this map's codomain is {codomain}"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("annotate the layout `logical -> physical`; a swizzle permutes memory addresses only")
+                }),
+            ),
+            Error::RightNotLogical { codomain } => row(
+                part,
+                w,
+                "right-not-logical",
+                &|f| write!(f, "the right operand maps into {codomain}, not logical"),
+                Some(&|f| {
+                    f.write_str("swap the operands: `compose(storage, tv)` applies `tv` first, then `storage`")
+                }),
+            ),
+            Error::RightSwizzled => row(
+                part,
+                w,
+                "right-not-logical",
+                &|f| {
+                    f.write_str(
+                        "the right operand is swizzled; nothing is composed after a swizzle",
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("a swizzle is the last step of a chain: swizzle the left (storage) operand instead")
+                }),
+            ),
+            Error::LeftDomainNotLogical { domain } => row(
+                part,
+                w,
+                "left-domain-not-logical",
+                &|f| write!(f, "the left operand's domain is {domain}, not logical"),
+                Some(&|f| {
+                    f.write_str("the left operand must read logical positions: annotate it `logical -> ..`, or swap the operands")
+                }),
+            ),
+            Error::SizeMismatch { left, right } => row(
+                part,
+                w,
+                "size-mismatch",
+                &|f| write!(f, "size mismatch: right {right} vs left {left}"),
+                Some(&|f| {
+                    write!(
+                        f,
+                        "the right operand must enumerate all {left} positions of the left operand's domain; `divide` or `repeat` one operand so that the sizes agree"
+                    )
+                }),
+            ),
+            Error::TileMismatch {
+                left_rank,
+                right_rank,
+                position,
+                left,
+                right,
+            } => row(
+                part,
+                w,
+                "tile-shape",
+                &|f| {
+                    if left_rank == right_rank {
+                        write!(
+                            f,
+                            "logical tile shapes differ at extent {position}: {right} on the right operand vs {left} on the left"
+                        )
+                    } else {
+                        write!(
+                            f,
+                            "logical tile shapes differ in rank: {right_rank} on the right operand vs {left_rank} on the left"
+                        )
+                    }
+                },
+                Some(&|f| {
+                    f.write_str("write both sides over the same logical index (spec: Logical tile shapes): a row-major M×K matrix composed after a CuTe TV layout is `(K,M):(1,K)` in seed order")
+                }),
+            ),
+            Error::TileSize { tile, size } => row(
+                part,
+                w,
+                "tile-shape",
+                &|f| {
+                    write!(
+                        f,
+                        "logical tile shape of {tile} positions on a side of size {size}"
+                    )
+                },
+                Some(&|f| {
+                    write!(
+                        f,
+                        "the tile's extents must multiply to the size of the logical side, {size}"
+                    )
+                }),
+            ),
+            Error::TileNotLogical { space } => row(
+                part,
+                w,
+                "tile-shape",
+                &|f| write!(f, "a tile shape on a {space} side"),
+                Some(&|f| {
+                    f.write_str("only a `logical` side carries a tile shape: `logical(K, M)`")
+                }),
+            ),
+            Error::IndexTypeRange {
+                min,
+                max,
+                type_min,
+                type_max,
+            } => row(
+                part,
+                w,
+                "index-type-range",
+                &|f| {
+                    write!(
+                        f,
+                        "offsets [{min}, {max}] do not fit the index type's range [{type_min}, {type_max}]"
+                    )
+                },
+                Some(&|f| f.write_str("pick a wider index type, e.g. `index = i64`")),
+            ),
+            Error::RestrictNotPhysical { codomain } => row(
+                part,
+                w,
+                "restrict",
+                &|f| {
+                    write!(
+                        f,
+                        "restriction is allowed only for maps into physical, but this map's codomain is {codomain}"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("compose with a `logical -> physical` layout first, then restrict the composite")
+                }),
+            ),
+            Error::RestrictEntry { entry, rank } => row(
+                part,
+                w,
+                "restrict",
+                &|f| {
+                    write!(
+                        f,
+                        "restriction of entry {entry}, but the domain has {rank} free entries"
+                    )
+                },
+                Some(&|f| {
+                    write!(
+                        f,
+                        "the domain has {rank} free top-level entries, numbered from 0"
+                    )
+                }),
+            ),
+            Error::UnknownModeName => row(
+                part,
+                w,
+                "restrict",
+                &|f| {
+                    f.write_str(
+                        "restriction by a name that no top-level mode of the domain carries",
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("name a top-level mode of the domain, e.g. `thread` in `(thread: 32, value: 4):(4, 1)`, or give its position")
+                }),
+            ),
+            Error::TileExtent { position, extent } => row(
+                part,
+                w,
+                "tile-shape",
+                &|f| {
+                    write!(
+                        f,
+                        "tile extent {extent} at position {position} is not positive"
+                    )
+                },
+                Some(&|f| f.write_str("tile extents count positions and are at least 1")),
+            ),
+            Error::SwizzleNegativeField { b, src, dst } => row(
+                part,
+                w,
+                "swizzle-fields",
+                &|f| {
+                    write!(
+                        f,
+                        "negative swizzle field (b = {b}, src = {src}, dst = {dst})"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("give the number of bits and the lowest source and destination bits, each at least 0")
+                }),
+            ),
+            Error::SwizzleNegativeOffset { min } => row(
+                part,
+                w,
+                "swizzle-fields",
+                &|f| {
+                    write!(
+                        f,
+                        "a swizzle acts on non-negative offsets, but this map reaches offset {min}"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("swizzle a layout whose offsets start at 0 (non-negative strides), or offset the base pointer first")
+                }),
+            ),
+            Error::ProgramArity { expected, found } => row(
+                part,
+                w,
+                "program",
+                &|f| {
+                    write!(
+                        f,
+                        "the program has {expected} coordinates, but {found} were given"
+                    )
+                },
+                Some(&|f| {
+                    write!(
+                        f,
+                        "give one value per coordinate of the program, {expected} in all"
+                    )
+                }),
+            ),
+            Error::ProgramUndefined { variable, defined } => row(
+                part,
+                w,
+                "program",
+                &|f| match variable {
+                    crate::emit::Var::Coord(i) => write!(
+                        f,
+                        "the program reads coordinate c{i}, but has {defined} coordinates"
+                    ),
+                    crate::emit::Var::Temp(i) => write!(
+                        f,
+                        "the program reads temporary t{i} where {defined} are defined"
+                    ),
+                },
+                Some(&|f| {
+                    f.write_str("evaluate programs built by `emit`, `written` or `layout_form`, or define each variable before it is read and divide by positive integers only")
+                }),
+            ),
+            Error::ProgramTerm { value } => row(
+                part,
+                w,
+                "program",
+                &|f| {
+                    write!(
+                        f,
+                        "the program divides by, takes the modulus of, or shifts by {value}"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("evaluate programs built by `emit`, `written` or `layout_form`, or define each variable before it is read and divide by positive integers only")
+                }),
+            ),
+            Error::DecideTooLarge { size, limit } => row(
+                part,
+                w,
+                "decide-too-large",
+                &|f| {
+                    write!(
+                        f,
+                        "deciding {size} coordinates exceeds the limit of {limit}"
+                    )
+                },
+                Some(&|f| f.write_str("emit the composite as written, or decide a smaller tile")),
+            ),
+            Error::RangeUndecided { size, limit } => row(
+                part,
+                w,
+                "range-undecided",
+                &|f| {
+                    write!(
+                        f,
+                        "the exact offset range of this map of {size} coordinates needs more than the limit of {limit} steps"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("swizzle a layout (or a composite decided to be one) whose strides are powers of two, or restrict a smaller tile")
+                }),
+            ),
+            Error::NotOneMode { leaves } => row(
+                part,
+                w,
+                "rank-mismatch",
+                &|f| {
+                    write!(
+                        f,
+                        "scale_mode needs a layout of one mode `n:d`, but this one has {leaves} leaves"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("scale one mode at a time: `select` or `flatten` the layout and pass a single mode")
+                }),
+            ),
+            Error::ScaleSize { size, shape_size } => row(
+                part,
+                w,
+                "size-mismatch",
+                &|f| {
+                    write!(
+                        f,
+                        "scale_mode size mismatch: the shape has size {shape_size}, the mode {size}"
+                    )
+                },
+                Some(&|f| {
+                    write!(
+                        f,
+                        "the shape refines the mode, so its sizes must multiply to {size}"
+                    )
+                }),
+            ),
+            Error::TileRank { rank, tile } => row(
+                part,
+                w,
+                "rank-mismatch",
+                &|f| {
+                    write!(
+                        f,
+                        "divide: the tile has {tile} entries but the layout has {rank} top-level modes"
+                    )
+                },
+                Some(&|f| {
+                    write!(
+                        f,
+                        "give one tile entry per top-level mode, {rank} in all (an entry of 1 leaves the whole mode in `rest`)"
+                    )
+                }),
+            ),
+            Error::NotDivisible { mode, size, tile } => row(
+                part,
+                w,
+                "not-divisible",
+                &|f| {
+                    write!(
+                        f,
+                        "divide: tile entry {tile} does not divide the size {size} of {mode}"
+                    )
+                },
+                Some(&|f| {
+                    write!(
+                        f,
+                        "each tile entry must be a positive divisor of its mode's size (k | n), here of {size}"
+                    )
+                }),
+            ),
+            Error::TileSplit {
+                mode,
+                tile,
+                needed,
+                size,
+            } => row(
+                part,
+                w,
+                "not-divisible",
+                &|f| {
+                    write!(
+                        f,
+                        "divide: tile entry {tile} cuts {mode} of size {size} unevenly: {needed} positions remain for it after the faster leaves, and neither of {needed} and {size} divides the other"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("in a nested mode a tile entry must be the product of the fastest leaves times a divisor of the next leaf (last leaf fastest); `flatten` the layout and tile its leaves instead")
+                }),
+            ),
+            Error::ArrangementRank { rank, arrangement } => row(
+                part,
+                w,
+                "rank-mismatch",
+                &|f| {
+                    write!(
+                        f,
+                        "repeat_modewise: the arrangement has {arrangement} top-level modes but the layout has {rank}"
+                    )
+                },
+                Some(&|f| {
+                    write!(
+                        f,
+                        "give the arrangement {rank} top-level modes, one per mode of the layout (size 1 where a mode is not repeated)"
+                    )
+                }),
+            ),
+            Error::ModeIndex { index, rank } => row(
+                part,
+                w,
+                "mode-index",
+                &|f| {
+                    write!(
+                        f,
+                        "mode index {index} is out of range: the layout has {rank} top-level modes"
+                    )
+                },
+                Some(&|f| {
+                    write!(
+                        f,
+                        "top-level modes are numbered from 0 to {}, slowest first",
+                        rank.saturating_sub(1)
+                    )
+                }),
+            ),
+            Error::DuplicateName { first, second } => row(
+                part,
+                w,
+                "mode-names",
+                &|f| write!(f, "modes {first} and {second} have the same name"),
+                Some(&|f| f.write_str("give each top-level mode of a layout its own name")),
+            ),
+            Error::RepeatedMode { index } => row(
+                part,
+                w,
+                "mode-index",
+                &|f| write!(f, "mode {index} is listed twice"),
+                Some(&|f| f.write_str("list each top-level mode at most once")),
+            ),
+            Error::PermutationRank { rank, len } => row(
+                part,
+                w,
+                "mode-index",
+                &|f| {
+                    write!(
+                        f,
+                        "permute: the permutation has {len} entries but the layout has {rank} top-level modes"
+                    )
+                },
+                Some(&|f| {
+                    write!(
+                        f,
+                        "a permutation lists each of the {rank} top-level modes exactly once; use `select` to drop modes"
+                    )
+                }),
+            ),
+            Error::GroupRange { start, end, rank } => row(
+                part,
+                w,
+                "mode-index",
+                &|f| {
+                    write!(
+                        f,
+                        "group: [{start}, {end}) is not a non-empty range of the layout's {rank} top-level modes"
+                    )
+                },
+                Some(&|f| write!(f, "group needs start < end <= {rank}")),
+            ),
+            Error::EmptySelection => row(
+                part,
+                w,
+                "mode-index",
+                &|f| f.write_str("select of no mode: the selection is empty"),
+                Some(&|f| f.write_str("select at least one top-level mode")),
+            ),
+            Error::CutePostcondition {
+                op,
+                within,
+                mode,
+                failed,
+            } => row(
+                part,
+                w,
+                failed.rule(),
+                &|f| {
+                    cute_prefix(
+                        f,
+                        op,
+                        within,
+                        "CuTe's result violates CuTe's own postcondition",
+                    )?;
+                    if !mode.is_root() {
+                        write!(f, " at tiler {mode}")?;
+                    }
+                    write!(f, ": {failed}")
+                },
+                Some(&|f| {
+                    f.write_str(match failed {
                 Postcondition::ComplementCoverage { .. }
                 | Postcondition::ComplementBound { .. }
                 | Postcondition::ComplementOrdered { .. }
@@ -1120,16 +1955,102 @@ impl fmt::Display for HelpText {
                 | Postcondition::CoalesceSize { .. }
                 | Postcondition::CoalesceDepth { .. }
                 | Postcondition::Regroup { .. } => "this is a bug in the CuTe module: please report the operands",
-            }),
-            Error::CuteRefused { reason, .. } => f.write_str(match reason {
+            })
+                }),
+            ),
+            Error::CuteRefused {
+                op,
+                within,
+                mode,
+                reason,
+            } => row(
+                part,
+                w,
+                reason.rule(),
+                &|f| {
+                    cute_prefix(f, op, within, "no CuTe result for these operands")?;
+                    if !mode.is_root() {
+                        write!(f, " at {mode}")?;
+                    }
+                    write!(f, ": {reason}")
+                },
+                Some(&|f| {
+                    f.write_str(match reason {
                 Refusal::StrideDivisibility { .. } => "each stride of B must divide, or be a multiple of, the sizes of A's coalesced modes it crosses; the suggestion, if any, is the layout the composite really is",
                 Refusal::ComplementOverlap { .. } => "the layout's modes overlap when sorted by stride, so no complement exists; give strides with N_(i-1)·d_(i-1) <= d_i",
                 Refusal::ComplementNegativeStride { .. } => "complement a layout with non-negative strides (reverse the negative mode first)",
                 Refusal::Cotarget { .. } => "give a cotarget of at least 1 (for a product: a tiler with cosize >= 1)",
                 Refusal::TilerRank { rank, .. } => return write!(f, "give at most {rank} tiler entries, one per top-level mode of the layout (`_` keeps a mode)"),
                 Refusal::ZipRank { .. } => "C++ `zip` needs the first half (blocked: the block, raked: the copies) to have an integer shape, or both halves to be tuples of one rank; use `logical_product` for rank-1 operands, or give both operands rank 2",
-            }),
-            Error::Syntax { expected } => match expected {
+            })
+                }),
+            ),
+            Error::CuteStrict {
+                op,
+                within,
+                mode,
+                failed,
+            } => row(
+                part,
+                w,
+                failed.rule(),
+                &|f| {
+                    cute_prefix(
+                        f,
+                        op,
+                        within,
+                        "strict mode: an admissibility condition (spec: Strict mode) fails",
+                    )?;
+                    if !mode.is_root() {
+                        write!(f, " at {mode}")?;
+                    }
+                    write!(f, ": {failed}")
+                },
+                Some(&|f| {
+                    f.write_str("strict mode requires the admissibility conditions (spec: Strict mode) before computing; without strict mode CuTe's result is returned when it passes CuTe's own postconditions")
+                }),
+            ),
+            Error::CuteCheckLimit { op, size, limit } => row(
+                part,
+                w,
+                "cute-check-limit",
+                &|f| {
+                    write!(
+                        f,
+                        "{op}: checking the result needs {size} evaluations, more than the limit of {limit}"
+                    )
+                },
+                Some(&|f| {
+                    write!(
+                        f,
+                        "results are returned only when checked at every coordinate, at most {limit} of them: use smaller layouts"
+                    )
+                }),
+            ),
+            Error::CuteArguments {
+                op,
+                expected,
+                found,
+            } => row(
+                part,
+                w,
+                "cute-arguments",
+                &|f| {
+                    write!(
+                        f,
+                        "{op} takes {expected} argument{}, but {found} were given",
+                        if expected == 1 { "" } else { "s" }
+                    )
+                },
+                Some(&|f| write!(f, "write {}", crate::cute::usage(op))),
+            ),
+            Error::Syntax { expected } => row(
+                part,
+                w,
+                "syntax",
+                &|f| write!(f, "expected {expected}"),
+                Some(&|f| {
+                    match expected {
                 Expected::Tree | Expected::CommaOrClose | Expected::Colon | Expected::End | Expected::PositiveSize => write!(f, "write {expected} here; a layout reads `shape:stride`, e.g. `(16,32):(32,1)`"),
                 Expected::SpacesComma | Expected::Arrow => f.write_str("a declaration reads `LAYOUT, DOMAIN -> CODOMAIN`, e.g. `(16,32):(32,1), logical -> physical`"),
                 Expected::Space => f.write_str("the spaces are `logical`, `thread-value` (or `tv`) and `physical`"),
@@ -1143,400 +2064,259 @@ impl fmt::Display for HelpText {
                 Expected::TileEntry => f.write_str("a tile is an integer or a tuple of integers, `(64, 32)`"),
                 Expected::ElementBits => f.write_str("the element width in bits, e.g. `16-bit`"),
                 _ => write!(f, "write {expected} here"),
-            },
-            Error::IntegerSuffix => f.write_str("write the integer without a type suffix"),
-            Error::StaticInteger { value } => write!(f, "write `{value}`, or put `cute` before a layout pasted in CuTe order"),
-            Error::SecondSwizzle => f.write_str("a map has at most one swizzle, its last step"),
-            Error::SecondIndexType => f.write_str("give `index = ..` once"),
-            Error::SwizzleFieldTwice => f.write_str("give each of `b`, `src` and `dst` once"),
-            Error::SwizzleUnitMissing { b, m, s } => swizzle_unit_help(f, b, m, s),
-            Error::UnknownOperation => op_list(f),
-            Error::UnknownOperand => f.write_str("define it: `layout! { const NAME = LAYOUT, DOMAIN -> CODOMAIN; }` (in the CLI: `--def 'NAME = LAYOUT, DOMAIN -> CODOMAIN'`)"),
-            Error::ExprTooDeep => f.write_str("name intermediate results (`layout! { const NAME = ..; }` items, `--def` in the CLI)"),
-            Error::RuntimeOperand => f.write_str("give every size and stride of an operand as an integer; run-time leaves live in `layout!(LAYOUT, ..)` values, composed with `try_compose`"),
-            Error::RuntimeValue => f.write_str("run-time values exist only in `layout!`; give an integer or a coordinate `(1, 3)`"),
-            Error::RuntimeNotLast { op } => write!(f, "apply `{op}` first and restrict its result"),
-            Error::RuntimeRestrictTwice => f.write_str("fix the other entries with literal values, or restrict a smaller map"),
-            Error::RuntimeSwizzle | Error::RuntimeTile => f.write_str("give every size and stride as an integer; sizes are checked when the value is built"),
-            Error::NotALayout { op, why } => match why {
-                NotLayoutReason::Restricted => write!(f, "apply `{op}` first and restrict its result"),
-                NotLayoutReason::Swizzled => write!(f, "apply `{op}` to the layout and swizzle the result"),
-                _ => write!(f, "apply `{op}` to the operands before composing them"),
-            },
-            Error::BroadcastNotPhysical { .. } => f.write_str("broadcast a map into physical, e.g. `broadcast(SMEM, (4))` or `broadcast(compose(SMEM, TV), (4))`"),
-            Error::InverseOfPhysical { .. } => f.write_str("invert the thread-value or logical layout before composing it with storage"),
-            Error::DivideTileUnknown => f.write_str("declare the layout with one top-level mode per tile extent, or use `divide_modes`, which keeps the order"),
-            Error::TileExtents { .. } => write!(f, "a tile shape has 1 to {} extents", crate::expr::MAX_TILE_EXTENTS),
-            Error::ResultTileExtents { op, .. } => write!(f, "apply `{op}` to a layout without a tile shape on that side, or with fewer extents"),
-            Error::CuteStrict { .. } => f.write_str("strict mode requires the admissibility conditions (spec: Strict mode) before computing; without strict mode CuTe's result is returned when it passes CuTe's own postconditions"),
-            Error::CuteCheckLimit { limit, .. } => write!(f, "results are returned only when checked at every coordinate, at most {limit} of them: use smaller layouts"),
-            Error::CuteArguments { op, .. } => write!(f, "write {}", crate::cute::usage(op)),
-        }
-    }
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Error::Parse { column, expected } => {
-                write!(f, "syntax error at column {column}: expected {expected}")
             }
-            Error::IntegerTooLarge { column } => {
-                write!(f, "integer at column {column} does not fit in i64")
-            }
-            Error::RuntimeLeaf { column } => write!(
-                f,
-                "run-time leaf `{{..}}` at column {column} is not allowed here"
+                }),
             ),
-            Error::NestedName { column } => {
-                write!(f, "mode name at column {column} is below the top level")
-            }
-            Error::ProfileMismatch {
-                mode,
-                shape_rank,
-                stride_rank,
-            } => write!(
-                f,
-                "shape and stride differ in profile at {mode}: the shape has {shape_rank} entr{} there, the stride {stride_rank}",
-                if shape_rank == 1 { "y" } else { "ies" }
+            Error::IntegerSuffix => row(
+                part,
+                w,
+                "syntax",
+                &|f| f.write_str("an integer with a type suffix"),
+                Some(&|f| f.write_str("write the integer without a type suffix")),
             ),
-            Error::NonPositiveSize { mode, size } => {
-                write!(f, "size {size} in {mode} is not positive")
-            }
-            Error::ZeroStride { mode, size } => write!(f, "zero stride in {mode} of size {size}"),
-            Error::Overflow { mode, what } => write!(f, "overflow: {what} exceeds i64 at {mode}"),
-            Error::TooDeep { mode } => {
-                write!(f, "nesting deeper than {MAX_DEPTH} levels at {mode}")
-            }
-            Error::TooWide { mode, rank } => {
-                write!(f, "{rank} entries in one tuple at {mode} (at most 255)")
-            }
-            Error::NotDense {
-                mode,
-                expected,
-                found,
-            } => write!(
-                f,
-                "not a dense bijection (Lemma 1): sorted by stride, {mode} should have stride {expected} but has {found}"
-            ),
-            Error::BroadcastNotDense { mode, size } => write!(
-                f,
-                "not a dense bijection (Lemma 1): {mode} of size {size} is a broadcast `_`"
-            ),
-            Error::Aliasing {
-                first,
-                second,
-                offset,
-                modes,
-            } => {
-                write!(
-                    f,
-                    "not alias-free: flat indices {first} and {second} both reach offset {offset}"
-                )?;
-                if let Some((a, b)) = modes {
-                    write!(f, " ({a} and {b} collide)")?;
-                }
-                Ok(())
-            }
-            Error::AliasUndecided { size, range } => write!(
-                f,
-                "alias-freedom undecided: {size} coordinates over an offset range of {range} exceed the enumeration limit"
-            ),
-            Error::NegativeOffset { mode, stride, min } => write!(
-                f,
-                "cosize undefined: the smallest offset is {min} (stride {stride} in {mode})"
-            ),
-            Error::IndexOutOfRange { index, size } => {
-                write!(f, "index {index} outside [0, {size})")
-            }
-            Error::LeafOutOfRange {
-                leaf,
-                stride,
-                negative,
-                magnitude,
-            } => write!(
-                f,
-                "run-time {} of leaf {leaf} is {}{magnitude}, outside i64",
-                if stride { "stride" } else { "size" },
-                if negative { "-" } else { "" }
-            ),
-            Error::CoordOutOfRange { mode, value, size } => {
-                write!(f, "coordinate {value} outside [0, {size}) at {mode}")
-            }
-            Error::CoordProfile {
-                mode,
-                shape_rank,
-                coord_rank,
-            } => write!(
-                f,
-                "coordinate has {coord_rank} entries at {mode} where the shape has {shape_rank}"
-            ),
-            Error::ForbiddenSpaces { domain, codomain } => {
-                write!(f, "forbidden annotation `{domain} -> {codomain}`")
-            }
-            Error::SwizzleOverlap { b, src, dst } => write!(
-                f,
-                "swizzle fields overlap: source bits [{src}, {}) and destination bits [{dst}, {}) share a bit",
-                u64::from(src).saturating_add(u64::from(b)),
-                u64::from(dst).saturating_add(u64::from(b))
-            ),
-            Error::SwizzleTooWide { b, src, dst } => write!(
-                f,
-                "swizzle field reaches past bit 62 (b = {b}, src = {src}, dst = {dst})"
-            ),
-            Error::SwizzleCuteShift { b, m, s } => write!(
-                f,
-                "CuTe Swizzle<{b},{m},{s}> is out of range: B and M must be in [0, 62], S in [-62, 62]"
-            ),
-            Error::SwizzleUnit { b, m, s, elem_bits } => {
-                if elem_bits == 0 || !elem_bits.is_power_of_two() {
+            Error::StaticInteger { value } => row(
+                part,
+                w,
+                "syntax",
+                &|f| write!(f, "`_{value}` is CuTe's static integer {value}"),
+                Some(&|f| {
                     write!(
                         f,
-                        "CuTe Swizzle<{b},{m},{s}> over bytes of {elem_bits}-bit elements has no form on element offsets: the element width is not a power of two"
+                        "write `{value}`, or put `cute` before a layout pasted in CuTe order"
                     )
-                } else {
+                }),
+            ),
+            Error::SecondSwizzle => row(
+                part,
+                w,
+                "swizzle-fields",
+                &|f| f.write_str("a second swizzle"),
+                Some(&|f| f.write_str("a map has at most one swizzle, its last step")),
+            ),
+            Error::SecondIndexType => row(
+                part,
+                w,
+                "syntax",
+                &|f| f.write_str("a second index type"),
+                Some(&|f| f.write_str("give `index = ..` once")),
+            ),
+            Error::SwizzleFieldTwice => row(
+                part,
+                w,
+                "syntax",
+                &|f| f.write_str("a swizzle field given twice"),
+                Some(&|f| f.write_str("give each of `b`, `src` and `dst` once")),
+            ),
+            Error::SwizzleUnitMissing { b, m, s } => row(
+                part,
+                w,
+                "syntax",
+                &|f| {
+                    f.write_str("a CuTe swizzle needs its unit: `over elements` or `over bytes of N-bit elements`")
+                },
+                Some(&|f| swizzle_unit_help(f, b, m, s)),
+            ),
+            Error::UnknownOperation => row(
+                part,
+                w,
+                "unknown-operation",
+                &|f| f.write_str("unknown operation"),
+                Some(&|f| op_list(f)),
+            ),
+            Error::UnknownOperand => row(
+                part,
+                w,
+                "unknown-operand",
+                &|f| f.write_str("unknown layout: no definition of this name"),
+                Some(&|f| {
+                    f.write_str("define it: `layout! { const NAME = LAYOUT, DOMAIN -> CODOMAIN; }` (in the CLI: `--def 'NAME = LAYOUT, DOMAIN -> CODOMAIN'`)")
+                }),
+            ),
+            Error::ExprTooDeep => row(
+                part,
+                w,
+                "too-large",
+                &|f| {
                     write!(
                         f,
-                        "CuTe Swizzle<{b},{m},{s}> over bytes of {elem_bits}-bit elements moves bytes inside an element: M = {m} < log2({} bytes) = {}",
-                        elem_bits / 8,
-                        elem_bits.trailing_zeros().saturating_sub(3)
+                        "operations nest deeper than {} levels",
+                        crate::expr::MAX_EXPR_DEPTH
                     )
-                }
-            }
-            Error::SwizzleNotPhysical { codomain } => write!(
-                f,
-                "a swizzle runs from physical to physical, but this map's codomain is {codomain}"
+                },
+                Some(&|f| {
+                    f.write_str("name intermediate results (`layout! { const NAME = ..; }` items, `--def` in the CLI)")
+                }),
             ),
-            Error::RightNotLogical { codomain } => {
-                write!(f, "the right operand maps into {codomain}, not logical")
-            }
-            Error::RightSwizzled => {
-                f.write_str("the right operand is swizzled; nothing is composed after a swizzle")
-            }
-            Error::LeftDomainNotLogical { domain } => {
-                write!(f, "the left operand's domain is {domain}, not logical")
-            }
-            Error::SizeMismatch { left, right } => {
-                write!(f, "size mismatch in `compose`: the right operand has {right} positions, the left operand reads {left}")
-            }
-            Error::TileMismatch {
-                left_rank,
-                right_rank,
-                position,
-                left,
-                right,
-            } => {
-                if left_rank == right_rank {
+            Error::RuntimeOperand => row(
+                part,
+                w,
+                "runtime-leaves",
+                &|f| f.write_str("an operand of an algebra expression has static leaves only"),
+                Some(&|f| {
+                    f.write_str("give every size and stride of an operand as an integer; run-time leaves live in `layout!(LAYOUT, ..)` values, composed with `try_compose`")
+                }),
+            ),
+            Error::RuntimeValue => row(
+                part,
+                w,
+                "runtime-value",
+                &|f| f.write_str("a run-time value is not allowed here"),
+                Some(&|f| {
+                    f.write_str("run-time values exist only in `layout!`; give an integer or a coordinate `(1, 3)`")
+                }),
+            ),
+            Error::RuntimeNotLast { op } => row(
+                part,
+                w,
+                "runtime-leaves",
+                &|f| {
                     write!(
                         f,
-                        "logical tile shapes differ at extent {position}: {right} on the right operand vs {left} on the left"
+                        "`{op}` after a `restrict` by a run-time value: the run-time restriction is the last step of an expression (only a swizzle may follow it)"
                     )
-                } else {
+                },
+                Some(&|f| write!(f, "apply `{op}` first and restrict its result")),
+            ),
+            Error::RuntimeRestrictTwice => row(
+                part,
+                w,
+                "runtime-leaves",
+                &|f| {
+                    f.write_str("one run-time value per map: the other entries of a run-time `restrict` must be literals")
+                },
+                Some(&|f| {
+                    f.write_str(
+                        "fix the other entries with literal values, or restrict a smaller map",
+                    )
+                }),
+            ),
+            Error::RuntimeSwizzle => row(
+                part,
+                w,
+                "runtime-leaves",
+                &|f| f.write_str("a swizzle needs a layout without run-time leaves"),
+                Some(&|f| {
+                    f.write_str("give every size and stride as an integer; sizes are checked when the value is built")
+                }),
+            ),
+            Error::RuntimeTile => row(
+                part,
+                w,
+                "runtime-leaves",
+                &|f| f.write_str("a tile shape needs a layout without run-time leaves"),
+                Some(&|f| {
+                    f.write_str("give every size and stride as an integer; sizes are checked when the value is built")
+                }),
+            ),
+            Error::NotALayout { op, why } => row(
+                part,
+                w,
+                "not-a-layout",
+                &|f| {
+                    write!(f, "`{op}` needs a layout, and this map is ")?;
+                    match why {
+                        NotLayoutReason::Restricted => {
+                            f.write_str("a restriction (constant + map)")
+                        }
+                        NotLayoutReason::Swizzled => f.write_str("swizzled"),
+                        NotLayoutReason::NotSeparable => f.write_str(
+                            "a composite that is not a layout (Theorem 1: not separable)",
+                        ),
+                        NotLayoutReason::Scan { coordinate, t } => write!(
+                            f,
+                            "a composite that is not a layout (Theorem 1: the scan of coordinate {coordinate} rejects at t = {t})"
+                        ),
+                        NotLayoutReason::Undecided => {
+                            f.write_str("a composite too large to decide")
+                        }
+                    }
+                },
+                Some(&|f| match why {
+                    NotLayoutReason::Restricted => {
+                        write!(f, "apply `{op}` first and restrict its result")
+                    }
+                    NotLayoutReason::Swizzled => {
+                        write!(f, "apply `{op}` to the layout and swizzle the result")
+                    }
+                    _ => write!(f, "apply `{op}` to the operands before composing them"),
+                }),
+            ),
+            Error::BroadcastNotPhysical { codomain } => row(
+                part,
+                w,
+                "broadcast-not-physical",
+                &|f| {
                     write!(
                         f,
-                        "logical tile shapes differ in rank: {right_rank} on the right operand vs {left_rank} on the left"
+                        "`broadcast` makes copies at the same addresses, a read-only map into physical, and this map's codomain is {codomain}"
                     )
-                }
-            }
-            Error::TileSize { tile, size } => write!(
-                f,
-                "logical tile shape of {tile} positions on a side of size {size}"
+                },
+                Some(&|f| {
+                    f.write_str("broadcast a map into physical, e.g. `broadcast(SMEM, (4))` or `broadcast(compose(SMEM, TV), (4))`")
+                }),
             ),
-            Error::TileNotLogical { space } => write!(f, "a tile shape on a {space} side"),
-            Error::IndexTypeRange {
-                min,
-                max,
-                type_min,
-                type_max,
-            } => write!(
-                f,
-                "offsets [{min}, {max}] do not fit the index type's range [{type_min}, {type_max}]"
+            Error::InverseOfPhysical { domain } => row(
+                part,
+                w,
+                "not-dense",
+                &|f| {
+                    write!(
+                        f,
+                        "`inverse` needs a dense bijection into logical or thread-value space, but this map is {domain} -> physical"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("invert the thread-value or logical layout before composing it with storage")
+                }),
             ),
-            Error::RestrictNotPhysical { codomain } => write!(
-                f,
-                "restriction is allowed only for maps into physical, but this map's codomain is {codomain}"
+            Error::DivideTileUnknown => row(
+                part,
+                w,
+                "tile-shape",
+                &|f| {
+                    f.write_str("`divide` reorders a domain whose tile shape is not its top-level sizes, so the result's tile shape is unknown")
+                },
+                Some(&|f| {
+                    f.write_str("declare the layout with one top-level mode per tile extent, or use `divide_modes`, which keeps the order")
+                }),
             ),
-            Error::RestrictEntry { entry, rank } => write!(
-                f,
-                "restriction of entry {entry}, but the domain has {rank} free entries"
+            Error::TileExtents { count } => row(
+                part,
+                w,
+                "tile-shape",
+                &|f| {
+                    write!(
+                        f,
+                        "a tile shape of {count} extents; a tile shape has 1 to {}",
+                        crate::expr::MAX_TILE_EXTENTS
+                    )
+                },
+                Some(&|f| {
+                    write!(
+                        f,
+                        "a tile shape has 1 to {} extents",
+                        crate::expr::MAX_TILE_EXTENTS
+                    )
+                }),
             ),
-            Error::UnknownModeName => {
-                f.write_str("restriction by a name that no top-level mode of the domain carries")
-            }
-            Error::ProgramArity { expected, found } => write!(
-                f,
-                "the program has {expected} coordinates, but {found} were given"
+            Error::ResultTileExtents { op, count } => row(
+                part,
+                w,
+                "tile-shape",
+                &|f| {
+                    write!(
+                        f,
+                        "the result of `{op}` has a tile shape of {count} extents; a tile shape has at most {}",
+                        crate::expr::MAX_TILE_EXTENTS
+                    )
+                },
+                Some(&|f| {
+                    write!(
+                        f,
+                        "apply `{op}` to a layout without a tile shape on that side, or with fewer extents"
+                    )
+                }),
             ),
-            Error::ProgramUndefined { variable, defined } => match variable {
-                crate::emit::Var::Coord(i) => write!(
-                    f,
-                    "the program reads coordinate c{i}, but has {defined} coordinates"
-                ),
-                crate::emit::Var::Temp(i) => write!(
-                    f,
-                    "the program reads temporary t{i} where {defined} are defined"
-                ),
-            },
-            Error::ProgramTerm { value } => write!(
-                f,
-                "the program divides by, takes the modulus of, or shifts by {value}"
-            ),
-            Error::DecideTooLarge { size, limit } => write!(
-                f,
-                "deciding {size} coordinates exceeds the limit of {limit}"
-            ),
-            Error::RangeUndecided { size, limit } => write!(
-                f,
-                "the exact offset range of this map of {size} coordinates needs more than the limit of {limit} steps"
-            ),
-            Error::TileExtent { position, extent } => write!(
-                f,
-                "tile extent {extent} at position {position} is not positive"
-            ),
-            Error::SwizzleNegativeField { b, src, dst } => write!(
-                f,
-                "negative swizzle field (b = {b}, src = {src}, dst = {dst})"
-            ),
-            Error::SwizzleNegativeOffset { min } => write!(
-                f,
-                "a swizzle acts on non-negative offsets, but this map reaches offset {min}"
-            ),
-            Error::NotOneMode { leaves } => write!(
-                f,
-                "scale_mode needs a layout of one mode `n:d`, but this one has {leaves} leaves"
-            ),
-            Error::ScaleSize { size, shape_size } => write!(
-                f,
-                "scale_mode size mismatch: the shape has size {shape_size}, the mode {size}"
-            ),
-            Error::TileRank { rank, tile } => write!(
-                f,
-                "divide: the tile has {tile} entries but the layout has {rank} top-level modes"
-            ),
-            Error::NotDivisible { mode, size, tile } => write!(
-                f,
-                "divide: tile entry {tile} does not divide the size {size} of {mode}"
-            ),
-            Error::TileSplit {
-                mode,
-                tile,
-                needed,
-                size,
-            } => write!(
-                f,
-                "divide: tile entry {tile} cuts {mode} of size {size} unevenly: {needed} positions remain for it after the faster leaves, and neither of {needed} and {size} divides the other"
-            ),
-            Error::ArrangementRank { rank, arrangement } => write!(
-                f,
-                "repeat_modewise: the arrangement has {arrangement} top-level modes but the layout has {rank}"
-            ),
-            Error::ModeIndex { index, rank } => write!(
-                f,
-                "mode index {index} is out of range: the layout has {rank} top-level modes"
-            ),
-            Error::RepeatedMode { index } => write!(f, "mode {index} is listed twice"),
-            Error::DuplicateName { first, second } => {
-                write!(f, "modes {first} and {second} have the same name")
-            }
-            Error::PermutationRank { rank, len } => write!(
-                f,
-                "permute: the permutation has {len} entries but the layout has {rank} top-level modes"
-            ),
-            Error::GroupRange { start, end, rank } => write!(
-                f,
-                "group: [{start}, {end}) is not a non-empty range of the layout's {rank} top-level modes"
-            ),
-            Error::EmptySelection => f.write_str("select of no mode: the selection is empty"),
-            Error::CutePostcondition {
-                op,
-                within,
-                mode,
-                failed,
-            } => {
-                cute_prefix(
-                    f,
-                    op,
-                    within,
-                    "CuTe's result violates CuTe's own postcondition",
-                )?;
-                if !mode.is_root() {
-                    write!(f, " at tiler {mode}")?;
-                }
-                write!(f, ": {failed}")
-            }
-            Error::CuteRefused {
-                op,
-                within,
-                mode,
-                reason,
-            } => {
-                cute_prefix(f, op, within, "no CuTe result for these operands")?;
-                if !mode.is_root() {
-                    write!(f, " at {mode}")?;
-                }
-                write!(f, ": {reason}")
-            }
-            Error::CuteStrict {
-                op,
-                within,
-                mode,
-                failed,
-            } => {
-                cute_prefix(
-                    f,
-                    op,
-                    within,
-                    "strict mode: an admissibility condition (spec: Strict mode) fails",
-                )?;
-                if !mode.is_root() {
-                    write!(f, " at {mode}")?;
-                }
-                write!(f, ": {failed}")
-            }
-            Error::CuteCheckLimit { op, size, limit } => write!(
-                f,
-                "{op}: checking the result needs {size} evaluations, more than the limit of {limit}"
-            ),
-            Error::CuteArguments {
-                op,
-                expected,
-                found,
-            } => write!(
-                f,
-                "{op} takes {expected} argument{}, but {found} were given",
-                if expected == 1 { "" } else { "s" }
-            ),
-            Error::Syntax { expected } => write!(f, "expected {expected}"),
-            Error::IntegerSuffix => f.write_str("an integer with a type suffix"),
-            Error::StaticInteger { value } => write!(f, "`_{value}` is CuTe's static integer {value}"),
-            Error::SecondSwizzle => f.write_str("a second swizzle"),
-            Error::SecondIndexType => f.write_str("a second index type"),
-            Error::SwizzleFieldTwice => f.write_str("a swizzle field given twice"),
-            Error::SwizzleUnitMissing { .. } => f.write_str("a CuTe swizzle needs its unit: `over elements` or `over bytes of N-bit elements`"),
-            Error::UnknownOperation => f.write_str("unknown operation"),
-            Error::UnknownOperand => f.write_str("unknown layout: no definition of this name"),
-            Error::ExprTooDeep => write!(f, "operations nest deeper than {} levels", crate::expr::MAX_EXPR_DEPTH),
-            Error::RuntimeOperand => f.write_str("an operand of an algebra expression has static leaves only"),
-            Error::RuntimeValue => f.write_str("a run-time value is not allowed here"),
-            Error::RuntimeNotLast { op } => write!(f, "`{op}` after a `restrict` by a run-time value: the run-time restriction is the last step of an expression (only a swizzle may follow it)"),
-            Error::RuntimeRestrictTwice => f.write_str("one run-time value per map: the other entries of a run-time `restrict` must be literals"),
-            Error::RuntimeSwizzle => f.write_str("a swizzle needs a layout without run-time leaves"),
-            Error::RuntimeTile => f.write_str("a tile shape needs a layout without run-time leaves"),
-            Error::NotALayout { op, why } => {
-                write!(f, "`{op}` needs a layout, and this map is ")?;
-                match why {
-                    NotLayoutReason::Restricted => f.write_str("a restriction (constant + map)"),
-                    NotLayoutReason::Swizzled => f.write_str("swizzled"),
-                    NotLayoutReason::NotSeparable => f.write_str("a composite that is not a layout (Theorem 1: not separable)"),
-                    NotLayoutReason::Scan { coordinate, t } => write!(f, "a composite that is not a layout (Theorem 1: the scan of coordinate {coordinate} rejects at t = {t})"),
-                    NotLayoutReason::Undecided => f.write_str("a composite too large to decide"),
-                }
-            }
-            Error::BroadcastNotPhysical { codomain } => write!(f, "`broadcast` makes copies at the same addresses, a read-only map into physical, and this map's codomain is {codomain}"),
-            Error::InverseOfPhysical { domain } => write!(f, "`inverse` needs a dense bijection into logical or thread-value space, but this map is {domain} -> physical"),
-            Error::DivideTileUnknown => f.write_str("`divide` reorders a domain whose tile shape is not its top-level sizes, so the result's tile shape is unknown"),
-            Error::TileExtents { count } => write!(f, "a tile shape of {count} extents; a tile shape has 1 to {}", crate::expr::MAX_TILE_EXTENTS),
-            Error::ResultTileExtents { op, count } => write!(f, "the result of `{op}` has a tile shape of {count} extents; a tile shape has at most {}", crate::expr::MAX_TILE_EXTENTS),
         }
     }
 }
@@ -1546,7 +2326,7 @@ impl std::error::Error for Error {}
 
 /// `within: [the op inside it: ]what`, the start of every CuTe-semantics diagnostic.
 fn cute_prefix<O: fmt::Display + PartialEq>(
-    f: &mut fmt::Formatter<'_>,
+    f: &mut dyn fmt::Write,
     op: O,
     within: O,
     what: &str,

@@ -57,6 +57,9 @@
 //!   divides and products, the inverses, in CuTe order with CuTe's semantics), each result
 //!   returned only if it satisfies CuTe's own postconditions (spec: Postconditions).
 //! - **Shared memory:** [`banks`] (the bank conflicts of one warp's access).
+//! - **The expression language:** [`expr`] (the text `layout!` and the `layout` command read:
+//!   layouts, declarations and algebra expressions, parsed once, checked with every error at
+//!   its token, evaluated with the operations above).
 //!
 //! # Errors
 //!
