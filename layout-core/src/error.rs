@@ -750,6 +750,43 @@ pub enum Error {
         /// The result's number of extents.
         count: usize,
     },
+    /// A layout or map with more leaf modes than the typed API takes
+    /// ([`crate::expr::MAX_TYPED_LEAVES`]: it evaluates through fixed coordinate arrays).
+    TypedLeaves {
+        /// Its number of leaf modes.
+        leaves: usize,
+    },
+    /// A tuple with more entries than the typed API takes ([`crate::expr::MAX_TYPED_RANK`]:
+    /// it implements forms for tuples of 2 to that many entries).
+    TypedRank {
+        /// The tuple's number of entries.
+        rank: usize,
+    },
+    /// A `layout!` item (a constant) with run-time leaves `{ .. }`: only a value can hold them.
+    RuntimeConstant,
+    /// The arrangement of `repeat`/`interleave` is not a dense bijection (Lemma 1): it numbers
+    /// the copies, so its strides, sorted, are the running products of its sizes. As
+    /// [`Error::NotDense`].
+    ArrangementNotDense {
+        /// The operation.
+        op: crate::expr::Op,
+        /// The first mode, in sorted order, that breaks the running product.
+        mode: ModePath,
+        /// The stride that would continue the running product.
+        expected: i64,
+        /// The stride written.
+        found: i64,
+    },
+    /// The arrangement of `repeat`/`interleave` broadcasts (a mode `_` of size > 1). As
+    /// [`Error::BroadcastNotDense`].
+    ArrangementBroadcast {
+        /// The operation.
+        op: crate::expr::Op,
+        /// The broadcast mode.
+        mode: ModePath,
+        /// Its size.
+        size: i64,
+    },
 }
 
 /// Which quantity overflowed in [`Error::Overflow`].
@@ -899,7 +936,10 @@ impl Error {
             Error::ZeroStride { .. } => "zero-stride",
             Error::Overflow { .. } | Error::LeafOutOfRange { .. } => "overflow",
             Error::TooDeep { .. } | Error::TooWide { .. } => "too-large",
-            Error::NotDense { .. } | Error::BroadcastNotDense { .. } => "not-dense",
+            Error::NotDense { .. }
+            | Error::BroadcastNotDense { .. }
+            | Error::ArrangementNotDense { .. }
+            | Error::ArrangementBroadcast { .. } => "not-dense",
             Error::Aliasing { .. } => "aliasing",
             Error::AliasUndecided { .. } => "alias-undecided",
             Error::NegativeOffset { .. } => "negative-offset",
@@ -969,6 +1009,8 @@ impl Error {
             Error::DivideTileUnknown
             | Error::TileExtents { .. }
             | Error::ResultTileExtents { .. } => "tile-shape",
+            Error::TypedLeaves { .. } | Error::TypedRank { .. } => "too-large",
+            Error::RuntimeConstant => "runtime-leaves",
         }
     }
 
@@ -1002,6 +1044,8 @@ impl Error {
             | Error::TooWide { mode, .. }
             | Error::NotDense { mode, .. }
             | Error::BroadcastNotDense { mode, .. }
+            | Error::ArrangementNotDense { mode, .. }
+            | Error::ArrangementBroadcast { mode, .. }
             | Error::NegativeOffset { mode, .. }
             | Error::CoordOutOfRange { mode, .. }
             | Error::CoordProfile { mode, .. }
@@ -1168,6 +1212,11 @@ impl fmt::Display for HelpText {
             Error::DivideTileUnknown => f.write_str("declare the layout with one top-level mode per tile extent, or use `divide_modes`, which keeps the order"),
             Error::TileExtents { .. } => write!(f, "a tile shape has 1 to {} extents", crate::expr::MAX_TILE_EXTENTS),
             Error::ResultTileExtents { op, .. } => write!(f, "apply `{op}` to a layout without a tile shape on that side, or with fewer extents"),
+            Error::TypedLeaves { .. } => f.write_str("merge contiguous modes"),
+            Error::TypedRank { .. } => f.write_str("group modes into nested tuples"),
+            Error::RuntimeConstant => f.write_str("use the expression form, `let g = layout!(..)?;`"),
+            Error::ArrangementNotDense { mode, expected, .. } => write!(f, "the arrangement numbers the copies, so its strides, sorted, are the running products of its sizes: stride {expected} for {mode}"),
+            Error::ArrangementBroadcast { .. } => f.write_str("an arrangement cannot broadcast; `broadcast(L, shape)` makes read-only copies at the same addresses"),
             Error::CuteStrict { .. } => f.write_str("strict mode requires the admissibility conditions (spec: Strict mode) before computing; without strict mode CuTe's result is returned when it passes CuTe's own postconditions"),
             Error::CuteCheckLimit { limit, .. } => write!(f, "results are returned only when checked at every coordinate, at most {limit} of them: use smaller layouts"),
             Error::CuteArguments { op, .. } => write!(f, "write {}", crate::cute::usage(op)),
@@ -1537,6 +1586,11 @@ impl fmt::Display for Error {
             Error::DivideTileUnknown => f.write_str("`divide` reorders a domain whose tile shape is not its top-level sizes, so the result's tile shape is unknown"),
             Error::TileExtents { count } => write!(f, "a tile shape of {count} extents; a tile shape has 1 to {}", crate::expr::MAX_TILE_EXTENTS),
             Error::ResultTileExtents { op, count } => write!(f, "the result of `{op}` has a tile shape of {count} extents; a tile shape has at most {}", crate::expr::MAX_TILE_EXTENTS),
+            Error::TypedLeaves { leaves } => write!(f, "{leaves} leaf modes; the typed API takes at most {}", crate::expr::MAX_TYPED_LEAVES),
+            Error::TypedRank { rank } => write!(f, "{rank} modes in one tuple; the typed API takes at most {}", crate::expr::MAX_TYPED_RANK),
+            Error::RuntimeConstant => f.write_str("a layout with run-time `{expr}` leaves is a value, not a constant"),
+            Error::ArrangementNotDense { op, mode, expected, found } => write!(f, "`{op}` needs a dense bijection, and the arrangement is not one (Lemma 1): sorted by stride, {mode} should have stride {expected} but has {found}"),
+            Error::ArrangementBroadcast { op, mode, size } => write!(f, "`{op}` needs a dense bijection, and the arrangement is not one (Lemma 1): {mode} of size {size} is a broadcast `_`"),
         }
     }
 }
