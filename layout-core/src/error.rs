@@ -162,7 +162,7 @@ pub enum Expected {
     /// A tile entry.
     TileEntry,
     /// A size (an integer or a tuple of sizes).
-    Size,
+    SizeTree,
     /// An element width in bits.
     ElementBits,
 }
@@ -915,7 +915,7 @@ impl fmt::Display for Expected {
             Expected::Entry => "an entry: a position or a mode name",
             Expected::Value => "a value after `=`",
             Expected::TileEntry => "a tile entry (an integer or a tuple of integers)",
-            Expected::Size => "a size (an integer or a tuple of sizes)",
+            Expected::SizeTree => "a size (an integer or a tuple of sizes)",
             Expected::ElementBits => "an element width in bits, e.g. `16-bit`",
         })
     }

@@ -522,7 +522,7 @@ impl<'a> Parser<'a> {
                 Tree::Tuple(items)
             }
         } else {
-            Tree::Leaf(self.int(Expected::Size)?.0)
+            Tree::Leaf(self.int(Expected::SizeTree)?.0)
         };
         Ok(t)
     }
