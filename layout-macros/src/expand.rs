@@ -52,7 +52,7 @@ pub fn layout(tokens: TokenStream) -> TokenStream {
 
 /// One item: its errors, or its type alias, constant and definition macro.
 fn item(k: &TokenStream, it: &frame::Item) -> TokenStream {
-    let text = Text::new(&it.tokens);
+    let text = Text::ending_at(&it.tokens, it.end);
     let d = match expr::parse_decl(&text.text, &Options::default()) {
         Ok(d) => d,
         Err(l) => return errors(text.errors(&l)),

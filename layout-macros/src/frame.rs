@@ -13,6 +13,8 @@ pub struct Item {
     pub name: Ident,
     /// The declaration's tokens as written, handed to algebra expressions that name the item.
     pub tokens: TokenStream,
+    /// The `;` after them: where an error at the end of the declaration points.
+    pub end: Span,
 }
 
 /// The macro input after the crate path.
@@ -127,12 +129,14 @@ fn item(s: ParseStream) -> syn::Result<Item> {
         }
         Ok((out, rest))
     })?;
-    s.parse::<Token![;]>()
+    let semi = s
+        .parse::<Token![;]>()
         .map_err(|e| syn::Error::new(e.span(), "expected `;` after the item"))?;
     Ok(Item {
         attrs,
         vis,
         name,
         tokens,
+        end: semi.span,
     })
 }

@@ -356,6 +356,119 @@ fn error_messages() {
     assert_eq!(e.errors, ["use `layout!` through `layout_typed::layout!`"]);
 }
 
+/// Every diagnostic of the macro is a rule of the core's error table, worded there: for inputs
+/// of every class (the syntax of layouts, sides, options and expressions, the rules of one
+/// declaration, the preconditions of each kind of operation, the typed API's limits, a constant
+/// with run-time leaves), each message is exactly the core's message of the expected rule, with
+/// its numbers, then `help:` and the core's help.
+#[test]
+fn every_message_is_a_rule_of_the_core() {
+    use layout_core::expr::Op;
+    use layout_core::{Error, Expected, ModePath};
+    let mode = |i: &[usize]| ModePath::from_indices(i).unwrap();
+    let leaves32 = "((2,2,2,2,2,2,2,2),(2,2,2,2,2,2,2,2),(2,2,2,2,2,2,2,2),(2,2,2,2,2,2,2,2)):((1,2,4,8,16,32,64,128),(256,512,1024,2048,4096,8192,16384,32768),(65536,131072,262144,524288,1048576,2097152,4194304,8388608),(16777216,33554432,67108864,134217728,268435456,536870912,1073741824,2147483648)), logical -> physical";
+    let leaves33 = "((2,2,2,2,2,2,2,2),(2,2,2,2,2,2,2,2),(2,2,2,2,2,2,2,2),(2,2,2,2,2,2,2,2),2):((1,2,4,8,16,32,64,128),(256,512,1024,2048,4096,8192,16384,32768),(65536,131072,262144,524288,1048576,2097152,4194304,8388608),(16777216,33554432,67108864,134217728,268435456,536870912,1073741824,2147483648),4294967296), logical -> physical";
+    let cases: Vec<(String, Vec<Error>)> = vec![
+        (
+            "(16,32) (32,1), logical -> physical".into(),
+            vec![Error::Syntax {
+                expected: Expected::Colon,
+            }],
+        ),
+        (
+            "(16,32):(32,1), logical -> memory".into(),
+            vec![Error::Syntax {
+                expected: Expected::Space,
+            }],
+        ),
+        (
+            "(16,32):(32,1), logical -> physical, index = u8".into(),
+            vec![Error::Syntax {
+                expected: Expected::IndexType,
+            }],
+        ),
+        (
+            "(4u32,8):(8,1), logical -> physical".into(),
+            vec![Error::IntegerSuffix],
+        ),
+        (
+            "(4,8):(0,1), logical -> physical".into(),
+            vec![Error::ZeroStride {
+                mode: mode(&[0]),
+                size: 4,
+            }],
+        ),
+        (
+            "(1,2,3,4,5,6,7,8,9):(_,_,_,_,_,_,_,_,1), logical -> physical".into(),
+            vec![Error::TypedRank { rank: 9 }],
+        ),
+        (leaves33.into(), vec![Error::TypedLeaves { leaves: 33 }]),
+        (
+            "const A = (4,{n}):(1,4), logical -> physical;".into(),
+            vec![Error::RuntimeConstant],
+        ),
+        (
+            "transpose([4:1, logical -> logical])".into(),
+            vec![Error::UnknownOperation],
+        ),
+        (
+            "compose([(16,32):(32,1), logical -> physical], [8:1, thread-value -> logical])".into(),
+            vec![Error::SizeMismatch {
+                left: 512,
+                right: 8,
+            }],
+        ),
+        (
+            "repeat([4:1, logical -> logical], (2,2):(4,1))".into(),
+            vec![Error::ArrangementNotDense {
+                op: Op::Repeat,
+                mode: mode(&[0]),
+                expected: 2,
+                found: 4,
+            }],
+        ),
+        (
+            "interleave([4:1, logical -> logical], (2,3):(_,1))".into(),
+            vec![Error::ArrangementBroadcast {
+                op: Op::Interleave,
+                mode: mode(&[0]),
+                size: 2,
+            }],
+        ),
+        (
+            "inverse([(4,6):(8,1), logical -> physical])".into(),
+            vec![Error::InverseOfPhysical {
+                domain: Space::Logical,
+            }],
+        ),
+        (
+            "broadcast([4:1, logical -> logical], (2))".into(),
+            vec![Error::BroadcastNotPhysical {
+                codomain: Space::Logical,
+            }],
+        ),
+        // The same limits on the result of an operation.
+        (
+            format!("broadcast([{leaves32}], (2))"),
+            vec![Error::TypedLeaves { leaves: 33 }],
+        ),
+        (
+            "broadcast([(4,8):(8,1), logical -> physical], (2,2,2,2,2,2,2,2,2))".into(),
+            vec![Error::TypedRank { rank: 9 }],
+        ),
+    ];
+    for (input, want) in cases {
+        let want: Vec<String> = want
+            .iter()
+            .map(|e| match e.help() {
+                Some(h) => format!("{e}\nhelp: {h}"),
+                None => e.to_string(),
+            })
+            .collect();
+        assert_eq!(expand_str(&input).errors, want, "{input}");
+    }
+}
+
 /// `- -9223372036854775808` (syn puts the second `-` into the literal, which is written back
 /// as `- 9223372036854775808`): a double negation, refused by the grammar, never an overflow
 /// panic; the magnitude alone does not fit in i64. Found by `random_streams_never_panic`.

@@ -66,14 +66,23 @@ pub struct Text {
     /// The text the core parses.
     pub text: String,
     entries: Vec<Entry>,
+    /// Where the end of the text points (the invocation, or the `;` after an item).
+    end: Span,
 }
 
 impl Text {
-    /// Writes `tokens` as text, recording every token tree's byte range.
+    /// Writes `tokens` as text, recording every token tree's byte range; the end of the text
+    /// is the end of the invocation.
     pub fn new(tokens: &TokenStream) -> Text {
+        Text::ending_at(tokens, Span::call_site())
+    }
+
+    /// As [`Text::new`], with the end of the text at `end`.
+    pub fn ending_at(tokens: &TokenStream, end: Span) -> Text {
         let mut t = Text {
             text: String::new(),
             entries: Vec::new(),
+            end,
         };
         t.write(tokens, None);
         t
@@ -178,8 +187,7 @@ impl Text {
     pub fn at(&self, r: &std::ops::Range<usize>) -> At {
         let (a, b) = (r.start, r.end);
         if a >= self.text.len() {
-            // The end of the input.
-            return At::one(Span::call_site());
+            return At::one(self.end);
         }
         let max = if a < b {
             self.maximal(a, b)
