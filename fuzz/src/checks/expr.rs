@@ -32,7 +32,8 @@ pub fn spaced(text: &str) -> String {
             continue;
         }
         let w = c.is_ascii_alphanumeric() || c == '_';
-        if !out.is_empty() && !(w && word) {
+        let same_word = w && word;
+        if !(out.is_empty() || same_word) {
             out.push(' ');
         }
         out.push(c);
