@@ -356,6 +356,41 @@ fn error_messages() {
     assert_eq!(e.errors, ["use `layout!` through `layout_typed::layout!`"]);
 }
 
+/// The text the core reads and the table back to the tokens: integers in base 10 with their
+/// suffixes, other literals as `?`, delimiters kept; a byte range gives back the outermost
+/// tokens inside it (a run-time leaf's contents, a run-time value), and a path's range its
+/// tokens, a leading `::` included.
+#[test]
+fn tokens_become_text_and_ranges_become_tokens() {
+    use crate::text::Text;
+    let tokens =
+        TokenStream::from_str("(0x10, 1_000usize, \"s\") : ({ f(a, b) + 1 }, ::c::D, - 5)")
+            .unwrap();
+    let t = Text::new(&tokens);
+    assert_eq!(
+        t.text,
+        "( 16 , 1000usize , ? ) : ( { f ( a , b ) + 1 } , : : c : : D , - 5 )"
+    );
+    let range = |needle: &str| {
+        let start = t.text.find(needle).unwrap();
+        start..start + needle.len()
+    };
+    let back = |needle: &str| t.tokens(&range(needle)).to_string();
+    assert_eq!(back("f ( a , b ) + 1"), "f (a , b) + 1");
+    assert_eq!(back("{ f ( a , b ) + 1 }"), "{ f (a , b) + 1 }");
+    assert_eq!(back("- 5"), "- 5");
+    // A range inside a group but not covering it gives the tokens inside only.
+    assert_eq!(back("a , b"), "a , b");
+    let opts = layout_core::expr::Options::default();
+    for (path, want) in [("D", "D"), ("c :: D", "c :: D"), (":: c :: D", ":: c :: D")] {
+        let p = TokenStream::from_str(&format!("compose({path}, X)")).unwrap();
+        let t = Text::new(&p);
+        let e = layout_core::expr::parse_expr(&t.text, &opts).unwrap();
+        let operand = e.operands()[0];
+        assert_eq!(t.path_tokens(operand).to_string(), want, "{path}");
+    }
+}
+
 /// Every diagnostic of the macro is a rule of the core's error table, worded there: for inputs
 /// of every class (the syntax of layouts, sides, options and expressions, the rules of one
 /// declaration, the preconditions of each kind of operation, the typed API's limits, a constant
