@@ -60,6 +60,12 @@ const SECTIONS: &[Section] = &[
                  is ignored).",
             ),
             case(
+                "macro/integer_too_large.rs",
+                "An integer past `i64`",
+                "Every size, stride and offset is an `i64`; the column is the integer's in the \
+                 source line.",
+            ),
+            case(
                 "macro/duplicate_name.rs",
                 "Two modes with the same name",
                 "A name picks one top-level mode (`restrict(.., rows = 1)`), so the modes of one \
