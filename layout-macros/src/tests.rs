@@ -381,6 +381,9 @@ fn tokens_become_text_and_ranges_become_tokens() {
     assert_eq!(back("- 5"), "- 5");
     // A range inside a group but not covering it gives the tokens inside only.
     assert_eq!(back("a , b"), "a , b");
+    // A literal made with its sign (by a macro) reads as the negative integer.
+    let signed: TokenStream = TokenTree::Literal(proc_macro2::Literal::i64_unsuffixed(-5)).into();
+    assert_eq!(Text::new(&signed).text, "- 5");
     let opts = layout_core::expr::Options::default();
     for (path, want) in [("D", "D"), ("c :: D", "c :: D"), (":: c :: D", ":: c :: D")] {
         let p = TokenStream::from_str(&format!("compose({path}, X)")).unwrap();
