@@ -789,6 +789,43 @@ pub enum Error {
         /// The result's number of extents.
         count: usize,
     },
+    /// A layout or map with more leaf modes than the typed API takes
+    /// ([`crate::expr::MAX_TYPED_LEAVES`]: it evaluates through fixed coordinate arrays).
+    TypedLeaves {
+        /// Its number of leaf modes.
+        leaves: usize,
+    },
+    /// A tuple with more entries than the typed API takes ([`crate::expr::MAX_TYPED_RANK`]:
+    /// it implements forms for tuples of 2 to that many entries).
+    TypedRank {
+        /// The tuple's number of entries.
+        rank: usize,
+    },
+    /// A `layout!` item (a constant) with run-time leaves `{ .. }`: only a value can hold them.
+    RuntimeConstant,
+    /// The arrangement of `repeat`/`interleave` is not a dense bijection (Lemma 1): it numbers
+    /// the copies, so its strides, sorted, are the running products of its sizes. As
+    /// [`Error::NotDense`].
+    ArrangementNotDense {
+        /// The operation.
+        op: crate::expr::Op,
+        /// The first mode, in sorted order, that breaks the running product.
+        mode: ModePath,
+        /// The stride that would continue the running product.
+        expected: i64,
+        /// The stride written.
+        found: i64,
+    },
+    /// The arrangement of `repeat`/`interleave` broadcasts (a mode `_` of size > 1). As
+    /// [`Error::BroadcastNotDense`].
+    ArrangementBroadcast {
+        /// The operation.
+        op: crate::expr::Op,
+        /// The broadcast mode.
+        mode: ModePath,
+        /// Its size.
+        size: i64,
+    },
 }
 
 /// Which quantity overflowed in [`Error::Overflow`].
@@ -962,6 +999,8 @@ impl Error {
             | Error::TooWide { mode, .. }
             | Error::NotDense { mode, .. }
             | Error::BroadcastNotDense { mode, .. }
+            | Error::ArrangementNotDense { mode, .. }
+            | Error::ArrangementBroadcast { mode, .. }
             | Error::NegativeOffset { mode, .. }
             | Error::CoordOutOfRange { mode, .. }
             | Error::CoordProfile { mode, .. }
@@ -2315,6 +2354,77 @@ impl Error {
                         f,
                         "apply `{op}` to a layout without a tile shape on that side, or with fewer extents"
                     )
+                }),
+            ),
+            Error::TypedLeaves { leaves } => row(
+                part,
+                w,
+                "too-large",
+                &|f| {
+                    write!(
+                        f,
+                        "{leaves} leaf modes; the typed API takes at most {}",
+                        crate::expr::MAX_TYPED_LEAVES
+                    )
+                },
+                Some(&|f| f.write_str("merge contiguous modes")),
+            ),
+            Error::TypedRank { rank } => row(
+                part,
+                w,
+                "too-large",
+                &|f| {
+                    write!(
+                        f,
+                        "{rank} modes in one tuple; the typed API takes at most {}",
+                        crate::expr::MAX_TYPED_RANK
+                    )
+                },
+                Some(&|f| f.write_str("group modes into nested tuples")),
+            ),
+            Error::RuntimeConstant => row(
+                part,
+                w,
+                "runtime-leaves",
+                &|f| {
+                    f.write_str("a layout with run-time `{expr}` leaves is a value, not a constant")
+                },
+                Some(&|f| f.write_str("use the expression form, `let g = layout!(..)?;`")),
+            ),
+            Error::ArrangementNotDense {
+                op,
+                mode,
+                expected,
+                found,
+            } => row(
+                part,
+                w,
+                "not-dense",
+                &|f| {
+                    write!(
+                        f,
+                        "`{op}` needs a dense bijection, and the arrangement is not one (Lemma 1): sorted by stride, {mode} should have stride {expected} but has {found}"
+                    )
+                },
+                Some(&|f| {
+                    write!(
+                        f,
+                        "the arrangement numbers the copies, so its strides, sorted, are the running products of its sizes: stride {expected} for {mode}"
+                    )
+                }),
+            ),
+            Error::ArrangementBroadcast { op, mode, size } => row(
+                part,
+                w,
+                "not-dense",
+                &|f| {
+                    write!(
+                        f,
+                        "`{op}` needs a dense bijection, and the arrangement is not one (Lemma 1): {mode} of size {size} is a broadcast `_`"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("an arrangement cannot broadcast; `broadcast(L, shape)` makes read-only copies at the same addresses")
                 }),
             ),
         }

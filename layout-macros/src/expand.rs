@@ -1,27 +1,34 @@
 //! Emits the typed value: a `Static<Form, Spec<..>>` (wrapped in `Swizzled` when swizzled).
 //! Emits little, since compiling the output dominates the cost of a `layout!`.
 
+use layout_core::expr::{self, Checked, MAX_TYPED_LEAVES, MAX_TYPED_RANK, Options, Span};
 use layout_core::{
-    Decision, Layout, Map, Program, Space, Stride, Sum, Term, Tree, Var, decide, emit, layout_form,
+    Decision, Error, IntType, Layout, Map, Program, Space, Stride, Sum, Term, Tree, Var, decide,
+    emit, layout_form,
 };
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-use crate::ast::{IndexTy, Input};
-use crate::parse;
-use crate::valid::{self, Checked};
+use crate::frame::{self, Input};
+use crate::text::Text;
+use crate::valid;
 
 /// The whole macro: never panics; every failure is a spanned `compile_error!`.
 pub fn layout(tokens: TokenStream) -> TokenStream {
-    let inv = match parse::invocation(tokens) {
+    let inv = match frame::invocation(tokens) {
         Ok(i) => i,
         Err(e) => return e.to_compile_error(),
     };
     let k = &inv.krate;
     match inv.input {
-        Input::Expr(d) => {
-            let (checked, errs) = valid::check(&d);
-            let expr = checked.map_or_else(|| quote!(::core::unreachable!()), |c| typed(k, &c).1);
+        Input::Expr => {
+            let text = Text::new(&inv.rest);
+            let (checked, errs) = match expr::parse_decl(&text.text, &Options::default()) {
+                Ok(d) => valid::check(&d, &text),
+                Err(l) => (None, text.errors(&l)),
+            };
+            let expr =
+                checked.map_or_else(|| quote!(::core::unreachable!()), |c| typed(k, &c, &text).1);
             if errs.is_empty() {
                 expr
             } else {
@@ -29,75 +36,90 @@ pub fn layout(tokens: TokenStream) -> TokenStream {
                 quote!({ #errs #expr })
             }
         }
-        Input::Algebra(a) => crate::algebra::expand(k, inv.rest, *a),
-        Input::Items(items) => {
+        Input::Algebra => crate::algebra::expand(k, inv.rest),
+        Input::Items(items, frame_error) => {
             let mut out = TokenStream::new();
             for it in items {
-                let (checked, errs) = valid::check(&it.decl);
-                out.extend(errors(errs));
-                if !it.decl.layout.runtime.is_empty() {
-                    out.extend(
-                        syn::Error::new(
-                            it.name.span(),
-                            "a layout with run-time `{expr}` leaves is a value, not a constant\nhelp: use the expression form, `let g = layout!(..)?;`",
-                        )
-                        .to_compile_error(),
-                    );
-                    continue;
-                }
-                if let Some(c) = checked {
-                    let (ty, expr) = typed(k, &c);
-                    let (attrs, vis, name) = (&it.attrs, &it.vis, &it.name);
-                    let decl = &it.tokens;
-                    // The definition macro is re-exported under the item's own name, in the macro
-                    // namespace only, so `use m::SMEM;` brings it along with the type and the
-                    // constant, with the item's visibility. A `pub` item's is `#[macro_export]`ed
-                    // (under a name unique in the crate, since exported macros live at its root)
-                    // so that other crates reach it through the item's path.
-                    let exported = matches!(vis, syn::Visibility::Public(_));
-                    let def = if exported {
-                        quote::format_ident!("__layout_def_{}_{:016x}", name, unique(&it))
-                    } else {
-                        quote::format_ident!("__layout_def_{}", name)
-                    };
-                    // An item in a function body cannot be named from outside it; its exported
-                    // macro is harmless there, and the lint about it is silenced.
-                    let export =
-                        exported.then(|| quote!(#[macro_export] #[allow(non_local_definitions)]));
-                    // The item's `cfg`s also govern its definition macro and the macro's
-                    // re-export, so that alternative definitions under `#[cfg]` do not collide.
-                    let cfgs = it.attrs.iter().filter(|a| is_cfg(a));
-                    let cfgs2 = cfgs.clone();
-                    out.extend(quote! {
-                        #(#attrs)*
-                        #[allow(non_camel_case_types)]
-                        #vis type #name = #ty;
-                        #(#attrs)*
-                        #vis const #name: #name = #expr;
-                        #(#cfgs)*
-                        #[doc(hidden)]
-                        #[allow(unused_macros)]
-                        #export
-                        macro_rules! #def {
-                            ({ $($cb:tt)* } { $($key:tt)* } { ( $($k:tt)* ) $($rest:tt)* }) => {
-                                $($cb)*! { $($k)* ; [$($key)* = #decl] $($rest)* }
-                            };
-                        }
-                        #(#cfgs2)*
-                        #[allow(unused_imports)]
-                        #vis use #def as #name;
-                    });
-                }
+                out.extend(item(k, &it));
+            }
+            if let Some(e) = frame_error {
+                out.extend(e.to_compile_error());
             }
             out
         }
     }
 }
 
+/// One item: its errors, or its type alias, constant and definition macro.
+fn item(k: &TokenStream, it: &frame::Item) -> TokenStream {
+    let text = Text::ending_at(&it.tokens, it.end);
+    let d = match expr::parse_decl(&text.text, &Options::default()) {
+        Ok(d) => d,
+        Err(l) => return errors(text.errors(&l)),
+    };
+    let (checked, errs) = valid::check(&d, &text);
+    let mut out = errors(errs);
+    if d.layout.has_runtime() {
+        out.extend(
+            crate::text::At::one(it.name.span())
+                .error(crate::text::message(&expr::Located::new(
+                    Error::RuntimeConstant,
+                    0..0,
+                )))
+                .to_compile_error(),
+        );
+        return out;
+    }
+    let Some(c) = checked else {
+        return out;
+    };
+    let (ty, expr) = typed(k, &c, &text);
+    let (attrs, vis, name) = (&it.attrs, &it.vis, &it.name);
+    let decl = &it.tokens;
+    // The definition macro is re-exported under the item's own name, in the macro namespace
+    // only, so `use m::SMEM;` brings it along with the type and the constant, with the item's
+    // visibility. A `pub` item's is `#[macro_export]`ed (under a name unique in the crate,
+    // since exported macros live at its root) so that other crates reach it through the
+    // item's path.
+    let exported = matches!(vis, syn::Visibility::Public(_));
+    let def = if exported {
+        quote::format_ident!("__layout_def_{}_{:016x}", name, unique(it))
+    } else {
+        quote::format_ident!("__layout_def_{}", name)
+    };
+    // An item in a function body cannot be named from outside it; its exported macro is
+    // harmless there, and the lint about it is silenced.
+    let export = exported.then(|| quote!(#[macro_export] #[allow(non_local_definitions)]));
+    // The item's `cfg`s also govern its definition macro and the macro's re-export, so that
+    // alternative definitions under `#[cfg]` do not collide.
+    let cfgs = it.attrs.iter().filter(|a| is_cfg(a));
+    let cfgs2 = cfgs.clone();
+    out.extend(quote! {
+        #(#attrs)*
+        #[allow(non_camel_case_types)]
+        #vis type #name = #ty;
+        #(#attrs)*
+        #vis const #name: #name = #expr;
+        #(#cfgs)*
+        #[doc(hidden)]
+        #[allow(unused_macros)]
+        #export
+        macro_rules! #def {
+            ({ $($cb:tt)* } { $($key:tt)* } { ( $($k:tt)* ) $($rest:tt)* }) => {
+                $($cb)*! { $($k)* ; [$($key)* = #decl] $($rest)* }
+            };
+        }
+        #(#cfgs2)*
+        #[allow(unused_imports)]
+        #vis use #def as #name;
+    });
+    out
+}
+
 /// A hash of an item (its name, its declaration, where it is written): the suffix of its
 /// exported definition macro's name. The span's debug form tells apart equal declarations
 /// written in different places (or made by different expansions of one `macro_rules!`).
-fn unique(it: &crate::ast::Item) -> u64 {
+fn unique(it: &frame::Item) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
     it.name.to_string().hash(&mut h);
@@ -153,12 +175,12 @@ fn form(k: &TokenStream, shape: &Tree<i64>, stride: &Tree<Stride>) -> TokenStrea
     }
 }
 
-fn index_type(i: IndexTy) -> TokenStream {
+fn index_type(i: IntType) -> TokenStream {
     match i {
-        IndexTy::I32 => quote!(::core::primitive::i32),
-        IndexTy::I64 => quote!(::core::primitive::i64),
-        IndexTy::U32 => quote!(::core::primitive::u32),
-        IndexTy::Usize => quote!(::core::primitive::usize),
+        IntType::I32 => quote!(::core::primitive::i32),
+        IntType::I64 => quote!(::core::primitive::i64),
+        IntType::U32 => quote!(::core::primitive::u32),
+        IntType::Usize => quote!(::core::primitive::usize),
     }
 }
 
@@ -181,7 +203,7 @@ fn tile(k: &TokenStream, t: Option<&Vec<i64>>) -> TokenStream {
 
 /// The value of a declaration with run-time leaves: `Result<Dynamic<..>, layout_core::Error>`,
 /// checked when it is built (spec: Typed surface).
-fn dynamic(k: &TokenStream, c: &Checked) -> TokenStream {
+fn dynamic(k: &TokenStream, c: &Checked<TokenStream>) -> TokenStream {
     let f = form(k, c.layout.shape(), c.layout.stride());
     let (dom, cod) = (space(k, c.domain), space(k, c.codomain));
     let idx = index_type(c.index);
@@ -208,7 +230,28 @@ fn dynamic(k: &TokenStream, c: &Checked) -> TokenStream {
 }
 
 /// The type and the value expression of a checked declaration.
-pub fn typed(k: &TokenStream, c: &Checked) -> (TokenStream, TokenStream) {
+pub fn typed(k: &TokenStream, c: &Checked<Span>, text: &Text) -> (TokenStream, TokenStream) {
+    let tokens = |s: &Option<Span>| s.as_ref().map(|s| text.tokens(s));
+    let c = Checked {
+        layout: c.layout.clone(),
+        domain: c.domain,
+        codomain: c.codomain,
+        domain_tile: c.domain_tile.clone(),
+        codomain_tile: c.codomain_tile.clone(),
+        swizzle: c.swizzle,
+        index: c.index,
+        runtime: c
+            .runtime
+            .iter()
+            .map(|(a, b)| (tokens(a), tokens(b)))
+            .collect(),
+    };
+    typed_value(k, &c)
+}
+
+/// The type and the value expression of a checked declaration whose run-time leaves are
+/// tokens.
+fn typed_value(k: &TokenStream, c: &Checked<TokenStream>) -> (TokenStream, TokenStream) {
     if !c.runtime.is_empty() {
         return (quote!(()), dynamic(k, c));
     }
@@ -235,9 +278,9 @@ pub fn typed(k: &TokenStream, c: &Checked) -> (TokenStream, TokenStream) {
                 Literal::u32_unsuffixed(s.src()),
                 Literal::u32_unsuffixed(s.dst()),
             );
-            // The exact range (checked in `valid::check`, which reported an undecided one; the
+            // The exact range (checked by `check_decl`, which reported an undecided one; the
             // bound then only keeps the value well-typed next to that error).
-            let (min, max) = valid::swizzled_range(&c.layout, s).unwrap_or_else(|_| {
+            let (min, max) = swizzled_range(&c.layout, s).unwrap_or_else(|_| {
                 let (min, max) = c.layout.span();
                 (min, s.max_offset(max))
             });
@@ -266,9 +309,9 @@ fn read_only(m: &Map) -> bool {
 pub fn typed_map(
     k: &TokenStream,
     map: &Map,
-    index: IndexTy,
+    index: IntType,
     runtime: &[(usize, TokenStream)],
-) -> Result<TokenStream, Failure> {
+) -> Result<TokenStream, Error> {
     let checked = |layout: Layout, swizzle: Option<layout_core::Swizzle>| Checked {
         domain_tile: map.domain_tile().map(<[i64]>::to_vec),
         codomain_tile: if swizzle.is_some() {
@@ -291,14 +334,14 @@ pub fn typed_map(
         match map {
             Map::Layout(a) => {
                 typed_limits(a.layout().shape())?;
-                return Ok(typed(k, &checked(a.layout().clone(), None)).1);
+                return Ok(typed_value(k, &checked(a.layout().clone(), None)).1);
             }
             Map::Swizzled { swizzle, inner } => {
                 if let Map::Layout(a) = inner.as_ref() {
                     typed_limits(a.layout().shape())?;
                     // An undecided range is an error here (the type carries the exact one).
                     map.offset_range()?;
-                    return Ok(typed(k, &checked(a.layout().clone(), Some(*swizzle))).1);
+                    return Ok(typed_value(k, &checked(a.layout().clone(), Some(*swizzle))).1);
                 }
             }
             _ => {}
@@ -306,7 +349,7 @@ pub fn typed_map(
         if !map.is_swizzled() && !map.is_restricted() {
             let d = decide(map, false)?;
             if let Some(l) = decided_layout(&map.domain_shape(), &d) {
-                return Ok(typed(k, &checked(l, None)).1);
+                return Ok(typed_value(k, &checked(l, None)).1);
             }
         }
         let e = emit(map, false)?;
@@ -362,32 +405,25 @@ fn decided_range(map: &Map, d: &Decision) -> Option<(i64, i64)> {
     Some((min.checked_add(d.constant)?, max.checked_add(d.constant)?))
 }
 
-/// Why an algebra result has no typed value.
-pub enum Failure {
-    /// A rule of `layout-core`.
-    Core(layout_core::Error),
-    /// A limit of the typed API, or an emitted program that does not fit its domain.
-    Message(String),
-}
-
-impl From<layout_core::Error> for Failure {
-    fn from(e: layout_core::Error) -> Failure {
-        Failure::Core(e)
-    }
-}
-
-/// The typed API's limits on the form of a generated type: [`valid::MAX_TYPED_LEAVES`] leaves
-/// (the fixed coordinate arrays) and [`valid::MAX_TYPED_RANK`] entries per tuple.
-fn typed_limits(shape: &Tree<i64>) -> Result<(), Failure> {
+/// The typed API's limits on the form of a generated type: [`MAX_TYPED_LEAVES`] leaves (the
+/// fixed coordinate arrays) and [`MAX_TYPED_RANK`] entries per tuple.
+fn typed_limits(shape: &Tree<i64>) -> Result<(), Error> {
     let leaves = shape.leaves().len();
-    if leaves > valid::MAX_TYPED_LEAVES {
-        return Err(Failure::Message(valid::too_many_leaves(leaves)));
+    if leaves > MAX_TYPED_LEAVES {
+        return Err(Error::TypedLeaves { leaves });
     }
     let rank = max_rank(shape);
-    if rank > valid::MAX_TYPED_RANK {
-        return Err(Failure::Message(valid::too_wide(rank)));
+    if rank > MAX_TYPED_RANK {
+        return Err(Error::TypedRank { rank });
     }
     Ok(())
+}
+
+/// The exact least and greatest offsets of `swizzle ∘ layout` (as a map into physical space).
+fn swizzled_range(layout: &Layout, swizzle: layout_core::Swizzle) -> Result<(i64, i64), Error> {
+    let inner: Map =
+        layout_core::Annotated::new(layout.clone(), Space::Logical, Space::Physical)?.into();
+    inner.swizzle(swizzle)?.offset_range()
 }
 
 /// The product of a shape's sizes: a domain of a checked map, so it fits `i64` (saturating
@@ -407,7 +443,7 @@ fn entry_size(map: &Map, entry: usize) -> i64 {
 /// leaves).
 fn decided_layout(shape: &Tree<i64>, d: &Decision) -> Option<Layout> {
     let l = d.coarsest_layout(shape)?;
-    let ok = l.modes().len() <= 32 && max_rank(l.shape()) <= 8;
+    let ok = l.modes().len() <= MAX_TYPED_LEAVES && max_rank(l.shape()) <= MAX_TYPED_RANK;
     ok.then_some(l)
 }
 
@@ -420,24 +456,23 @@ fn max_rank(t: &Tree<i64>) -> usize {
 
 /// Rust tokens of a program over leaf coordinates `l[first + i]`, in `isize`. A variable the
 /// program reads but does not have (a coordinate past `coords`, a temporary not yet bound) is
-/// an error, never a silent 0.
-fn program_tokens(p: &Program, coords: &[TokenStream]) -> Result<TokenStream, String> {
+/// an error ([`Error::ProgramUndefined`]), never a silent 0.
+fn program_tokens(p: &Program, coords: &[TokenStream]) -> Result<TokenStream, Error> {
     let var = |v: &Var, bound: usize| match v {
-        Var::Coord(i) => coords.get(*i).cloned().ok_or_else(|| {
-            format!(
-                "the emitted program reads coordinate {i} of a domain with {} leaf coordinates",
-                coords.len()
-            )
+        Var::Coord(i) => coords.get(*i).cloned().ok_or(Error::ProgramUndefined {
+            variable: *v,
+            defined: coords.len(),
         }),
         Var::Temp(i) if *i < bound => {
             let t = quote::format_ident!("t{}", *i);
             Ok(quote!(#t))
         }
-        Var::Temp(i) => Err(format!(
-            "the emitted program reads temporary {i} before it is bound"
-        )),
+        Var::Temp(_) => Err(Error::ProgramUndefined {
+            variable: *v,
+            defined: bound,
+        }),
     };
-    let sum = |s: &Sum, bound: usize| -> Result<TokenStream, String> {
+    let sum = |s: &Sum, bound: usize| -> Result<TokenStream, Error> {
         let c = Literal::i64_unsuffixed(s.constant);
         let mut terms = Vec::with_capacity(s.terms.len());
         for (coef, t) in &s.terms {
@@ -571,11 +606,11 @@ fn describe(m: &Map) -> String {
 fn generated(
     k: &TokenStream,
     map: &Map,
-    index: IndexTy,
+    index: IntType,
     program: &Program,
     range: Option<(i64, i64)>,
     runtime: Option<(usize, &TokenStream, bool, &Program)>,
-) -> Result<TokenStream, Failure> {
+) -> Result<TokenStream, Error> {
     let full_shape = map.domain_shape();
     let entries = map.domain_entries();
     // The domain of the value: the map's, less a run-time restricted entry.
@@ -643,7 +678,7 @@ fn generated(
         None => (
             quote!(),
             quote!(__LayoutExpr {}),
-            program_tokens(program, &coords).map_err(Failure::Message)?,
+            program_tokens(program, &coords)?,
             quote!(__m),
         ),
         Some((entry, value, agree, full)) => {
@@ -693,9 +728,8 @@ fn generated(
                 };
             );
             if agree {
-                let base = program_tokens(full, &full_coords(&|_| quote!(0isize)))
-                    .map_err(Failure::Message)?;
-                let restricted = program_tokens(program, &coords).map_err(Failure::Message)?;
+                let base = program_tokens(full, &full_coords(&|_| quote!(0isize)))?;
+                let restricted = program_tokens(program, &coords)?;
                 (
                     quote!(t: isize, base: isize,),
                     quote!({ #take let base: isize = #base; __LayoutExpr { t, base } }),
@@ -703,8 +737,7 @@ fn generated(
                     restrict,
                 )
             } else {
-                let full_body = program_tokens(full, &full_coords(&|i| quote!((l[#i] as isize))))
-                    .map_err(Failure::Message)?;
+                let full_body = program_tokens(full, &full_coords(&|i| quote!((l[#i] as isize))))?;
                 (
                     quote!(t: isize,),
                     quote!({ #take __LayoutExpr { t } }),

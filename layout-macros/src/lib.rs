@@ -96,17 +96,20 @@
 //! - Run-time leaves (`{m}`): a `Result<Dynamic<..>, Error>` checked when built; the checks
 //!   that do not depend on them still run here.
 //!
-//! Pipeline: `parse` (tokens → `ast`, with spans) → `valid` (calls `layout-core`, maps each
-//! error's mode path back to its token, collects independent errors) → `expand`.
+//! Pipeline: `frame` (the crate path, the form, an item's attributes and name, with `syn`) →
+//! `text` (the tokens as the text `layout_core::expr` reads, and the table from its byte
+//! ranges back to the tokens) → `layout_core::expr` (parse, check, evaluate; every error
+//! located) → `valid` (the typed API's limits) → `expand` (the typed value). The language, its
+//! rules and their wording are the core's; the macro maps each located error to its tokens.
 // Beyond the workspace lints: the macro never panics, so no unchecked indexing either.
 #![deny(clippy::indexing_slicing)]
 
 mod algebra;
-mod ast;
 mod expand;
-mod parse;
+mod frame;
 #[cfg(test)]
 mod tests;
+mod text;
 mod valid;
 
 use proc_macro::TokenStream;

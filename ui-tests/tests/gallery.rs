@@ -45,7 +45,7 @@ const SECTIONS: &[Section] = &[
             case(
                 "macro/missing_colon.rs",
                 "A missing `:` between shape and stride",
-                "The help line shows the whole form of a declaration.",
+                "The help line shows the form of a layout.",
             ),
             case(
                 "macro/profile_mismatch.rs",
@@ -58,6 +58,12 @@ const SECTIONS: &[Section] = &[
                 "A size that is not positive",
                 "Sizes count positions, so they are at least 1 (a size-1 mode is fine: its stride \
                  is ignored).",
+            ),
+            case(
+                "macro/integer_too_large.rs",
+                "An integer past `i64`",
+                "Every size, stride and offset is an `i64`; the column is the integer's in the \
+                 source line.",
             ),
             case(
                 "macro/duplicate_name.rs",
@@ -410,7 +416,9 @@ const SECTIONS: &[Section] = &[
             case(
                 "algebra/inverse_not_bijection.rs",
                 "`inverse` of a layout with gaps",
-                "Only a dense bijection onto `[0, size)` has an inverse.",
+                "Only a dense bijection onto `[0, size)` has an inverse, so only a map into \
+                 logical or thread-value space: a layout into physical space, here one with gaps, \
+                 has none.",
             ),
             case(
                 "algebra/broadcast_not_physical.rs",

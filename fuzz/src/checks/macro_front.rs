@@ -1,6 +1,7 @@
-//! The front end of `layout!` (tokens → parse → checks → generated tokens), compiled from the
-//! macro crate's own modules and run on token streams parsed from the input text. It must
-//! never panic: every failure is a `compile_error!`, and what it generates is valid tokens.
+//! The front end of `layout!` (tokens → the core's text → parse, checks and evaluation in
+//! `layout_core::expr` → generated tokens), compiled from the macro crate's own modules and run
+//! on token streams parsed from the input text. It must never panic: every failure is a
+//! `compile_error!`, and what it generates is valid tokens.
 
 use proc_macro2::TokenStream;
 

@@ -127,6 +127,44 @@ fn cute_path(shape: &Tree<i64>, m: &ModePath) -> ModePath {
     ModePath::from_indices(&out).unwrap_or(*m)
 }
 
+/// A Lemma 1 failure of the arrangement of `op` (`repeat`, `interleave`) in the arrangement's
+/// words; other errors as they are.
+fn arrangement_error(op: Op, e: Error) -> Error {
+    match e {
+        Error::NotDense {
+            mode,
+            expected,
+            found,
+        } => Error::ArrangementNotDense {
+            op,
+            mode,
+            expected,
+            found,
+        },
+        Error::BroadcastNotDense { mode, size } => Error::ArrangementBroadcast { op, mode, size },
+        e => e,
+    }
+}
+
+/// The coarsest layout of a map (see [`materialise`]), else [`Error::NotALayout`] at `span`;
+/// a composite that is not separable has a note with the coordinate that shows it.
+fn layout_operand<S: Clone>(m: &Map, op: Op, span: S) -> R<(Layout, Space, Space), S> {
+    materialise(m).map_err(|why| {
+        let mut l = Located::new(Error::NotALayout { op, why }, span.clone());
+        if let Ok(d) = decide(m, false)
+            && let Err(NotLayout::Separability { witness }) = d.result
+        {
+            l.notes.push(super::Note {
+                kind: super::NoteKind::Witness {
+                    coordinate: witness,
+                },
+                span,
+            });
+        }
+        vec![l]
+    })
+}
+
 /// The coarsest layout of a map: itself, or what Theorem 1 finds for a composite.
 fn materialise(m: &Map) -> Result<(Layout, Space, Space), NotLayoutReason> {
     if let Map::Layout(a) = m {
@@ -412,15 +450,18 @@ impl<S: Clone> Eval<'_, S> {
         })
     }
 
-    /// A literal arrangement `(3):(1)`: built, then checked dense at the token of the mode
-    /// that breaks Lemma 1.
-    fn arrangement(&self, l: &LayoutExpr<S>) -> R<Layout, S> {
+    /// A literal arrangement `(3):(1)` of `op`: built, then checked dense at the token of the
+    /// mode that breaks Lemma 1.
+    fn arrangement(&self, l: &LayoutExpr<S>, op: Op) -> R<Layout, S> {
         if l.has_runtime() {
             return Err(one(Error::RuntimeOperand, l.span.clone()));
         }
         let layout = check_layout(l)?;
-        crate::dense::check_dense_bijection(&layout)
-            .map_err(|e| vec![locate_layout_error(l, Some(&layout), &e, true)])?;
+        crate::dense::check_dense_bijection(&layout).map_err(|e| {
+            let mut x = locate_layout_error(l, Some(&layout), &e, true);
+            x.error = arrangement_error(op, x.error);
+            vec![x]
+        })?;
         Ok(layout)
     }
 
@@ -462,8 +503,7 @@ impl<S: Clone> Eval<'_, S> {
         if !v.runtime.is_empty() {
             return Err(one(Error::RuntimeNotLast { op }, a.span()));
         }
-        let (l, dom, cod) =
-            materialise(&v.map).map_err(|why| one(Error::NotALayout { op, why }, a.span()))?;
+        let (l, dom, cod) = layout_operand(&v.map, op, a.span())?;
         let t_dom = v.map.domain_tile().map(<[i64]>::to_vec);
         let t_cod = v.map.codomain_tile().map(<[i64]>::to_vec);
         let (layout, dom, cod, (dt, ct)) = match e {
@@ -509,14 +549,13 @@ impl<S: Clone> Eval<'_, S> {
                 arrangement, kind, ..
             } => {
                 let (arr, arr_span) = match arrangement.as_ref() {
-                    Arrangement::Layout(x) => (self.arrangement(x)?, x.span.clone()),
+                    Arrangement::Layout(x) => (self.arrangement(x, op)?, x.span.clone()),
                     Arrangement::Expr(x) => {
                         let vb = self.expr(x)?;
                         if !vb.runtime.is_empty() {
                             return Err(one(Error::RuntimeNotLast { op }, x.span()));
                         }
-                        let m = materialise(&vb.map)
-                            .map_err(|why| one(Error::NotALayout { op, why }, x.span()))?;
+                        let m = layout_operand(&vb.map, op, x.span())?;
                         (m.0, x.span())
                     }
                 };
@@ -524,7 +563,7 @@ impl<S: Clone> Eval<'_, S> {
                     RepeatKind::Interleave => crate::ops::interleave(&l, &arr),
                     RepeatKind::Repeat => crate::ops::repeat(&l, &arr),
                 }
-                .map_err(|err| one(err, arr_span))?;
+                .map_err(|err| one(arrangement_error(op, err), arr_span))?;
                 // `repeat`: the arrangement's size is the slowest extent; `interleave`: the
                 // fastest.
                 let n = arr.size();

@@ -79,6 +79,15 @@ pub const MAX_EXPR_DEPTH: usize = 64;
 /// The most extents a tile shape has (the typed API's `Tile1` to `Tile4`).
 pub const MAX_TILE_EXTENTS: usize = 4;
 
+/// The most leaf modes a layout or map of the typed API has (`layout_typed::MAX_LEAVES`: it
+/// evaluates through fixed coordinate arrays); `layout!` refuses more with
+/// [`Error::TypedLeaves`].
+pub const MAX_TYPED_LEAVES: usize = 32;
+
+/// The most entries of one tuple in the typed API (its forms are tuples of 2 to 8 entries);
+/// `layout!` refuses more with [`Error::TypedRank`].
+pub const MAX_TYPED_RANK: usize = 8;
+
 /// The order positions, tiles, shapes and coordinates of an expression are written in.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub enum Order {
@@ -180,12 +189,18 @@ impl<S> Located<S> {
 
 impl<S> fmt::Display for Located<S> {
     /// The error's message, then the notes' texts that extend it (the coordinates of an
-    /// aliasing pair).
+    /// aliasing pair, the coordinate where a composite is not separable).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.error)?;
         for n in &self.notes {
-            if let NoteKind::Coordinates { first, second } = &n.kind {
-                write!(f, " (coordinates {first} and {second})")?;
+            match &n.kind {
+                NoteKind::Coordinates { first, second } => {
+                    write!(f, " (coordinates {first} and {second})")?;
+                }
+                NoteKind::Witness { coordinate } => {
+                    write!(f, "; separability fails at the coordinate {coordinate:?}")?;
+                }
+                NoteKind::CollidingStride | NoteKind::MatchingShape => {}
             }
         }
         Ok(())
@@ -216,6 +231,12 @@ pub enum NoteKind {
         /// The second coordinate.
         second: Tree<i64>,
     },
+    /// The leaf coordinate (seed order) at which a composite is not separable (Theorem 1), for
+    /// [`Error::NotALayout`]; the note spans the operand and extends the message.
+    Witness {
+        /// The coordinate, one entry per leaf of the domain.
+        coordinate: Vec<i64>,
+    },
 }
 
 impl fmt::Display for NoteKind {
@@ -225,6 +246,9 @@ impl fmt::Display for NoteKind {
             NoteKind::MatchingShape => f.write_str("the matching shape is here"),
             NoteKind::Coordinates { first, second } => {
                 write!(f, "coordinates {first} and {second}")
+            }
+            NoteKind::Witness { coordinate } => {
+                write!(f, "separability fails at the coordinate {coordinate:?}")
             }
         }
     }

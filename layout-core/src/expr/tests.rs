@@ -269,7 +269,7 @@ fn syntax_errors_point_at_their_token() {
         (
             "swizzle(A, Swizzle<3,4,3>)",
             Error::SwizzleUnitMissing { b: 3, m: 4, s: 3 },
-            ">",
+            "Swizzle",
         ),
         (
             "[(4,8i32):(8,1), logical -> physical]",
@@ -596,8 +596,10 @@ fn operation_errors_point_at_their_operand() {
         ),
         (
             "repeat([(4,8):(8,1), logical -> physical], (3,2):(1,4))",
-            // Sorted by stride: 3:1, then 2:4 where the running product is 3.
-            Error::NotDense {
+            // Sorted by stride: 3:1, then 2:4 where the running product is 3; in the words of
+            // an arrangement.
+            Error::ArrangementNotDense {
+                op: Op::Repeat,
                 mode: crate::ModePath::from_indices(&[1]).unwrap(),
                 expected: 3,
                 found: 4,
@@ -760,4 +762,56 @@ fn from_str_keeps_its_errors() {
         Layout::from_cute("(_4,_8):(_1,_0)").unwrap(),
         Layout::from_cute("(4,8):(1,0)").unwrap()
     );
+}
+
+/// A layout operation on a composite that is not separable (Theorem 1) names the first
+/// coordinate where it is not, found here by enumeration: `PADDED ∘ TV` with
+/// `PADDED = (2,6):(7,1)`, `TV = (3,4):(4,1)`, so `f(t, v) = 7·⌊x/6⌋ + x mod 6` for `x = 4t + v`,
+/// and the witness is the first `(t, v)` (last entry fastest) where `f(t, v) ≠ f(t, 0) + f(0, v)`.
+#[test]
+fn a_composite_that_is_not_a_layout_names_its_witness() {
+    let f = |t: i64, v: i64| {
+        let x = 4 * t + v;
+        7 * (x / 6) + x % 6
+    };
+    let witness = (0..3)
+        .flat_map(|t| (0..4).map(move |v| (t, v)))
+        .find(|&(t, v)| f(t, v) != f(t, 0) + f(0, v))
+        .map(|(t, v)| vec![t, v]);
+    assert_eq!(witness, Some(vec![1, 2]));
+    for op in ["divide", "inverse", "broadcast"] {
+        let arg = match op {
+            "divide" => ", (3, 2)",
+            "broadcast" => ", (2)",
+            _ => "",
+        };
+        let text = alloc::format!(
+            "{op}(compose([(2,6):(7,1), logical -> physical], [(3,4):(4,1), thread-value -> logical]){arg})"
+        );
+        let errs = eval_text(&text, &Env::new(), &macro_opts()).unwrap_err();
+        assert_eq!(errs.len(), 1, "{text}");
+        let e = &errs[0];
+        assert_eq!(
+            e.error,
+            Error::NotALayout {
+                op: Op::from_name(op).unwrap(),
+                why: NotLayoutReason::NotSeparable,
+            },
+            "{text}"
+        );
+        assert_eq!(&text[e.span.clone()], "compose", "{text}");
+        assert_eq!(
+            e.notes.iter().map(|n| n.kind.clone()).collect::<Vec<_>>(),
+            vec![NoteKind::Witness {
+                coordinate: witness.clone().unwrap()
+            }],
+            "{text}"
+        );
+        assert!(
+            e.to_string().ends_with(
+                "(Theorem 1: not separable); separability fails at the coordinate [1, 2]"
+            ),
+            "{text}: {e}"
+        );
+    }
 }

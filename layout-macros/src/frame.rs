@@ -1,0 +1,142 @@
+//! The frame of an invocation, read with `syn`: the crate path before `;`, which of the three
+//! forms the rest is, and an item's attributes, visibility and name around its declaration.
+//! What is inside a declaration or an expression is the core's (`layout_core::expr`).
+
+use proc_macro2::{Span, TokenStream, TokenTree};
+use syn::parse::{ParseStream, Parser};
+use syn::{Ident, Token};
+
+/// One `#[attrs] VIS const NAME = DECL;` of the item form.
+pub struct Item {
+    pub attrs: Vec<TokenStream>,
+    pub vis: syn::Visibility,
+    pub name: Ident,
+    /// The declaration's tokens as written, handed to algebra expressions that name the item.
+    pub tokens: TokenStream,
+    /// The `;` after them: where an error at the end of the declaration points.
+    pub end: Span,
+}
+
+/// The macro input after the crate path.
+pub enum Input {
+    /// `LAYOUT, DOMAIN -> CODOMAIN [, OPTIONS]`: a value.
+    Expr,
+    /// Items; a frame error stops the reading (the items before it are kept).
+    Items(Vec<Item>, Option<syn::Error>),
+    /// `[PATH = DECL]* EXPR`: an algebra expression.
+    Algebra,
+}
+
+/// Everything the macro reads: the crate path, the tokens after it and their form.
+pub struct Invocation {
+    pub krate: TokenStream,
+    /// The tokens after the crate path, as given.
+    pub rest: TokenStream,
+    pub input: Input,
+}
+
+/// Splits `$crate; rest` and tells the form of the rest.
+pub fn invocation(tokens: TokenStream) -> syn::Result<Invocation> {
+    let mut krate = TokenStream::new();
+    let mut iter = tokens.into_iter();
+    let mut seen_semi = false;
+    for tt in iter.by_ref() {
+        if let TokenTree::Punct(p) = &tt
+            && p.as_char() == ';'
+        {
+            seen_semi = true;
+            break;
+        }
+        krate.extend([tt]);
+    }
+    if !seen_semi {
+        return Err(syn::Error::new(
+            Span::call_site(),
+            "use `layout!` through `layout_typed::layout!`",
+        ));
+    }
+    let rest: TokenStream = iter.collect();
+    let input = input.parse2(rest.clone())?;
+    Ok(Invocation { krate, rest, input })
+}
+
+fn input(s: ParseStream) -> syn::Result<Input> {
+    if s.is_empty() {
+        return Err(syn::Error::new(
+            s.span(),
+            "empty `layout!`\nhelp: write `layout!(SHAPE:STRIDE, DOMAIN -> CODOMAIN)`, e.g. `layout!((16,32):(32,1), logical -> physical)`",
+        ));
+    }
+    // An algebra expression starts with `[PATH = ..]` definitions or `op(` (any name but
+    // `cute`, which starts a layout in CuTe order; an unknown operation is reported as one).
+    if s.peek(syn::token::Bracket)
+        || (s.peek(Ident)
+            && s.peek2(syn::token::Paren)
+            && s.fork().parse::<Ident>().is_ok_and(|i| i != "cute"))
+    {
+        let _: TokenStream = s.parse()?;
+        return Ok(Input::Algebra);
+    }
+    if s.peek(Token![#]) || s.peek(Token![pub]) || s.peek(Token![const]) {
+        let mut items = Vec::new();
+        while !s.is_empty() {
+            match item(s) {
+                Ok(i) => items.push(i),
+                Err(e) => {
+                    let _: TokenStream = s.parse()?;
+                    return Ok(Input::Items(items, Some(e)));
+                }
+            }
+        }
+        return Ok(Input::Items(items, None));
+    }
+    let _: TokenStream = s.parse()?;
+    Ok(Input::Expr)
+}
+
+fn item(s: ParseStream) -> syn::Result<Item> {
+    // Outer attributes are forwarded as tokens (`#` and the bracketed group), never parsed:
+    // syn parses an attribute's value as an expression, recursively, and a deeply nested one
+    // would exhaust the compiler's stack; rustc checks them where they land.
+    let mut attrs = Vec::new();
+    while s.peek(Token![#]) {
+        let pound: Token![#] = s.parse()?;
+        let group: proc_macro2::Group = s.parse()?;
+        if group.delimiter() != proc_macro2::Delimiter::Bracket {
+            return Err(syn::Error::new(group.span(), "expected `#[..]`"));
+        }
+        attrs.push(quote::quote!(#pound #group));
+    }
+    let vis: syn::Visibility = s.parse()?;
+    s.parse::<Token![const]>().map_err(|e| {
+        syn::Error::new(
+            e.span(),
+            "expected `const NAME = LAYOUT, DOMAIN -> CODOMAIN;`",
+        )
+    })?;
+    let name: Ident = s.parse()?;
+    s.parse::<Token![=]>()?;
+    // The declaration: every token up to the next `;` (the core reads it).
+    let tokens: TokenStream = s.step(|c| {
+        let mut rest = *c;
+        let mut out = TokenStream::new();
+        while let Some((tt, next)) = rest.token_tree() {
+            if matches!(&tt, TokenTree::Punct(p) if p.as_char() == ';') {
+                break;
+            }
+            out.extend([tt]);
+            rest = next;
+        }
+        Ok((out, rest))
+    })?;
+    let semi = s
+        .parse::<Token![;]>()
+        .map_err(|e| syn::Error::new(e.span(), "expected `;` after the item"))?;
+    Ok(Item {
+        attrs,
+        vis,
+        name,
+        tokens,
+        end: semi.span,
+    })
+}

@@ -1,0 +1,311 @@
+//! Tokens ↔ text: the token stream written as the text `layout_core::expr` parses, with a
+//! table that maps each byte range of that text back to the tokens it came from, so that every
+//! located core error becomes a `syn::Error` at the tokens the user wrote.
+//!
+//! Tokens are written separated by spaces (the core's lexer is token based and ignores
+//! whitespace); delimited groups keep their delimiters, a group without delimiters (from a
+//! `macro_rules!` fragment) is written as its contents. Integer literals are written in base 10
+//! (`0x10`, `1_000` read as 16 and 1000); a suffix stays attached (`5i32`), which the core
+//! reports at that token. Other literals (strings, floats, characters) are written as one `?`,
+//! a token the grammar never accepts, so the error points at the literal.
+
+use layout_core::Error;
+use layout_core::expr::{Located, NoteKind};
+use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
+
+/// Where a core span points in the tokens: one token (or group), or the range from the first
+/// to the last of several (on stable Rust a range is made of two tokens' spans).
+#[derive(Clone, Copy, Debug)]
+pub struct At {
+    first: Span,
+    last: Option<Span>,
+}
+
+impl At {
+    /// One token's span.
+    pub fn one(span: Span) -> At {
+        At {
+            first: span,
+            last: None,
+        }
+    }
+
+    /// A `syn::Error` spanning this place.
+    pub fn error(self, message: impl std::fmt::Display) -> syn::Error {
+        match self.last {
+            None => syn::Error::new(self.first, message),
+            Some(last) => {
+                let tokens: TokenStream = [
+                    TokenTree::Ident(proc_macro2::Ident::new("first", self.first)),
+                    TokenTree::Ident(proc_macro2::Ident::new("last", last)),
+                ]
+                .into_iter()
+                .collect();
+                syn::Error::new_spanned(tokens, message)
+            }
+        }
+    }
+
+    /// The span of the first token (a single span for quoted code).
+    pub fn span(self) -> Span {
+        self.first
+    }
+}
+
+/// One token tree of the input: its bytes in the text (a group's include its delimiters), the
+/// enclosing group, and the token itself.
+struct Entry {
+    start: usize,
+    end: usize,
+    parent: Option<usize>,
+    tt: TokenTree,
+}
+
+/// The text of a token stream and the table back to its tokens.
+pub struct Text {
+    /// The text the core parses.
+    pub text: String,
+    entries: Vec<Entry>,
+    /// Where the end of the text points (the invocation, or the `;` after an item).
+    end: Span,
+}
+
+impl Text {
+    /// Writes `tokens` as text, recording every token tree's byte range; the end of the text
+    /// is the end of the invocation.
+    pub fn new(tokens: &TokenStream) -> Text {
+        Text::ending_at(tokens, Span::call_site())
+    }
+
+    /// As [`Text::new`], with the end of the text at `end`.
+    pub fn ending_at(tokens: &TokenStream, end: Span) -> Text {
+        let mut t = Text {
+            text: String::new(),
+            entries: Vec::new(),
+            end,
+        };
+        t.write(tokens, None);
+        t
+    }
+
+    fn write(&mut self, tokens: &TokenStream, parent: Option<usize>) {
+        for tt in tokens.clone() {
+            if !self.text.is_empty() {
+                self.text.push(' ');
+            }
+            let start = self.text.len();
+            let index = self.entries.len();
+            self.entries.push(Entry {
+                start,
+                end: start,
+                parent,
+                tt: tt.clone(),
+            });
+            match &tt {
+                TokenTree::Group(g) => {
+                    let (open, close) = match g.delimiter() {
+                        Delimiter::Parenthesis => ("(", ")"),
+                        Delimiter::Bracket => ("[", "]"),
+                        Delimiter::Brace => ("{", "}"),
+                        Delimiter::None => ("", ""),
+                    };
+                    self.text.push_str(open);
+                    self.write(&g.stream(), Some(index));
+                    if !close.is_empty() {
+                        self.text.push(' ');
+                    }
+                    self.text.push_str(close);
+                }
+                TokenTree::Ident(i) => self.text.push_str(&i.to_string()),
+                TokenTree::Punct(p) => self.text.push(p.as_char()),
+                TokenTree::Literal(l) => self.literal(l),
+            }
+            let end = self.text.len();
+            if let Some(e) = self.entries.get_mut(index) {
+                e.end = end;
+            }
+        }
+    }
+
+    fn literal(&mut self, l: &proc_macro2::Literal) {
+        let lit = syn::Lit::new(l.clone());
+        match lit {
+            syn::Lit::Int(i) => {
+                // A literal made by a macro may carry its sign (`Literal::i64_unsuffixed(-5)`).
+                if l.to_string().starts_with('-') {
+                    self.text.push_str("- ");
+                }
+                self.text.push_str(i.base10_digits());
+                self.text.push_str(i.suffix());
+            }
+            _ => self.text.push('?'),
+        }
+    }
+
+    fn entry_span(e: &Entry) -> Span {
+        e.tt.span()
+    }
+
+    /// Whether entry `i` lies inside `a..b`.
+    fn inside(&self, i: usize, a: usize, b: usize) -> bool {
+        self.entries
+            .get(i)
+            .is_some_and(|e| e.start >= a && e.end <= b)
+    }
+
+    /// The outermost token trees inside `a..b`, in order (their parents are not inside).
+    fn maximal(&self, a: usize, b: usize) -> Vec<usize> {
+        (0..self.entries.len())
+            .filter(|&i| {
+                self.inside(i, a, b)
+                    && self
+                        .entries
+                        .get(i)
+                        .and_then(|e| e.parent)
+                        .is_none_or(|p| !self.inside(p, a, b))
+            })
+            .collect()
+    }
+
+    /// The delimiter of a group at byte `at`: its span (open or close), if `at` is one.
+    fn delimiter_at(&self, at: usize) -> Option<Span> {
+        self.entries.iter().find_map(|e| match &e.tt {
+            TokenTree::Group(g) if g.delimiter() != Delimiter::None => {
+                if e.start == at {
+                    Some(g.span_open())
+                } else if e.end.checked_sub(1) == Some(at) {
+                    Some(g.span_close())
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        })
+    }
+
+    /// The tokens a byte range of the text came from (see the module docs).
+    pub fn at(&self, r: &std::ops::Range<usize>) -> At {
+        let (a, b) = (r.start, r.end);
+        if a >= self.text.len() {
+            return At::one(self.end);
+        }
+        let max = if a < b {
+            self.maximal(a, b)
+        } else {
+            Vec::new()
+        };
+        match (max.first(), max.last()) {
+            (Some(&f), Some(&l)) => {
+                let span = |i: usize| {
+                    self.entries
+                        .get(i)
+                        .map_or_else(Span::call_site, Self::entry_span)
+                };
+                if f == l {
+                    At::one(span(f))
+                } else {
+                    At {
+                        first: span(f),
+                        last: Some(span(l)),
+                    }
+                }
+            }
+            _ => {
+                // An empty range, or one delimiter: the delimiter there, else the first token
+                // that starts at or after it.
+                if let Some(s) = self.delimiter_at(a) {
+                    return At::one(s);
+                }
+                let next = self
+                    .entries
+                    .iter()
+                    .filter(|e| e.start >= a && !matches!(&e.tt, TokenTree::Group(g) if g.delimiter() == Delimiter::None))
+                    .min_by_key(|e| e.start);
+                At::one(next.map_or_else(Span::call_site, Self::entry_span))
+            }
+        }
+    }
+
+    /// The tokens of a byte range (a run-time `{expr}` leaf's contents, a run-time `restrict`
+    /// value, a path), as written: the outermost token trees inside it.
+    pub fn tokens(&self, r: &std::ops::Range<usize>) -> TokenStream {
+        self.maximal(r.start, r.end)
+            .into_iter()
+            .filter_map(|i| self.entries.get(i).map(|e| e.tt.clone()))
+            .collect()
+    }
+
+    /// The tokens of a path of the core (`crate::m::P`, `::c::D`): its segments and the `::`
+    /// between them, with the `::` before the first when it leads.
+    pub fn path_tokens<S: Clone + Into<std::ops::Range<usize>>>(
+        &self,
+        p: &layout_core::expr::Path<S>,
+    ) -> TokenStream {
+        let (Some((_, first)), Some((_, last))) = (p.segments.first(), p.segments.last()) else {
+            return TokenStream::new();
+        };
+        let (first, last): (std::ops::Range<usize>, std::ops::Range<usize>) =
+            (first.clone().into(), last.clone().into());
+        let mut start = first.start;
+        if p.leading {
+            // The two `:` written before the first segment.
+            let colons = self
+                .entries
+                .iter()
+                .filter(|e| {
+                    e.end <= first.start
+                        && matches!(&e.tt, TokenTree::Punct(c) if c.as_char() == ':')
+                })
+                .map(|e| e.start)
+                .collect::<Vec<_>>();
+            if let Some(&s) = colons.len().checked_sub(2).and_then(|i| colons.get(i)) {
+                start = s;
+            }
+        }
+        self.tokens(&(start..last.end))
+    }
+
+    /// A located core error as `syn::Error`s: the error (its message, the coordinates of an
+    /// aliasing pair, then `help:` and the help) at its tokens, then each note at its own.
+    ///
+    /// The syntax errors that carry a column ([`Error::IntegerTooLarge`], [`Error::NestedName`],
+    /// [`Error::RuntimeLeaf`]) have it in the joined text; it is replaced by the token's column
+    /// in the source (1-based, as rustc prints it) when the compiler gives one.
+    pub fn errors(&self, l: &Located<std::ops::Range<usize>>) -> Vec<syn::Error> {
+        let at = self.at(&l.span);
+        let mut l = l.clone();
+        if let Some(c) = source_column(at.first) {
+            l.error = match l.error {
+                Error::IntegerTooLarge { .. } => Error::IntegerTooLarge { column: c },
+                Error::NestedName { .. } => Error::NestedName { column: c },
+                Error::RuntimeLeaf { .. } => Error::RuntimeLeaf { column: c },
+                e => e,
+            };
+        }
+        let l = &l;
+        let mut out = vec![at.error(message(l))];
+        for n in &l.notes {
+            if !matches!(
+                n.kind,
+                NoteKind::Coordinates { .. } | NoteKind::Witness { .. }
+            ) {
+                out.push(self.at(&n.span).error(&n.kind));
+            }
+        }
+        out
+    }
+}
+
+/// The message of a located error: the core's text, then `help:` and the help.
+pub fn message<S>(l: &Located<S>) -> String {
+    match l.error.help() {
+        Some(h) => format!("{l}\nhelp: {h}"),
+        None => l.to_string(),
+    }
+}
+
+/// The 1-based column of a token in its source line, when the compiler runs the macro (never
+/// in unit tests, where spans have no position).
+fn source_column(span: Span) -> Option<usize> {
+    proc_macro::is_available().then(|| span.unwrap().column())
+}
