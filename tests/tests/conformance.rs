@@ -32,7 +32,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use layout_core::expr::{self, Arrangement, BareSpaces, Expr, Options, Order, Span, Value};
-use layout_tests::{cargo_crate, load, workspace_root};
+use layout_tests::{cargo_crate, load, looks_like_layout, workspace_root};
 use serde_json::Value as Json;
 
 /// The most positions whose offsets are compared per accepted input.
@@ -767,7 +767,12 @@ fn map_text(m: &Json) -> Option<String> {
 
 /// The case files.
 fn data_inputs(inputs: &mut Vec<Input>) {
+    // The same layout recurs across cases (an atom's operand, a composition's): once each.
+    let mut seen = std::collections::BTreeSet::new();
     let mut push = |place: String, text: String| {
+        if !seen.insert(text.clone()) {
+            return;
+        }
         let (form, cli) = if text.starts_with('[') && text.ends_with(']') {
             let inner = text[1..text.len() - 1].to_string();
             (Form::Decl(inner), vec!["explain".into(), text])
@@ -807,16 +812,67 @@ fn data_inputs(inputs: &mut Vec<Input>) {
                     push(place, t);
                 }
             }
+            Some("op") => {
+                let a = &c["args"];
+                let l = || {
+                    format!(
+                        "{}:{}",
+                        json_text(&a["L"]["shape"]),
+                        json_text(&a["L"]["stride"])
+                    )
+                };
+                let text = match c["op"].as_str() {
+                    Some(op @ ("divide" | "divide_modes")) => format!(
+                        "{op}([{}, logical -> physical], {})",
+                        l(),
+                        json_text(&a["S"])
+                    ),
+                    Some(op @ ("repeat" | "interleave")) => format!(
+                        "{op}([{}, logical -> physical], {}:{})",
+                        l(),
+                        json_text(&a["A"]["shape"]),
+                        json_text(&a["A"]["stride"])
+                    ),
+                    Some("inverse") => format!("inverse([{}, thread-value -> logical])", l()),
+                    // `canonical`, `scale_mode` and the mode-wise repeats are not operations
+                    // of the expression language.
+                    _ => continue,
+                };
+                push(place, text);
+            }
             _ => {}
         }
     }
     for c in load("cute_corpus.json") {
         let id = c["id"].as_str().unwrap_or("?");
-        if let Some(l) = c["inputs"]["layout"].as_str() {
-            push(
-                format!("tests/data/cute_corpus.json {id}"),
-                format!("[cute {l}, logical -> physical]"),
-            );
+        let place = format!("tests/data/cute_corpus.json {id}");
+        let inputs = &c["inputs"];
+        if let Some(l) = inputs["layout"].as_str().filter(|l| looks_like_layout(l)) {
+            push(place.clone(), format!("[cute {l}, logical -> physical]"));
+            // A shared-memory atom with its swizzle, on element offsets of its width.
+            if let (Some(sw), Some(bits)) = (
+                inputs["swizzle"].as_array(),
+                inputs["element_bits"].as_i64(),
+            ) {
+                let f: Vec<String> = sw.iter().map(Json::to_string).collect();
+                push(
+                    place.clone(),
+                    format!(
+                        "[cute {l}, logical -> physical, Swizzle<{}> over bytes of {bits}-bit elements]",
+                        f.join(",")
+                    ),
+                );
+            }
+        }
+        // The thread-value layouts of the MMA and copy atoms, and the layout operands of the
+        // operations (tilers are not layouts).
+        for key in ["ThrID", "A", "B", "C", "Src", "Dst", "Ref"] {
+            if let Some(l) = inputs[key].as_str().filter(|l| looks_like_layout(l)) {
+                push(
+                    format!("{place} {key}"),
+                    format!("[cute {l}, thread-value -> logical]"),
+                );
+            }
         }
     }
 }
@@ -1134,12 +1190,18 @@ fn inputs_per_source() {
     for s in &skipped {
         println!("skipped {}: {}", s.place, s.why);
     }
+    let mut per_file: BTreeMap<&str, usize> = BTreeMap::new();
+    for i in &inputs {
+        let file = i.place.split([':', '#', ' ']).next().unwrap_or("");
+        *per_file.entry(file).or_default() += 1;
+    }
+    println!("inputs per file: {per_file:#?}");
     println!("inputs {got:?}, skipped {skip:?}");
     let expected: BTreeMap<Origin, usize> = [
         (Origin::Ui, 102),
         (Origin::Docs, 109),
         (Origin::CliDocs, 9),
-        (Origin::Data, 193),
+        (Origin::Data, 293),
     ]
     .into_iter()
     .collect();
