@@ -1031,13 +1031,20 @@ fn cli_verdict(bin: &Path, input: &Input) -> Verdict {
 /// The generated module of one input, and where it lies in the crate's source.
 struct Module {
     range: std::ops::Range<usize>,
+    /// Every `layout!` invocation in it, whole: a diagnostic there is at the end of the input
+    /// (the macro's call site), which the command's JSON writes as an empty span.
+    calls: Vec<std::ops::Range<usize>>,
 }
 
 fn module_source(id: usize, input: &Input, run: bool, src: &mut String) -> Module {
     let start = src.len();
+    let mut calls = Vec::new();
     let _ = writeln!(src, "mod input{id} {{\n    use super::*;");
     for (n, d) in &input.defs {
-        let _ = writeln!(src, "    layout! {{ pub const {n} = {d}; }}");
+        let item = format!("layout! {{ pub const {n} = {d}; }}");
+        let at = src.len() + 4;
+        calls.push(at..at + item.len());
+        let _ = writeln!(src, "    {item}");
     }
     // Checked as the UI suite writes it (`let _ = layout!(..)`); run through `dump`.
     let value = match &input.form {
@@ -1050,11 +1057,14 @@ fn module_source(id: usize, input: &Input, run: bool, src: &mut String) -> Modul
             "    pub fn run() {{\n        dump({id}, &{value});\n    }}"
         );
     } else {
-        let _ = writeln!(src, "    pub fn run() {{\n        let _ = {value};\n    }}");
+        let _ = write!(src, "    pub fn run() {{\n        let _ = ");
+        calls.push(src.len()..src.len() + value.len());
+        let _ = writeln!(src, "{value};\n    }}");
     }
     src.push_str("}\n");
     Module {
         range: start..src.len(),
+        calls,
     }
 }
 
@@ -1128,15 +1138,28 @@ fn macro_diagnostics(inputs: &[Input]) -> Vec<Vec<Diag>> {
             Some((m, h)) => (m.to_string(), Some(h.trim().to_string())),
             None => (text.clone(), None),
         };
+        let call_site = modules[id]
+            .as_ref()
+            .is_some_and(|m| m.calls.contains(&(a..b)));
         per[id].push(Diag {
             message,
             help,
-            text: src.get(a..b).map(String::from),
+            text: if call_site {
+                Some(String::new())
+            } else {
+                src.get(a..b).map(String::from)
+            },
         });
     }
     assert!(
         stray.is_empty(),
         "errors outside every input's module: {stray:#?}"
+    );
+    assert_eq!(
+        out.status.success(),
+        per.iter().all(Vec::is_empty),
+        "`cargo check` of the inputs: {}",
+        String::from_utf8_lossy(&out.stderr)
     );
     for d in &mut per {
         d.sort();
