@@ -211,6 +211,41 @@ fn is_decl(text: &str) -> bool {
         || t.starts_with("cute ")
 }
 
+/// The path of `mod` blocks around byte `at` of a text (comments blanked).
+fn module_at(clean: &str, at: usize) -> Vec<String> {
+    let mut stack: Vec<(String, usize)> = Vec::new();
+    let mut depth = 0usize;
+    for (i, c) in clean[..at].char_indices() {
+        match c {
+            '{' => {
+                depth += 1;
+                let before: Vec<&str> = clean[..i].split_whitespace().rev().take(2).collect();
+                if let [name, "mod"] = before[..] {
+                    stack.push((name.to_string(), depth));
+                }
+            }
+            '}' => {
+                if stack.last().is_some_and(|(_, d)| *d == depth) {
+                    stack.pop();
+                }
+                depth = depth.saturating_sub(1);
+            }
+            _ => {}
+        }
+    }
+    stack.into_iter().map(|(n, _)| n).collect()
+}
+
+/// `module::name`.
+fn qualified(module: &[String], name: &str) -> String {
+    module
+        .iter()
+        .map(String::as_str)
+        .chain([name])
+        .collect::<Vec<_>>()
+        .join("::")
+}
+
 /// Why the command cannot express an expression, if it cannot: run-time leaves and values.
 fn runtime(text: &str) -> Option<&'static str> {
     if text.contains('{') {
@@ -263,10 +298,15 @@ fn unit_inputs(
 ) {
     let cs = calls(text);
     let line = |at: usize| text[..at].lines().count().max(1);
+    // Items by their path from the unit's root (`a::P` for `mod a { .. const P .. }`).
+    let clean = blank_comments(text);
     let mut defs: Vec<(String, String)> = Vec::new();
     for c in &cs {
         if c.item {
-            defs.extend(items(&c.text));
+            let module = module_at(&clean, c.at);
+            for (n, d) in items(&c.text) {
+                defs.push((qualified(&module, &n), d));
+            }
         }
     }
     for c in &cs {
@@ -311,19 +351,34 @@ fn unit_inputs(
             });
             continue;
         }
-        let used = operands(&t);
-        if used.iter().any(|k| k.contains("::")) {
+        // Each operand as written, and the item it names: in the expression's module, or
+        // (for a plain name) at the unit's root. A path from the crate root, or one that only
+        // Rust's imports resolve, has no item here.
+        let module = module_at(&clean, c.at);
+        let mut mine: Vec<(String, String)> = Vec::new();
+        let mut unresolved = false;
+        for k in operands(&t) {
+            let here = qualified(&module, &k);
+            let found = defs
+                .iter()
+                .rev()
+                .find(|(n, _)| *n == here)
+                .or_else(|| defs.iter().rev().find(|(n, _)| *n == k));
+            match found {
+                Some((_, d)) if !k.starts_with("crate::") && !k.starts_with("::") => {
+                    mine.push((k, d.clone()));
+                }
+                _ => unresolved |= k.contains("::"),
+            }
+        }
+        if unresolved {
             skipped.push(Skipped {
                 origin,
                 place,
-                why: "operands named by Rust paths (resolved by Rust's name lookup)",
+                why: "an operand named by a path from the crate root or through `use` (Rust's name lookup)",
             });
             continue;
         }
-        let mine: Vec<(String, String)> = used
-            .iter()
-            .filter_map(|k| defs.iter().rev().find(|(n, _)| n == k).cloned())
-            .collect();
         let mut cli = vec!["explain".into(), t.clone()];
         for (n, d) in &mine {
             cli.push("--def".into());
@@ -502,9 +557,10 @@ fn shell_words(line: &str) -> Vec<String> {
 }
 
 /// A bare layout of the command's expression written as the literal `[L, DOM -> COD]` of its
-/// position's spaces (what the command gives it), `cute` first under `--cute`; `None` when the
-/// text does not parse (the macro then gets it as written).
-fn bracket_bare(text: &str, cute: bool) -> Option<String> {
+/// position's spaces (what the command gives it), `cute` first under `--cute`, and the first
+/// with `index = T` for `--index T`; `None` when the text does not parse (the macro then gets
+/// it as written).
+fn bracket_bare(text: &str, cute: bool, index: Option<&str>) -> Option<String> {
     let opts = Options {
         order: if cute { Order::Cute } else { Order::Seed },
         bare: Some(BareSpaces::default()),
@@ -545,6 +601,10 @@ fn bracket_bare(text: &str, cute: bool) -> Option<String> {
     }
     walk(&e, text, cute, &mut bare);
     bare.sort_by_key(|(s, _)| std::cmp::Reverse(s.start));
+    // The index type is the left operand's: the first layout written.
+    if let (Some(i), Some((_, r))) = (index, bare.last_mut()) {
+        r.insert_str(r.len() - 1, &format!(", index = {i}"));
+    }
     let mut t = text.to_string();
     for (s, r) in bare {
         // A bare layout under `cute` starts at the keyword.
@@ -643,21 +703,31 @@ fn cli_docs_inputs(inputs: &mut Vec<Input>, skipped: &mut Vec<Skipped>) {
                     continue;
                 }
                 let index = flag_value("--index");
-                match bracket_bare(e, cute) {
+                // `--index T` is the index type of the left operand: the first layout written,
+                // which must be a bare layout to take the option.
+                let mut left = e.trim_start();
+                while let Some((op, rest)) = left.split_once('(')
+                    && !op.is_empty()
+                    && op
+                        .trim()
+                        .chars()
+                        .all(|c| c.is_ascii_alphabetic() || c == '_')
+                    && op.trim() != "cute"
+                {
+                    left = rest.trim_start();
+                }
+                let parsed = bracket_bare(e, cute, index.as_deref());
+                if index.is_some() && (!is_decl(left) || parsed.is_none()) {
+                    skipped.push(Skipped {
+                        origin: Origin::CliDocs,
+                        place,
+                        why: "`--index` where the left operand is not a bare layout: `layout!` takes the index type in a declaration",
+                    });
+                    continue;
+                }
+                match parsed {
                     Some(t) if t.starts_with('[') && t.ends_with(']') && !has_operation(e) => {
-                        let inner = &t[1..t.len() - 1];
-                        match index {
-                            Some(i) => Form::Decl(format!("{inner}, index = {i}")),
-                            None => Form::Decl(inner.to_string()),
-                        }
-                    }
-                    Some(_) if index.is_some() => {
-                        skipped.push(Skipped {
-                            origin: Origin::CliDocs,
-                            place,
-                            why: "`--index` of an expression: `layout!` takes the index type on a declaration",
-                        });
-                        continue;
+                        Form::Decl(t[1..t.len() - 1].to_string())
                     }
                     Some(t) => Form::Expr(t),
                     None => Form::Expr(e.clone()),
@@ -667,7 +737,7 @@ fn cli_docs_inputs(inputs: &mut Vec<Input>, skipped: &mut Vec<Skipped>) {
                 skipped.push(Skipped {
                     origin: Origin::CliDocs,
                     place,
-                    why: "not the expression language (`conflicts`: bank conflicts; `cute`: CuTe's operations)",
+                    why: "another question than the language's verdict (`conflicts`: bank conflicts; `cute`: CuTe's operations with CuTe's semantics): no `layout!` form",
                 });
                 continue;
             }
@@ -1040,11 +1110,22 @@ fn module_source(id: usize, input: &Input, run: bool, src: &mut String) -> Modul
     let start = src.len();
     let mut calls = Vec::new();
     let _ = writeln!(src, "mod input{id} {{\n    use super::*;");
-    for (n, d) in &input.defs {
-        let item = format!("layout! {{ pub const {n} = {d}; }}");
-        let at = src.len() + 4;
+    // An operand `a::P` is the item `P` of a module `a` beside the expression.
+    for (key, d) in &input.defs {
+        let segments: Vec<&str> = key.split("::").collect();
+        let (name, path) = segments.split_last().expect("a name");
+        for m in path {
+            let _ = write!(src, "mod {m} {{ use layout_typed::prelude::*; ");
+        }
+        let item = format!("layout! {{ pub const {name} = {d}; }}");
+        let at = src.len() + if path.is_empty() { 4 } else { 0 };
+        if path.is_empty() {
+            src.push_str("    ");
+        }
         calls.push(at..at + item.len());
-        let _ = writeln!(src, "    {item}");
+        src.push_str(&item);
+        src.push_str(&"}".repeat(path.len()));
+        src.push('\n');
     }
     // Checked as the UI suite writes it (`let _ = layout!(..)`); run through `dump`.
     let value = match &input.form {
@@ -1222,15 +1303,15 @@ fn inputs_per_source() {
     println!("inputs {got:?}, skipped {skip:?}");
     let expected: BTreeMap<Origin, usize> = [
         (Origin::Ui, 102),
-        (Origin::Docs, 109),
-        (Origin::CliDocs, 9),
+        (Origin::Docs, 110),
+        (Origin::CliDocs, 10),
         (Origin::Data, 293),
     ]
     .into_iter()
     .collect();
     assert_eq!(got, expected, "inputs per source");
     let expected_skipped: BTreeMap<Origin, usize> =
-        [(Origin::Ui, 9), (Origin::Docs, 4), (Origin::CliDocs, 12)]
+        [(Origin::Ui, 9), (Origin::Docs, 3), (Origin::CliDocs, 11)]
             .into_iter()
             .collect();
     assert_eq!(skip, expected_skipped, "skipped inputs per source");
