@@ -392,7 +392,7 @@ impl<'a> Parser<'a> {
                     }
                 }
                 "Swizzle" => {
-                    let sw = self.cute_swizzle(span.clone())?;
+                    let sw = self.cute_swizzle()?;
                     if swizzle.replace((sw, span.clone())).is_some() {
                         return Err(at(Error::SecondSwizzle, span));
                     }
@@ -567,21 +567,20 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// `<B,M,S> over UNIT` after the name `Swizzle` (at `name`: a missing unit is reported
-    /// there when nothing follows, at the word that is not the unit otherwise).
-    fn cute_swizzle(&mut self, name: Span) -> R<SwizzleSpec> {
+    /// `<B,M,S> over UNIT` after the name `Swizzle`.
+    fn cute_swizzle(&mut self) -> R<SwizzleSpec> {
         self.eat(b'<', Expected::Swizzle)?;
         let (b, _) = self.int(Expected::Swizzle)?;
         self.eat(b',', Expected::Swizzle)?;
         let (m, _) = self.int(Expected::Swizzle)?;
         self.eat(b',', Expected::Swizzle)?;
         let (s, _) = self.int(Expected::Swizzle)?;
-        self.eat(b'>', Expected::Swizzle)?;
+        let close = self.eat(b'>', Expected::Swizzle)?;
         let missing = |p: &Parser<'_>| {
             let span = if p.tok().kind == Kind::Ident {
                 p.here()
             } else {
-                name.clone()
+                close.clone()
             };
             at(Error::SwizzleUnitMissing { b, m, s }, span)
         };
@@ -831,9 +830,8 @@ impl<'a> Parser<'a> {
             Op::Inverse => Expr::Inverse { operand, span },
             Op::Swizzle => {
                 let swizzle = if self.is_ident(0, "Swizzle") && self.is_punct(1, b'<') {
-                    let name = self.here();
                     self.bump();
-                    self.cute_swizzle(name)?
+                    self.cute_swizzle()?
                 } else {
                     self.fields(span.clone())?
                 };
