@@ -213,7 +213,14 @@ impl Diag {
         let notes = l
             .notes
             .iter()
-            .filter(|n| !matches!(n.kind, layout_core::expr::NoteKind::Coordinates { .. }))
+            // The notes that are secondary locations; the others extend the message.
+            .filter(|n| {
+                matches!(
+                    n.kind,
+                    layout_core::expr::NoteKind::CollidingStride
+                        | layout_core::expr::NoteKind::MatchingShape
+                )
+            })
             .map(|n| JsonNote {
                 message: n.kind.to_string(),
                 span: src.json_span(&n.span),
