@@ -1,15 +1,21 @@
 //! Conformance of the two front ends of the expression language: the `layout!` macro and the
-//! `layout` command are fed the same inputs and must give the same verdict, and for a refusal
-//! the same diagnostics (message, help, the token they point at and the secondary notes), for
-//! an acceptance the same value at every enumerated position (at most [`CAP`] per input).
+//! `layout` command are fed the same inputs and must give the same verdict; for a refusal the
+//! same diagnostics (message, help, the text they point at, and the secondary notes such as
+//! "the colliding mode's stride is here"), for an acceptance the same offset at every
+//! enumerated position (at most [`CAP`] per input).
 //!
 //! The inputs are collected, never retyped:
 //! - the UI suite: every `layout!(..)` expression and `layout! { const NAME = ..; }` item of
-//!   `ui-tests/ui/**/*.rs` (items become `--def NAME = DECL` for the command);
+//!   `ui-tests/ui/**/*.rs` (items become `--def NAME = DECL` for the command, `mod a { .. }`
+//!   items `--def a::P = DECL`);
 //! - the docs: every `layout!` of the fenced Rust blocks of `docs/*.md`, `README.md` and the
-//!   rustdoc of `layout-typed` and `layout-macros`, and the `layout` examples of `docs/cli.md`;
+//!   rustdoc of `layout-typed` and `layout-macros`, and the `layout` examples of `docs/cli.md`
+//!   (a bare layout becomes the literal `[L, DOMAIN -> CODOMAIN]` of the spaces the command
+//!   gives it, `--cute` the `cute` keyword, `--index T` the left operand's `index = T`);
 //! - the case files of `tests/data`: the layouts and maps of `seed000_cases.json` (`lemma1`,
-//!   `alias_free`, `decide`, `restrict`) and the layouts of `cute_corpus.json`.
+//!   `alias_free`, `decide`, `restrict`, and the operations of `op`), and of
+//!   `cute_corpus.json` the layouts, the swizzled shared-memory atoms and the thread-value
+//!   layouts of the MMA and copy atoms (in CuTe order, under `cute`), each distinct one once.
 //!
 //! The macro side is one generated crate with one module per input, checked once with
 //! `cargo check --message-format=json` (errors of separate invocations do not stop each other);
@@ -17,14 +23,16 @@
 //! in a second crate that prints the offsets. The command side runs the built `layout` binary
 //! with `--json` per input: `explain [DECL]` for a declaration, `explain NAME --def 'NAME =
 //! DECL'` for an item, `explain EXPR --def ..` for an expression, and each `docs/cli.md`
-//! example as written.
+//! example as written; an error's `span` gives the text it points at.
 //!
 //! The macro's text carries no rule name and no mode path, so messages and helps are compared
-//! exactly (the command's message less its column), which names both. Inputs the command
-//! cannot express (run-time `{expr}` leaves and run-time `restrict` values, operands resolved
-//! by Rust's name lookup) are counted and skipped with the reason, and so are the `docs/cli.md`
-//! examples that are not the expression language (`conflicts`, `cute`) or that `layout!` cannot
-//! express (`--cute` order in operations).
+//! exactly (the command's message less the column it adds), and they name both. One rule is
+//! worded by rustc: an operand that names no item (`layout!` resolves operands through Rust).
+//! Inputs one front end cannot express are counted per source and skipped with the reason:
+//! run-time `{expr}` leaves and run-time `restrict` values (the command reads static text),
+//! operands that only Rust's `use` or a crate-root path resolves, text Rust's lexer refuses
+//! (unbalanced delimiters), and the `docs/cli.md` examples that ask another question
+//! (`conflicts`, `cute`) or use `--cute` order inside operations.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -421,34 +429,30 @@ fn rel(p: &Path) -> String {
 /// The fenced blocks of a Markdown text whose info string `keep`s: (first line, text).
 fn fenced(text: &str, keep: impl Fn(&str) -> bool) -> Vec<(usize, String)> {
     let mut out = Vec::new();
-    let mut cur: Option<(usize, String)> = None;
+    // The open block: its first line, whether it is kept, and its code.
+    let mut cur: Option<(usize, bool, String)> = None;
     for (n, line) in text.lines().enumerate() {
         let t = line.trim_start();
         if let Some(info) = t.strip_prefix("```") {
             match cur.take() {
-                Some(block) => out.push(block),
-                None if keep(info.trim()) => cur = Some((n + 2, String::new())),
-                None => cur = Some((n + 2, "\u{0}".into())),
+                Some((first, true, code)) => out.push((first, code)),
+                Some(_) => {}
+                None => cur = Some((n + 2, keep(info.trim()), String::new())),
             }
             continue;
         }
-        if let Some((_, s)) = &mut cur {
-            if s.starts_with('\u{0}') {
-                continue;
-            }
+        if let Some((_, true, code)) = &mut cur {
             // Rustdoc's hidden lines are code too.
-            let code = if t == "#" {
+            let line = if t == "#" {
                 ""
             } else {
                 t.strip_prefix("# ").unwrap_or(line)
             };
-            s.push_str(code);
-            s.push('\n');
+            code.push_str(line);
+            code.push('\n');
         }
     }
-    out.into_iter()
-        .filter(|(_, s)| !s.starts_with('\u{0}'))
-        .collect()
+    out
 }
 
 fn is_rust_info(info: &str) -> bool {
