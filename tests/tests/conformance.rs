@@ -1020,6 +1020,7 @@ fn cli_binary() -> PathBuf {
             "--bin",
             "layout",
             "--quiet",
+            "--offline",
             "--message-format=json",
         ])
         .current_dir(workspace_root())
