@@ -26,7 +26,8 @@
 //! example as written; an error's `span` gives the text it points at.
 //!
 //! The macro's text carries no rule name and no mode path, so messages and helps are compared
-//! exactly (the command's message less the column it adds), and they name both. One rule is
+//! exactly (the command's message less the column it adds), and they name both: the test
+//! checks that each message names the mode path of the command's `mode`. One rule is
 //! worded by rustc: an operand that names no item (`layout!` resolves operands through Rust).
 //! Inputs one front end cannot express are counted per source and skipped with the reason:
 //! run-time `{expr}` leaves and run-time `restrict` values (the command reads static text),
@@ -1086,6 +1087,27 @@ fn cli_verdict(bin: &Path, input: &Input) -> Verdict {
                 e["help"].as_str().map(String::from),
             ),
         };
+        // The mode path: the macro's text has none, but the message names it, and the
+        // messages are compared.
+        let mode: Vec<String> = e["mode"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(Json::to_string)
+            .collect();
+        let named = match mode.len() {
+            0 => None,
+            1 => Some(format!("mode {}", mode[0])),
+            _ => Some(format!("mode ({})", mode.join(","))),
+        };
+        if let Some(named) = named {
+            assert!(
+                message.contains(&named),
+                "{}: the message `{message}` does not name its mode path {}",
+                input.place,
+                e["mode"]
+            );
+        }
         diags.push(Diag {
             message,
             help,
