@@ -32,7 +32,7 @@ pub fn spaced(text: &str) -> String {
             continue;
         }
         let w = c.is_ascii_alphanumeric() || c == '_';
-        if !(out.is_empty() || w && word) {
+        if !out.is_empty() && !(w && word) {
             out.push(' ');
         }
         out.push(c);
