@@ -73,6 +73,7 @@ fn read_op(text: &str) -> Result<CuteOp, Diag> {
                 op_names()
             )),
             unreadable: true,
+            at: None,
         }
     })
 }
@@ -137,6 +138,7 @@ fn read(o: &Options<'_>) -> Result<(CuteOp, Vec<Arg>), Diag> {
             ),
             help: Some(format!("write {}", usage(op).replace("OP", op.name()))),
             unreadable: true,
+            at: None,
         });
     }
     let args: Vec<&str> = o.args.iter().map(String::as_str).collect();

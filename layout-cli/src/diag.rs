@@ -65,6 +65,39 @@ pub struct Diag {
     /// Whether the input could not be read at all (exit status 2) rather than breaking a rule
     /// (exit status 1).
     pub unreadable: bool,
+    /// Where an error of the expression language points, and its secondary locations.
+    pub at: Option<Box<At>>,
+}
+
+/// The location of an error of the expression language: its span and its notes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct At {
+    /// The span of the error.
+    pub span: JsonSpan,
+    /// The secondary locations (the colliding mode's stride, the matching shape).
+    pub notes: Vec<JsonNote>,
+}
+
+/// A span of one argument in the JSON: byte offsets into the argument and the text there.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct JsonSpan {
+    /// The argument (`""` for the main argument, `"--def"`, `"--tv"`).
+    pub argument: &'static str,
+    /// First byte.
+    pub start: usize,
+    /// One past the last byte (`start == end`: the end of the argument).
+    pub end: usize,
+    /// The argument's text in `start..end`.
+    pub text: String,
+}
+
+/// A secondary location of an error in the JSON.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct JsonNote {
+    /// What is there.
+    pub message: String,
+    /// Where.
+    pub span: JsonSpan,
 }
 
 /// The JSON form of an error (spec: Machine-readable output; `rule`, `mode`, `message`, `help`).
@@ -78,6 +111,26 @@ pub struct JsonError {
     pub message: String,
     /// The suggested fix.
     pub help: Option<String>,
+    /// Where an error of the expression language points (absent for other errors).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub span: Option<JsonSpan>,
+    /// The secondary locations of an error of the expression language.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<JsonNote>,
+}
+
+impl Source<'_> {
+    /// The span `r` of this argument in the JSON.
+    pub fn json_span(&self, r: &std::ops::Range<usize>) -> JsonSpan {
+        let end = r.end.min(self.text.len());
+        let start = r.start.min(end);
+        JsonSpan {
+            argument: self.name,
+            start,
+            end,
+            text: self.text.get(start..end).unwrap_or_default().to_string(),
+        }
+    }
 }
 
 impl Diag {
@@ -120,6 +173,7 @@ impl Diag {
             message,
             help: e.help().map(|h| h.to_string()),
             unreadable: e.rule() == "syntax",
+            at: None,
         }
     }
 
@@ -146,9 +200,32 @@ impl Diag {
             Error::Parse { .. }
             | Error::IntegerTooLarge { .. }
             | Error::RuntimeLeaf { .. }
-            | Error::NestedName { .. } => return Diag::core(e, src, 0, None),
+            | Error::NestedName { .. } => {
+                let mut d = Diag::core(e, src, 0, None);
+                d.at = Some(Box::new(At {
+                    span: src.json_span(&l.span),
+                    notes: Vec::new(),
+                }));
+                return d;
+            }
             _ => format!("{l} ({})", src.at(at)),
         };
+        let notes = l
+            .notes
+            .iter()
+            // The notes that are secondary locations; the others extend the message.
+            .filter(|n| {
+                matches!(
+                    n.kind,
+                    layout_core::expr::NoteKind::CollidingStride
+                        | layout_core::expr::NoteKind::MatchingShape
+                )
+            })
+            .map(|n| JsonNote {
+                message: n.kind.to_string(),
+                span: src.json_span(&n.span),
+            })
+            .collect();
         Diag {
             rule: e.rule(),
             mode: l
@@ -159,6 +236,10 @@ impl Diag {
             help: e.help().map(|h| h.to_string()),
             unreadable: e.rule() == "syntax"
                 || matches!(e, Error::ExprTooDeep | Error::UnknownOperation),
+            at: Some(Box::new(At {
+                span: src.json_span(&l.span),
+                notes,
+            })),
         }
     }
 
@@ -174,6 +255,7 @@ impl Diag {
             message,
             help: e.help().map(|h| h.to_string()),
             unreadable: false,
+            at: None,
         }
     }
 
@@ -185,6 +267,7 @@ impl Diag {
             message: message.into(),
             help,
             unreadable: true,
+            at: None,
         }
     }
 
@@ -203,6 +286,12 @@ impl Diag {
             mode: self.mode.clone(),
             message: self.message.clone(),
             help: self.help.clone(),
+            span: self.at.as_ref().map(|a| a.span.clone()),
+            notes: self
+                .at
+                .as_ref()
+                .map(|a| a.notes.clone())
+                .unwrap_or_default(),
         }
     }
 }

@@ -1459,3 +1459,51 @@ fn the_cli_reads_what_the_macro_reads() {
         r.stdout
     );
 }
+
+#[test]
+fn errors_of_expressions_carry_their_span_and_notes() {
+    // The span is a byte range of the argument the error is in, with its text; an aliasing
+    // error's note points at the colliding mode's stride.
+    let text = "[(4,8):(4,1), logical -> physical]";
+    let (status, v) = json(&["explain", text, "--json"]);
+    assert_eq!(status, 1);
+    let e = &v["errors"][0];
+    assert_eq!(e["rule"], "aliasing");
+    assert_eq!(e["span"]["argument"], "");
+    let (start, end) = (
+        e["span"]["start"].as_u64().expect("start") as usize,
+        e["span"]["end"].as_u64().expect("end") as usize,
+    );
+    assert_eq!((start, end), (10, 11));
+    assert_eq!(e["span"]["text"], &text[start..end]);
+    let notes = e["notes"].as_array().expect("notes");
+    assert_eq!(notes.len(), 1);
+    assert_eq!(notes[0]["message"], "the colliding mode's stride is here");
+    assert_eq!(notes[0]["span"]["text"], "4");
+    assert_eq!(notes[0]["span"]["start"], 8);
+    // In a definition: the argument is `--def`, the span counts in it.
+    let def = "P = (4,8,2):(0,1,0), logical -> physical";
+    let (_, v) = json(&["explain", "P", "--def", def, "--json"]);
+    let spans: Vec<(&str, &str, u64)> = v["errors"]
+        .as_array()
+        .expect("errors")
+        .iter()
+        .map(|e| {
+            (
+                e["span"]["argument"].as_str().expect("argument"),
+                e["span"]["text"].as_str().expect("text"),
+                e["span"]["start"].as_u64().expect("start"),
+            )
+        })
+        .collect();
+    assert_eq!(spans, [("--def", "0", 13), ("--def", "0", 17)]);
+    // A syntax error at the end of the argument: an empty span there.
+    let (_, v) = json(&["explain", "compose([8:1, logical -> physical]", "--json"]);
+    let e = &v["errors"][0];
+    assert_eq!(e["rule"], "syntax");
+    assert_eq!(e["span"]["start"], e["span"]["end"]);
+    assert_eq!(e["span"]["text"], "");
+    // Errors outside the expression language (a flag's value) have none.
+    let (_, v) = json(&["emit", "(2,2):(2147483648,1)", "--index", "i32", "--json"]);
+    assert!(v["errors"][0].get("span").is_none(), "{v}");
+}

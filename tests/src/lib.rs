@@ -9,7 +9,8 @@
 //!   ([`ChainOracle`]) that tries every chain of divisors,
 //! * [`json_map`]: the seed cases' JSON serialisation of maps as a [`Map`],
 //! * [`expr`]: an evaluator of `layout!` algebra expressions written from the specification
-//!   alone, and a generator of random expression trees.
+//!   alone, and a generator of random expression trees,
+//! * [`cargo_crate`]: a generated crate that uses `layout!`, checked, built or run by `cargo`.
 //!
 //! Expected values always come from the case files or from these oracles, never from
 //! `layout-core` itself.
@@ -18,6 +19,7 @@ pub mod expr;
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
+use std::process::{Command, Output};
 
 use layout_core::{Error, Layout, Map, Space, Stride, Swizzle, Tree, compose};
 use serde_json::Value;
@@ -970,4 +972,54 @@ impl Rng {
             v.swap(i, self.below(i + 1));
         }
     }
+}
+
+/// The workspace's root folder.
+#[must_use]
+pub fn workspace_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Writes the crate `name` (one `src/main.rs`, a path dependency on `layout-typed`, the
+/// workspace's `Cargo.lock`) under `target/generated-crates/` and runs `cargo ARGS --quiet
+/// --offline` on it. Every generated crate shares one target folder there, so the
+/// dependencies are built once and repeated runs are incremental; files are written only when
+/// their text changes. Diagnostics are `--message-format=short` unless `args` names a format.
+///
+/// # Panics
+/// When the folder cannot be written or `cargo` cannot be started.
+#[must_use]
+pub fn cargo_crate(name: &str, main: &str, args: &[&str]) -> Output {
+    let root = workspace_root();
+    let dir = root.join("target").join("generated-crates");
+    let krate = dir.join(name);
+    std::fs::create_dir_all(krate.join("src")).expect("crate dir");
+    let manifest = format!(
+        "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
+         [dependencies]\nlayout-typed = {{ path = {:?} }}\n\n[workspace]\n",
+        root.join("layout-typed").display().to_string()
+    );
+    let write_if_changed = |p: PathBuf, text: &str| {
+        if std::fs::read_to_string(&p).ok().as_deref() != Some(text) {
+            std::fs::write(&p, text).expect("write");
+        }
+    };
+    write_if_changed(krate.join("Cargo.toml"), &manifest);
+    write_if_changed(krate.join("src").join("main.rs"), main);
+    if let Ok(lock) = std::fs::read_to_string(root.join("Cargo.lock")) {
+        write_if_changed(krate.join("Cargo.lock"), &lock);
+    }
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let mut cmd = Command::new(cargo);
+    cmd.args(args).args(["--quiet", "--offline"]);
+    if !args.iter().any(|a| a.starts_with("--message-format")) {
+        cmd.arg("--message-format=short");
+    }
+    cmd.current_dir(&krate)
+        .env("CARGO_TARGET_DIR", dir.join("target"))
+        .env_remove("RUSTFLAGS")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .env_remove("CARGO_BUILD_TARGET_DIR")
+        .output()
+        .expect("cargo runs")
 }

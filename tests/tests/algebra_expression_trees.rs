@@ -5,7 +5,8 @@
 //! The reference is `layout_tests::expr`, an evaluator written from the specification that
 //! shares no code with `layout-core`. Against it, at every flat index:
 //! - the `layout!` expansion: one generated crate (a path dependency on `layout-typed`, built
-//!   under `target/expr-differential/`, so repeated runs are incremental) whose `main` prints
+//!   by [`layout_tests::cargo_crate`] under `target/generated-crates/`, so repeated runs are
+//!   incremental) whose `main` prints
 //!   `offset_index(i)` for every `i < SIZE` of every tree;
 //! - every renderer of the emitted program (the chosen form and the composite as written) for
 //!   the same trees built as `layout_core` maps at run time: Rust (compiled with `rustc`), C
@@ -21,6 +22,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use layout_core::{Annotated, IntType, Layout, Map, Program, Space, Swizzle, Tree};
+use layout_tests::cargo_crate;
 use layout_tests::expr::{self, Arr, Decl, Entry, Expr, Generated, RVal, Sh, Sp};
 
 // Known failures of the current expansion, emission and core, by tree id (as printed). Each
@@ -179,40 +181,6 @@ fn decl_items(decls: &[Decl]) -> String {
         let _ = writeln!(s, "layout! {{ pub const {} = {}; }}", d.name, d.text());
     }
     s
-}
-
-/// Writes a crate depending on `layout-typed` and runs `cargo` on it; the output.
-fn cargo_crate(name: &str, main: &str, args: &[&str]) -> std::process::Output {
-    let root = root();
-    let dir = root.join("target").join("expr-differential");
-    let krate = dir.join(name);
-    std::fs::create_dir_all(krate.join("src")).expect("crate dir");
-    let manifest = format!(
-        "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
-         [dependencies]\nlayout-typed = {{ path = {:?} }}\n\n[workspace]\n",
-        root.join("layout-typed").display().to_string()
-    );
-    let write_if_changed = |p: PathBuf, text: &str| {
-        if std::fs::read_to_string(&p).ok().as_deref() != Some(text) {
-            std::fs::write(&p, text).expect("write");
-        }
-    };
-    write_if_changed(krate.join("Cargo.toml"), &manifest);
-    write_if_changed(krate.join("src").join("main.rs"), main);
-    if let Ok(lock) = std::fs::read_to_string(root.join("Cargo.lock")) {
-        write_if_changed(krate.join("Cargo.lock"), &lock);
-    }
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-    Command::new(cargo)
-        .args(args)
-        .args(["--quiet", "--offline", "--message-format=short"])
-        .current_dir(&krate)
-        .env("CARGO_TARGET_DIR", dir.join("target"))
-        .env_remove("RUSTFLAGS")
-        .env_remove("CARGO_ENCODED_RUSTFLAGS")
-        .env_remove("CARGO_BUILD_TARGET_DIR")
-        .output()
-        .expect("cargo runs")
 }
 
 /// The lines of `src/main.rs` that carry an error.

@@ -78,8 +78,8 @@ struct Eval<'a, S> {
 }
 
 /// Evaluates an expression: every operand checked ([`check_decl`]), every operation's
-/// preconditions, and the result's offsets against the index type of its left operand (its
-/// exact range, or where that is undecided, bounds that contain it).
+/// preconditions, and the result's exact offset range against the index type of its left
+/// operand.
 ///
 /// # Errors
 /// Every error of a literal operand's declaration, else the first error of the evaluation,
@@ -87,17 +87,14 @@ struct Eval<'a, S> {
 /// [`Error::RuntimeNotLast`], [`Error::RuntimeRestrictTwice`], [`Error::NotALayout`],
 /// [`Error::BroadcastNotPhysical`], [`Error::InverseOfPhysical`],
 /// [`Error::DivideTileUnknown`], [`Error::ResultTileExtents`], [`Error::SecondSwizzle`],
-/// [`Error::IndexTypeRange`], and the errors of the operations themselves.
+/// [`Error::IndexTypeRange`], [`Error::RangeUndecided`] (as for a declaration's swizzle
+/// option), and the errors of the operations themselves.
 pub fn evaluate<S: Clone>(e: &Expr<S>, env: &Env<S>, opts: &Options) -> R<Evaluated<S>, S> {
     let v = Eval { env, opts }.expr(e)?;
     let (type_min, type_max) = v.index.range();
-    let (min, max) = match v.map.offset_range() {
-        Ok(r) => r,
-        Err(err) => match v.map.offset_bounds() {
-            (lo, hi) if lo >= type_min && hi <= type_max => (lo, hi),
-            _ => return Err(one(err, e.span())),
-        },
-    };
+    // The exact range, as a declaration's swizzle option requires it ([`check_decl`]): one
+    // map, one verdict, however it is spelled.
+    let (min, max) = v.map.offset_range().map_err(|err| one(err, e.span()))?;
     if min < type_min || max > type_max {
         return Err(one(
             Error::IndexTypeRange {
