@@ -978,6 +978,25 @@ fn strip_column(m: &str) -> String {
     m
 }
 
+/// A message with the column it names inside itself (`integer at column N does not fit`)
+/// written `column _`: that column counts in the front end's own frame (the source line for the
+/// macro, the argument for the command), and the token itself is compared by its text.
+fn frame_free(m: &str) -> String {
+    let mut out = String::new();
+    let mut rest = m;
+    while let Some(i) = rest.find("column ") {
+        let (head, tail) = rest.split_at(i + "column ".len());
+        out.push_str(head);
+        let digits = tail.len() - tail.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        if digits > 0 {
+            out.push('_');
+        }
+        rest = &tail[digits..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// The verdict of one front end: the offsets of an accepted input, or its diagnostics.
 #[derive(Debug, PartialEq, Eq)]
 enum Verdict {
@@ -1083,7 +1102,7 @@ fn cli_verdict(bin: &Path, input: &Input) -> Verdict {
                 (format!("cannot find macro `{t}` in this scope"), None)
             }
             _ => (
-                strip_column(e["message"].as_str().unwrap_or("")),
+                frame_free(&strip_column(e["message"].as_str().unwrap_or(""))),
                 e["help"].as_str().map(String::from),
             ),
         };
@@ -1250,7 +1269,7 @@ fn macro_diagnostics(inputs: &[Input]) -> Vec<Vec<Diag>> {
             .as_ref()
             .is_some_and(|m| m.calls.contains(&(a..b)));
         per[id].push(Diag {
-            message,
+            message: frame_free(&message),
             help,
             text: if call_site {
                 Some(String::new())
@@ -1329,7 +1348,7 @@ fn inputs_per_source() {
     println!("inputs per file: {per_file:#?}");
     println!("inputs {got:?}, skipped {skip:?}");
     let expected: BTreeMap<Origin, usize> = [
-        (Origin::Ui, 102),
+        (Origin::Ui, 103),
         (Origin::Docs, 110),
         (Origin::CliDocs, 10),
         (Origin::Data, 293),
