@@ -577,10 +577,11 @@ struct EmitJson {
 pub fn emit(text: &str, o: &EmitOptions<'_>, json: bool) -> Output {
     let src = main_source(text);
     if !valid_name(o.name) {
-        let d = Diag::bad_option(
-            format!("`{}` is not a function name", o.name),
-            Some("give --name an identifier: a letter or `_`, then letters, digits or `_`".into()),
-        );
+        let src = Source {
+            name: "--name",
+            text: o.name,
+        };
+        let d = Diag::option(layout_core::CliOption::Name, &src, 0);
         return failure(&[d], json, false);
     }
     let map = match eval_expr(text, o.cute, o.defs) {

@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 
 use layout_core::Error;
 use layout_core::Tree;
-use layout_core::cute::{Arg, Cute, CuteOp, Diagnostic, Stage, Value, arity, read_args, usage};
+use layout_core::cute::{Arg, Cute, CuteOp, Diagnostic, Stage, Value, arity, read_args};
 use serde::Serialize;
 
 use crate::Output;
@@ -40,16 +40,8 @@ struct CuteJson {
 /// The names of arguments in messages ("column 5 of argument 2").
 const ARG_NAMES: [&str; 2] = ["argument 1", "argument 2"];
 
-/// Every operation's name, for the help of an unknown one.
-fn op_names() -> String {
-    CuteOp::ALL
-        .iter()
-        .map(|op| op.name())
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// Reads the operation's name (`logical-divide` is accepted for `logical_divide`).
+/// Reads the operation's name (`logical-divide` is accepted for `logical_divide`); an unknown
+/// one is [`Error::UnknownCuteOperation`] with the closest name, located at the argument.
 fn read_op(text: &str) -> Result<CuteOp, Diag> {
     let name = text.trim().replace('-', "_");
     name.parse::<CuteOp>().map_err(|_| {
@@ -59,22 +51,24 @@ fn read_op(text: &str) -> Result<CuteOp, Diag> {
         };
         let closest = CuteOp::ALL
             .iter()
-            .map(|op| (distance(&name, op.name()), op.name()))
-            .min()
-            .filter(|&(d, _)| d <= 3)
-            .map(|(_, n)| format!("did you mean `{n}`? "));
-        Diag {
-            rule: "syntax",
-            mode: Vec::new(),
-            message: format!("unknown CuTe operation `{}` ({})", text.trim(), src.at(0)),
-            help: Some(format!(
-                "{}the operations are {}",
-                closest.unwrap_or_default(),
-                op_names()
-            )),
-            unreadable: true,
-            at: None,
-        }
+            .map(|op| (distance(&name, op.name()), op.name(), *op))
+            .min_by_key(|&(d, n, _)| (d, n))
+            .filter(|&(d, _, _)| d <= 3)
+            .map(|(_, _, op)| op);
+        let span = crate::diag::Span::new(0, text.len());
+        let mut d = Diag::core(
+            &Error::UnknownCuteOperation { closest },
+            &src,
+            0,
+            Some(span),
+        );
+        d.unreadable = true;
+        // The name as given is the span's text in the JSON.
+        d.at = Some(Box::new(crate::diag::At {
+            span: src.json_span(&(0..text.len())),
+            notes: Vec::new(),
+        }));
+        d
     })
 }
 
@@ -123,23 +117,15 @@ fn read(o: &Options<'_>) -> Result<(CuteOp, Vec<Arg>), Diag> {
     let (lo, hi) = arity(op);
     let n = o.args.len();
     if !(lo..=hi).contains(&n) {
-        let takes = if lo == hi {
-            format!("{lo} argument{}", if lo == 1 { "" } else { "s" })
-        } else {
-            format!("{lo} or {hi} arguments")
+        let e = Error::CuteArguments {
+            op,
+            expected: lo,
+            most: hi,
+            found: n,
         };
-        return Err(Diag {
-            rule: "cute-arguments",
-            mode: Vec::new(),
-            message: format!(
-                "{} takes {takes}, but {n} {} given",
-                op.name(),
-                if n == 1 { "was" } else { "were" }
-            ),
-            help: Some(format!("write {}", usage(op).replace("OP", op.name()))),
-            unreadable: true,
-            at: None,
-        });
+        let mut d = Diag::core(&e, &Source { name: "", text: "" }, 0, None);
+        d.unreadable = true;
+        return Err(d);
     }
     let args: Vec<&str> = o.args.iter().map(String::as_str).collect();
     let read = read_args(op, &args)
@@ -200,7 +186,7 @@ fn domain(v: &Value) -> Option<Tree<i64>> {
 
 /// The one-line form on stderr; CuTe's conditions carry their rule name.
 fn line(d: &Diag) -> String {
-    if d.rule == "syntax" || d.rule == "cute-arguments" {
+    if matches!(d.rule, "syntax" | "cute-arguments" | "unknown-operation") {
         return d.line();
     }
     match &d.help {

@@ -141,27 +141,28 @@ impl Diag {
             Some(a) => format!("{msg} ({})", src.at(a)),
             None => msg,
         };
-        let message = match *e {
-            Error::Parse { column, expected } => {
-                format!(
-                    "syntax error at {}: expected {expected}",
-                    src.at(offset.saturating_add(column))
-                )
-            }
-            Error::IntegerTooLarge { column } => {
-                format!(
-                    "integer at {} does not fit in i64",
-                    src.at(offset.saturating_add(column))
-                )
-            }
-            Error::RuntimeLeaf { column } => format!(
-                "run-time leaf `{{..}}` at {} is not allowed here",
-                src.at(offset.saturating_add(column))
-            ),
-            Error::NestedName { column } => format!(
-                "mode name at {} is below the top level",
-                src.at(offset.saturating_add(column))
-            ),
+        // The errors of the text that carry a column: the core's message with the column in
+        // the argument (in characters), and the argument's name.
+        let col = |c: usize| src.column(offset.saturating_add(c));
+        let columned = match *e {
+            Error::Parse { column, expected } => Some(Error::Parse {
+                column: col(column),
+                expected,
+            }),
+            Error::IntegerTooLarge { column } => Some(Error::IntegerTooLarge {
+                column: col(column),
+            }),
+            Error::RuntimeLeaf { column } => Some(Error::RuntimeLeaf {
+                column: col(column),
+            }),
+            Error::NestedName { column } => Some(Error::NestedName {
+                column: col(column),
+            }),
+            _ => None,
+        };
+        let message = match columned {
+            Some(c) if src.name.is_empty() => c.to_string(),
+            Some(c) => format!("{c} (in {})", src.name),
             _ => located(e.to_string(), span.map(|s| s.start)),
         };
         Diag {
@@ -193,10 +194,6 @@ impl Diag {
             }
         }
         let message = match *e {
-            Error::Syntax { expected } => format!(
-                "syntax error at {}: expected {expected}",
-                src.at(l.span.start)
-            ),
             Error::Parse { .. }
             | Error::IntegerTooLarge { .. }
             | Error::RuntimeLeaf { .. }
@@ -259,13 +256,27 @@ impl Diag {
         }
     }
 
-    /// An unreadable option value (not part of a layout argument).
-    pub fn bad_option(message: impl Into<String>, help: Option<String>) -> Diag {
+    /// An option's value that cannot be read ([`Error::OptionValue`]), at byte `at` of `src`
+    /// (the option's text): unreadable input.
+    pub fn option(option: layout_core::CliOption, src: &Source<'_>, at: usize) -> Diag {
+        let mut d = Diag::core(
+            &Error::OptionValue { option },
+            src,
+            0,
+            Some(Span::new(at, at)),
+        );
+        d.unreadable = true;
+        d
+    }
+
+    /// A file that cannot be written: the operating system's error, not a rule of the
+    /// notation (exit status 2, like unreadable input).
+    pub fn io(path: &std::path::Path, e: &std::io::Error) -> Diag {
         Diag {
-            rule: "syntax",
+            rule: "io",
             mode: Vec::new(),
-            message: message.into(),
-            help,
+            message: format!("cannot write {}: {e}", path.display()),
+            help: None,
             unreadable: true,
             at: None,
         }

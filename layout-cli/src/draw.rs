@@ -270,22 +270,30 @@ pub fn picture(map: &Map, o: &Options<'_>) -> Result<Picture, Diag> {
 }
 
 fn parse_tile(t: &str) -> Result<Vec<i64>, Diag> {
-    let bad = || {
-        Diag::bad_option(
-            format!("cannot read the tile `{t}`"),
-            Some("write --tile ROWS,COLS with positive integers, e.g. `--tile 16,8`".into()),
-        )
+    let src = Source {
+        name: "--tile",
+        text: t,
     };
-    let s = t.trim().trim_start_matches('(').trim_end_matches(')');
-    s.split([',', 'x'])
-        .map(|p| {
-            p.trim()
-                .parse::<i64>()
-                .ok()
-                .filter(|v| *v > 0)
-                .ok_or_else(bad)
-        })
-        .collect()
+    // The entries between `(`, `)`, `,` and `x`, each with its byte offset.
+    let inner_start = t.len() - t.trim_start().trim_start_matches('(').len();
+    let inner = t.trim().trim_start_matches('(').trim_end_matches(')');
+    let mut out = Vec::new();
+    let mut at = inner_start;
+    for p in inner.split([',', 'x']) {
+        let lead = p.len() - p.trim_start().len();
+        match p.trim().parse::<i64>().ok().filter(|v| *v > 0) {
+            Some(v) => out.push(v),
+            None => {
+                return Err(Diag::option(
+                    layout_core::CliOption::Tile,
+                    &src,
+                    at.saturating_add(lead),
+                ));
+            }
+        }
+        at = at.saturating_add(p.len()).saturating_add(1);
+    }
+    Ok(out)
 }
 
 fn esc(s: &str) -> String {
@@ -547,7 +555,7 @@ pub fn command(o: &Options<'_>) -> Output {
     if let Some(path) = o.output.filter(|p| *p != Path::new("-"))
         && let Err(e) = std::fs::write(path, svg(&pic, &title))
     {
-        let d = Diag::bad_option(format!("cannot write {}: {e}", path.display()), None);
+        let d = Diag::io(path, &e);
         return failure(&[d], o.json, false);
     }
     if to_stdout {

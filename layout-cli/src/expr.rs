@@ -87,17 +87,18 @@ pub fn evaluate(
 
 /// Reads `A->B` (`logical -> physical`, `tv->logical`, …).
 pub fn parse_spaces(text: &str) -> Result<(Space, Space), Diag> {
-    let bad = || {
-        Diag::bad_option(
-            format!("cannot read the spaces `{text}`"),
-            Some(
-                "write `--space DOMAIN->CODOMAIN` with `logical`, `thread-value` (`tv`) or `physical`, e.g. `logical->physical`"
-                    .into(),
-            ),
-        )
+    let src = Source {
+        name: "--space",
+        text,
     };
-    let (a, b) = text.split_once("->").ok_or_else(bad)?;
-    let a: Space = a.trim().parse().map_err(|_| bad())?;
-    let b: Space = b.trim().parse().map_err(|_| bad())?;
-    Ok((a, b))
+    let bad = |at: usize| Diag::option(layout_core::CliOption::Space, &src, at);
+    let (a, b) = text.split_once("->").ok_or_else(|| bad(0))?;
+    let lead = |s: &str| s.len() - s.trim_start().len();
+    let da: Space = a.trim().parse().map_err(|_| bad(lead(a)))?;
+    let b_at = a.len().saturating_add(2);
+    let db: Space = b
+        .trim()
+        .parse()
+        .map_err(|_| bad(b_at.saturating_add(lead(b))))?;
+    Ok((da, db))
 }

@@ -539,7 +539,7 @@ fn emit_range_errors_exit_1() {
     );
     assert_eq!(
         error_line(&["emit", "8:1", "--name", "2x"], 2),
-        "error: `2x` is not a function name; help: give --name an identifier: a letter or `_`, then letters, digits or `_`"
+        "error: not a function name (column 1 of --name); help: give --name an identifier: a letter or `_`, then letters, digits or `_`"
     );
 }
 
@@ -720,32 +720,32 @@ fn errors_point_at_columns() {
         (
             &["check", "(16,32):(32,1"],
             2,
-            "error: syntax error at column 14: expected `,` or `)`",
+            "error: expected `,` or `)` (column 14)",
         ),
         (
             &["check", "(16,32):(32;1)"],
             2,
-            "error: syntax error at column 12: expected `,` or `)`",
+            "error: expected `,` or `)` (column 12)",
         ),
         (
             &["eval", "(2,3):(3,x)"],
             2,
-            "error: syntax error at column 10: expected an integer, `_` or `(`",
+            "error: expected an integer, `_` or `(` (column 10)",
         ),
         (
             &["eval", "(2,3)"],
             2,
-            "error: syntax error at column 6: expected `:` between shape and stride",
+            "error: expected `:` between shape and stride (column 6)",
         ),
         (
             &["eval", "(_,3):(1,2)"],
             2,
-            "error: syntax error at column 2: expected a positive size",
+            "error: expected a positive size (column 2)",
         ),
         (
             &["eval", "(2,3):(3,1) x"],
             2,
-            "error: syntax error at column 13: expected the end of the layout",
+            "error: expected the end of the layout (column 13)",
         ),
         (
             &["eval", "(2,99999999999999999999):(3,1)"],
@@ -806,7 +806,7 @@ fn errors_point_at_columns() {
         (
             &["explain", "[(4,8):(8,1), logical -> phys]"],
             2,
-            "error: syntax error at column 26: expected a space: `logical`, `thread-value` (or `tv`) or `physical`",
+            "error: expected a space: `logical`, `thread-value` (or `tv`) or `physical` (column 26)",
         ),
         (
             &["explain", "swizzle((4,8):(8,1), b = 2, src = 1, dst = 0)"],
@@ -816,7 +816,7 @@ fn errors_point_at_columns() {
         (
             &["explain", "swizzle((4,8):(8,1), b = 2, src = 3)"],
             2,
-            "error: syntax error at column 1: expected all three swizzle fields `b`, `src` and `dst`",
+            "error: expected all three swizzle fields `b`, `src` and `dst` (column 1)",
         ),
         (
             &["explain", "inverse((4,8):(1,8))"],
@@ -826,12 +826,12 @@ fn errors_point_at_columns() {
         (
             &["conflicts", "(32,32):(32,1)", "--tv", "(32,32):(32,1"],
             2,
-            "error: syntax error at column 14 of --tv: expected `,` or `)`",
+            "error: expected `,` or `)` (column 14 of --tv)",
         ),
         (
             &["check", "(4,8):(8,1)", "--space", "logical=>physical"],
             2,
-            "error: cannot read the spaces `logical=>physical`",
+            "error: cannot read the spaces (column 1 of --space)",
         ),
     ];
     for (args, status, prefix) in cases {
@@ -886,10 +886,7 @@ fn json_errors_of_unreadable_input() {
     assert_eq!(status, 2);
     assert_fields(&v, &["ok", "errors"]);
     assert_eq!(v["errors"][0]["rule"], "syntax");
-    assert_eq!(
-        v["errors"][0]["message"],
-        "syntax error at column 14: expected `,` or `)`"
-    );
+    assert_eq!(v["errors"][0]["message"], "expected `,` or `)` (column 14)");
     let (status, v) = json(&["explain", "compose(8:1", "--json"]);
     assert_eq!((status, keys(&v)), (2, vec!["errors"]));
 }

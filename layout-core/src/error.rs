@@ -167,6 +167,25 @@ pub enum Expected {
     Shape,
     /// An element width in bits.
     ElementBits,
+    /// An outer attribute `#[..]` of a `layout!` item.
+    Attribute,
+    /// A `layout!` item: `const NAME = LAYOUT, DOMAIN -> CODOMAIN;`.
+    Item,
+    /// The name of a `layout!` item.
+    ItemName,
+    /// The `;` that ends a `layout!` item.
+    ItemEnd,
+}
+
+/// A command-line option whose value is read as text ([`Error::OptionValue`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CliOption {
+    /// `--name`: the emitted function's name, an identifier.
+    Name,
+    /// `--tile`: the rows and columns of a drawn tile.
+    Tile,
+    /// `--space`: `DOMAIN->CODOMAIN`.
+    Space,
 }
 
 /// Why an operand of a layout operation is not a layout ([`Error::NotALayout`]).
@@ -662,9 +681,26 @@ pub enum Error {
         op: CuteOp,
         /// The fewest arguments it takes.
         expected: usize,
+        /// The most arguments it takes.
+        most: usize,
         /// The number given.
         found: usize,
     },
+    /// The text interface got an operation name that is not a CuTe operation.
+    UnknownCuteOperation {
+        /// The operation whose name is closest to the one given, when one is close.
+        closest: Option<CuteOp>,
+    },
+    /// A command-line option's value that cannot be read.
+    OptionValue {
+        /// The option.
+        option: CliOption,
+    },
+    /// `layout_macros::layout_impl` called without the crate path that `layout_typed::layout!`
+    /// passes before its input.
+    MacroPath,
+    /// `layout!` with nothing inside.
+    EmptyMacro,
     /// The text of an expression or declaration is not in the grammar: `expected` was
     /// expected at the error's location (a [`crate::expr::Located`] span).
     Syntax {
@@ -956,6 +992,10 @@ impl fmt::Display for Expected {
             Expected::TileEntry => "a tile entry (an integer or a tuple of integers)",
             Expected::Shape => "a size (an integer or a tuple of sizes)",
             Expected::ElementBits => "an element width in bits, e.g. `16-bit`",
+            Expected::Attribute => "`#[..]`",
+            Expected::Item => "`const NAME = LAYOUT, DOMAIN -> CODOMAIN;`",
+            Expected::ItemName => "the item's name",
+            Expected::ItemEnd => "`;` after the item",
         })
     }
 }
@@ -2069,19 +2109,92 @@ impl Error {
             Error::CuteArguments {
                 op,
                 expected,
+                most,
                 found,
             } => row(
                 part,
                 w,
                 "cute-arguments",
                 &|f| {
+                    write!(f, "{op} takes {expected}")?;
+                    if most > expected {
+                        write!(f, " or {most}")?;
+                    }
                     write!(
                         f,
-                        "{op} takes {expected} argument{}, but {found} were given",
-                        if expected == 1 { "" } else { "s" }
+                        " argument{}, but {found} {} given",
+                        if expected == 1 && most == 1 { "" } else { "s" },
+                        if found == 1 { "was" } else { "were" }
                     )
                 },
-                Some(&|f| write!(f, "write {}", crate::cute::usage(op))),
+                Some(&|f| {
+                    f.write_str("write ")?;
+                    // The usage names the operation `OP` where it is one of a family.
+                    let mut parts = crate::cute::usage(op).split("OP");
+                    if let Some(first) = parts.next() {
+                        f.write_str(first)?;
+                    }
+                    for p in parts {
+                        write!(f, "{op}{p}")?;
+                    }
+                    Ok(())
+                }),
+            ),
+            Error::UnknownCuteOperation { closest } => row(
+                part,
+                w,
+                "unknown-operation",
+                &|f| f.write_str("unknown CuTe operation"),
+                Some(&|f| {
+                    if let Some(c) = closest {
+                        write!(f, "did you mean `{c}`? ")?;
+                    }
+                    f.write_str("the operations are ")?;
+                    for (i, op) in CuteOp::ALL.iter().enumerate() {
+                        if i > 0 {
+                            f.write_str(", ")?;
+                        }
+                        write!(f, "{op}")?;
+                    }
+                    Ok(())
+                }),
+            ),
+            Error::OptionValue { option } => row(
+                part,
+                w,
+                "syntax",
+                &|f| {
+                    f.write_str(match option {
+                        CliOption::Name => "not a function name",
+                        CliOption::Tile => "cannot read the tile",
+                        CliOption::Space => "cannot read the spaces",
+                    })
+                },
+                Some(&|f| {
+                    f.write_str(match option {
+                        CliOption::Name => "give --name an identifier: a letter or `_`, then letters, digits or `_`",
+                        CliOption::Tile => "write --tile ROWS,COLS with positive integers, e.g. `--tile 16,8`",
+                        CliOption::Space => "write `--space DOMAIN->CODOMAIN` with `logical`, `thread-value` (`tv`) or `physical`, e.g. `logical->physical`",
+                    })
+                }),
+            ),
+            Error::MacroPath => row(
+                part,
+                w,
+                "syntax",
+                &|f| f.write_str("use `layout!` through `layout_typed::layout!`"),
+                Some(&|f| {
+                    f.write_str("import the macro from `layout_typed` (`use layout_typed::prelude::*;`); `layout_macros` is its implementation")
+                }),
+            ),
+            Error::EmptyMacro => row(
+                part,
+                w,
+                "syntax",
+                &|f| f.write_str("empty `layout!`"),
+                Some(&|f| {
+                    f.write_str("write `layout!(SHAPE:STRIDE, DOMAIN -> CODOMAIN)`, e.g. `layout!((16,32):(32,1), logical -> physical)`")
+                }),
             ),
             Error::Syntax { expected } => row(
                 part,
@@ -2102,6 +2215,7 @@ impl Error {
                 Expected::Entry | Expected::Value => f.write_str("write `restrict(ADDR, thread = t)` or `restrict(ADDR, 0 = 2)`"),
                 Expected::TileEntry => f.write_str("a tile is an integer or a tuple of integers, `(64, 32)`"),
                 Expected::ElementBits => f.write_str("the element width in bits, e.g. `16-bit`"),
+                Expected::Attribute | Expected::Item | Expected::ItemName | Expected::ItemEnd => f.write_str("an item reads `#[attributes] pub const NAME = LAYOUT, DOMAIN -> CODOMAIN;`, e.g. `const SMEM = (16,32):(32,1), logical -> physical;`"),
                 _ => write!(f, "write {expected} here"),
             }
                 }),

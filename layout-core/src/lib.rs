@@ -137,7 +137,9 @@ pub use dense::{check_dense_bijection, is_dense_bijection};
 pub use emit::{
     Emitted, IntType, Program, ProgramForm, Sum, Term, Var, emit, layout_form, written,
 };
-pub use error::{Error, Expected, HelpText, MAX_DEPTH, ModePath, NotLayoutReason, Quantity};
+pub use error::{
+    CliOption, Error, Expected, HelpText, MAX_DEPTH, ModePath, NotLayoutReason, Quantity,
+};
 pub use layout::{CuteNotation, Layout, Mode, mode_errors};
 pub use map::{Annotated, Map, check_same_tile, check_tile, compose};
 pub use ops::{

@@ -6,6 +6,15 @@ use proc_macro2::{Span, TokenStream, TokenTree};
 use syn::parse::{ParseStream, Parser};
 use syn::{Ident, Token};
 
+use layout_core::{Error, Expected};
+
+use crate::text::frame_error;
+
+/// The frame's syntax error: `expected` was expected at `span`.
+fn expected(span: Span, expected: Expected) -> syn::Error {
+    frame_error(span, Error::Syntax { expected })
+}
+
 /// One `#[attrs] VIS const NAME = DECL;` of the item form.
 pub struct Item {
     pub attrs: Vec<TokenStream>,
@@ -50,10 +59,7 @@ pub fn invocation(tokens: TokenStream) -> syn::Result<Invocation> {
         krate.extend([tt]);
     }
     if !seen_semi {
-        return Err(syn::Error::new(
-            Span::call_site(),
-            "use `layout!` through `layout_typed::layout!`",
-        ));
+        return Err(frame_error(Span::call_site(), Error::MacroPath));
     }
     let rest: TokenStream = iter.collect();
     let input = input.parse2(rest.clone())?;
@@ -62,10 +68,7 @@ pub fn invocation(tokens: TokenStream) -> syn::Result<Invocation> {
 
 fn input(s: ParseStream) -> syn::Result<Input> {
     if s.is_empty() {
-        return Err(syn::Error::new(
-            s.span(),
-            "empty `layout!`\nhelp: write `layout!(SHAPE:STRIDE, DOMAIN -> CODOMAIN)`, e.g. `layout!((16,32):(32,1), logical -> physical)`",
-        ));
+        return Err(frame_error(s.span(), Error::EmptyMacro));
     }
     // An algebra expression starts with `[PATH = ..]` definitions or `op(` (any name but
     // `cute`, which starts a layout in CuTe order; an unknown operation is reported as one).
@@ -101,21 +104,22 @@ fn item(s: ParseStream) -> syn::Result<Item> {
     let mut attrs = Vec::new();
     while s.peek(Token![#]) {
         let pound: Token![#] = s.parse()?;
-        let group: proc_macro2::Group = s.parse()?;
+        let group: proc_macro2::Group = s
+            .parse()
+            .map_err(|e| expected(e.span(), Expected::Attribute))?;
         if group.delimiter() != proc_macro2::Delimiter::Bracket {
-            return Err(syn::Error::new(group.span(), "expected `#[..]`"));
+            return Err(expected(group.span(), Expected::Attribute));
         }
         attrs.push(quote::quote!(#pound #group));
     }
     let vis: syn::Visibility = s.parse()?;
-    s.parse::<Token![const]>().map_err(|e| {
-        syn::Error::new(
-            e.span(),
-            "expected `const NAME = LAYOUT, DOMAIN -> CODOMAIN;`",
-        )
-    })?;
-    let name: Ident = s.parse()?;
-    s.parse::<Token![=]>()?;
+    s.parse::<Token![const]>()
+        .map_err(|e| expected(e.span(), Expected::Item))?;
+    let name: Ident = s
+        .parse()
+        .map_err(|e| expected(e.span(), Expected::ItemName))?;
+    s.parse::<Token![=]>()
+        .map_err(|e| expected(e.span(), Expected::Equals))?;
     // The declaration: every token up to the next `;` (the core reads it).
     let tokens: TokenStream = s.step(|c| {
         let mut rest = *c;
@@ -131,7 +135,7 @@ fn item(s: ParseStream) -> syn::Result<Item> {
     })?;
     let semi = s
         .parse::<Token![;]>()
-        .map_err(|e| syn::Error::new(e.span(), "expected `;` after the item"))?;
+        .map_err(|e| expected(e.span(), Expected::ItemEnd))?;
     Ok(Item {
         attrs,
         vis,

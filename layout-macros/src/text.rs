@@ -296,6 +296,15 @@ impl Text {
     }
 }
 
+/// A core error about the invocation's frame (read before the core sees the text), at `span`:
+/// the core's message, then `help:` and the help.
+pub fn frame_error(span: Span, e: Error) -> syn::Error {
+    match e.help() {
+        Some(h) => syn::Error::new(span, format!("{e}\nhelp: {h}")),
+        None => syn::Error::new(span, e),
+    }
+}
+
 /// The message of a located error: the core's text, then `help:` and the help.
 pub fn message<S>(l: &Located<S>) -> String {
     match l.error.help() {

@@ -143,6 +143,7 @@ pub fn read_args(op: CuteOp, args: &[&str]) -> Result<Vec<Arg>, (usize, Error)> 
             Error::CuteArguments {
                 op,
                 expected: lo,
+                most: hi,
                 found: args.len(),
             },
         ));
@@ -287,6 +288,7 @@ impl Cute {
             Diagnostic::from(Error::CuteArguments {
                 op,
                 expected: arity(op).0,
+                most: arity(op).1,
                 found: args.len(),
             })
         };
