@@ -169,7 +169,6 @@ fn rules(input: &str) -> Vec<String> {
 #[test]
 fn error_messages() {
     let cases: &[(&str, &[&str])] = &[
-        ("", &["empty `layout!`"]),
         (
             "(16,32) (32,1), logical -> physical",
             &["expected `:` between shape and stride"],
@@ -353,7 +352,70 @@ fn error_messages() {
     // Without the `$crate;` prefix the facade was bypassed.
     let e = expand_tokens(TokenStream::from_str("(16,32):(32,1), logical -> physical").unwrap())
         .unwrap();
-    assert_eq!(e.errors, ["use `layout!` through `layout_typed::layout!`"]);
+    assert_eq!(
+        e.errors,
+        [crate::text::message(&layout_core::expr::Located::new(
+            layout_core::Error::MacroPath,
+            0..0
+        ))]
+    );
+}
+
+/// Every error of the invocation's frame (read with `syn` before the core sees the text) is a
+/// rule of the core's table: its message and help, whole, for each place the frame can fail.
+#[test]
+fn frame_errors_read_the_table() {
+    use layout_core::{Error, Expected};
+    let syntax = |expected| Error::Syntax { expected };
+    let cases: &[(&str, Error)] = &[
+        ("", Error::EmptyMacro),
+        (
+            "# const A = 8:1, logical -> logical;",
+            syntax(Expected::Attribute),
+        ),
+        (
+            "#(x) const A = 8:1, logical -> logical;",
+            syntax(Expected::Attribute),
+        ),
+        (
+            "#{x} const A = 8:1, logical -> logical;",
+            syntax(Expected::Attribute),
+        ),
+        (
+            "pub static A = 8:1, logical -> logical;",
+            syntax(Expected::Item),
+        ),
+        (
+            "#[doc = \"x\"] A = 8:1, logical -> logical;",
+            syntax(Expected::Item),
+        ),
+        (
+            "pub const = 8:1, logical -> logical;",
+            syntax(Expected::ItemName),
+        ),
+        (
+            "const 5 = 8:1, logical -> logical;",
+            syntax(Expected::ItemName),
+        ),
+        ("const A 8:1, logical -> logical;", syntax(Expected::Equals)),
+        (
+            "const A := 8:1, logical -> logical;",
+            syntax(Expected::Equals),
+        ),
+        (
+            "const A = 8:1, logical -> logical",
+            syntax(Expected::ItemEnd),
+        ),
+        (
+            "const A = 8:1, logical -> logical; const B = 8:1, logical -> logical",
+            syntax(Expected::ItemEnd),
+        ),
+    ];
+    for (input, e) in cases {
+        let got = expand_str(input);
+        let want = format!("{e}\nhelp: {}", e.help().expect("a frame error has a help"));
+        assert_eq!(got.errors, [want], "`{input}`");
+    }
 }
 
 /// The text the core reads and the table back to the tokens: integers in base 10 with their
