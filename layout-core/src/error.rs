@@ -839,6 +839,16 @@ pub enum Error {
     },
     /// A `layout!` item (a constant) with run-time leaves `{ .. }`: only a value can hold them.
     RuntimeConstant,
+    /// The run-time value of a `restrict` by a value (`restrict(L, thread = t)`) outside its
+    /// entry `[0, size)`: the panic of the value `layout!` builds, like a slice index's.
+    RuntimeValueOutOfRange {
+        /// Whether the value is negative.
+        negative: bool,
+        /// The value's magnitude.
+        magnitude: u128,
+        /// The size of the entry.
+        size: i64,
+    },
     /// The arrangement of `repeat`/`interleave` is not a dense bijection (Lemma 1): it numbers
     /// the copies, so its strides, sorted, are the running products of its sizes. As
     /// [`Error::NotDense`].
@@ -2495,6 +2505,23 @@ impl Error {
                     )
                 },
                 Some(&|f| f.write_str("group modes into nested tuples")),
+            ),
+            Error::RuntimeValueOutOfRange {
+                negative,
+                magnitude,
+                size,
+            } => row(
+                part,
+                w,
+                "coordinate",
+                &|f| {
+                    write!(
+                        f,
+                        "restrict: the run-time value {}{magnitude} is outside its entry [0, {size})",
+                        if negative { "-" } else { "" }
+                    )
+                },
+                None,
             ),
             Error::RuntimeConstant => row(
                 part,

@@ -713,18 +713,34 @@ fn generated(
             let restrict = quote!(__m.restrict(&[(#entry, self.t as i64)])?);
             // The value is a coordinate of the entry: checked like a slice index, in every
             // profile, once when the value is built (never in `offset`): a value of any integer
-            // type outside `[0, size)` panics with the value and the entry's range; a
-            // non-integer type is a compile error.
+            // type outside `[0, size)` panics with the value and the entry's range
+            // (`Error::RuntimeValueOutOfRange`); a non-integer type is a compile error.
             let esize = Literal::i64_unsuffixed(entry_size(map, entry));
             let take = quote!(
                 let __value = #value;
                 let t: isize = match ::core::convert::TryInto::<isize>::try_into(__value) {
                     ::core::result::Result::Ok(t) if (0..#esize).contains(&t) => t,
-                    _ => ::core::panic!(
-                        "restrict: the run-time value {} is outside its entry [0, {})",
-                        __value,
-                        #esize
-                    ),
+                    _ => {
+                        // The value as sign and magnitude (every integer type fits one of
+                        // `i128`, `u128`), worded by the core's table.
+                        let (negative, magnitude) =
+                            match ::core::convert::TryInto::<i128>::try_into(__value) {
+                                ::core::result::Result::Ok(v) => (v < 0, v.unsigned_abs()),
+                                ::core::result::Result::Err(_) => (
+                                    false,
+                                    ::core::convert::TryInto::<u128>::try_into(__value)
+                                        .unwrap_or(u128::MAX),
+                                ),
+                            };
+                        ::core::panic!(
+                            "{}",
+                            #k::core_algebra::Error::RuntimeValueOutOfRange {
+                                negative,
+                                magnitude,
+                                size: #esize,
+                            }
+                        )
+                    }
                 };
             );
             if agree {
