@@ -269,14 +269,15 @@ impl Diag {
         d
     }
 
-    /// A file that cannot be written: the operating system's error, not a rule of the
-    /// notation (exit status 2, like unreadable input).
+    /// A file that cannot be written ([`Error::OutputWrite`]), with the path and the operating
+    /// system's reason (exit status 2, like unreadable input).
     pub fn io(path: &std::path::Path, e: &std::io::Error) -> Diag {
+        let err = Error::OutputWrite;
         Diag {
-            rule: "io",
+            rule: err.rule(),
             mode: Vec::new(),
-            message: format!("cannot write {}: {e}", path.display()),
-            help: None,
+            message: format!("{err} ({}: {e})", path.display()),
+            help: err.help().map(|h| h.to_string()),
             unreadable: true,
             at: None,
         }

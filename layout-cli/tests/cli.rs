@@ -1186,7 +1186,13 @@ fn draw_writes_files() {
         dir.join("no/such/dir.svg").to_str().unwrap(),
     ]);
     assert_eq!(r.status, 2);
-    assert!(r.stderr.starts_with("error: cannot write "), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .starts_with("error: cannot write the output file (")
+            && r.stderr.contains("no/such/dir.svg: "),
+        "{}",
+        r.stderr
+    );
     std::fs::remove_dir_all(&dir).unwrap();
     let line = error_line(&["draw", "(2,2,2):(4,2,1)"], 1);
     assert!(line.contains("one or two top-level modes"), "{line}");

@@ -701,6 +701,9 @@ pub enum Error {
     MacroPath,
     /// `layout!` with nothing inside.
     EmptyMacro,
+    /// The command could not write a file it was asked to write (`--output`); the operating
+    /// system's reason is the command's to print.
+    OutputWrite,
     /// The text of an expression or declaration is not in the grammar: `expected` was
     /// expected at the error's location (a [`crate::expr::Located`] span).
     Syntax {
@@ -2187,6 +2190,13 @@ impl Error {
                         CliOption::Space => "write `--space DOMAIN->CODOMAIN` with `logical`, `thread-value` (`tv`) or `physical`, e.g. `logical->physical`",
                     })
                 }),
+            ),
+            Error::OutputWrite => row(
+                part,
+                w,
+                "io",
+                &|f| f.write_str("cannot write the output file"),
+                Some(&|f| f.write_str("check that the file's folder exists and is writable")),
             ),
             Error::MacroPath => row(
                 part,
