@@ -275,12 +275,12 @@ fn parse_tile(t: &str) -> Result<Vec<i64>, Diag> {
         text: t,
     };
     // The entries between `(`, `)`, `,` and `x`, each with its byte offset.
-    let inner_start = t.len() - t.trim_start().trim_start_matches('(').len();
+    let inner_start = t.len().saturating_sub(t.trim_start().trim_start_matches('(').len());
     let inner = t.trim().trim_start_matches('(').trim_end_matches(')');
     let mut out = Vec::new();
     let mut at = inner_start;
     for p in inner.split([',', 'x']) {
-        let lead = p.len() - p.trim_start().len();
+        let lead = p.len().saturating_sub(p.trim_start().len());
         match p.trim().parse::<i64>().ok().filter(|v| *v > 0) {
             Some(v) => out.push(v),
             None => {

@@ -93,7 +93,7 @@ pub fn parse_spaces(text: &str) -> Result<(Space, Space), Diag> {
     };
     let bad = |at: usize| Diag::option(layout_core::CliOption::Space, &src, at);
     let (a, b) = text.split_once("->").ok_or_else(|| bad(0))?;
-    let lead = |s: &str| s.len() - s.trim_start().len();
+    let lead = |s: &str| s.len().saturating_sub(s.trim_start().len());
     let da: Space = a.trim().parse().map_err(|_| bad(lead(a)))?;
     let b_at = a.len().saturating_add(2);
     let db: Space = b
