@@ -275,7 +275,9 @@ fn parse_tile(t: &str) -> Result<Vec<i64>, Diag> {
         text: t,
     };
     // The entries between `(`, `)`, `,` and `x`, each with its byte offset.
-    let inner_start = t.len().saturating_sub(t.trim_start().trim_start_matches('(').len());
+    let inner_start = t
+        .len()
+        .saturating_sub(t.trim_start().trim_start_matches('(').len());
     let inner = t.trim().trim_start_matches('(').trim_end_matches(')');
     let mut out = Vec::new();
     let mut at = inner_start;
