@@ -133,19 +133,9 @@ fn read(o: &Options<'_>) -> Result<(CuteOp, Vec<Arg>), Diag> {
     Ok((op, read))
 }
 
-/// The note offering the layout a composition really is, where CuTe refuses it, returns a
-/// wrong result, or strict mode rejects its operands.
+/// The note offering the layout a composition really is ([`Diagnostic::note`]).
 fn note(d: &Diagnostic) -> Option<String> {
-    let s = d.suggestion()?;
-    let lead = match d.error() {
-        Error::CuteRefused { .. } => "CuTe refuses this",
-        Error::CutePostcondition { .. } => "CuTe's result is wrong here",
-        Error::CuteStrict { .. } => "strict mode rejects these operands",
-        _ => "there is no CuTe result",
-    };
-    Some(format!(
-        "{lead}, but the map asked for is a layout: {s} (Theorem 1, checked at every coordinate)"
-    ))
+    d.note().map(|n| n.to_string())
 }
 
 /// The diagnostic of a CuTe operation as a CLI error (a rule violation: exit status 1).

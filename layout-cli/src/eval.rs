@@ -1,17 +1,12 @@
 //! What `explain` says about a decision of Theorem 1.
 
-use layout_core::{Decision, Layout, NotLayout, Stride, Tree};
+use layout_core::{Decision, Layout, Stride, Tree};
 
-/// Why a decision is not a layout, in words.
+/// Why a decision is not a layout, in the core's words (`layout_core::NotLayout`'s `Display`).
 pub fn reason(d: &Decision) -> String {
     match &d.result {
         Ok(_) => "a layout".into(),
-        Err(NotLayout::Separability { witness }) => format!(
-            "Theorem 1: not separable at the coordinate {witness:?}, where f(c) differs from the sum of f along each coordinate"
-        ),
-        Err(NotLayout::Scan { coordinate, t }) => {
-            format!("Theorem 1: the scan of coordinate {coordinate} rejects at t = {t}")
-        }
+        Err(n) => n.to_string(),
     }
 }
 

@@ -156,6 +156,22 @@ pub enum NotLayout {
     },
 }
 
+impl core::fmt::Display for NotLayout {
+    /// Why the map is not a layout, naming the step of Theorem 1 that rejects it.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            NotLayout::Separability { witness } => write!(
+                f,
+                "Theorem 1: not separable at the coordinate {witness:?}, where f(c) differs from the sum of f along each coordinate"
+            ),
+            NotLayout::Scan { coordinate, t } => write!(
+                f,
+                "Theorem 1: the scan of coordinate {coordinate} rejects at t = {t}"
+            ),
+        }
+    }
+}
+
 /// The outcome of [`decide`].
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Decision {

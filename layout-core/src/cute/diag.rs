@@ -74,6 +74,29 @@ impl Diagnostic {
         self.suggestion.as_ref()
     }
 
+    /// The note offering [`Diagnostic::suggestion`], the layout the composite really is, where
+    /// there is one: `CuTe refuses this, but the map asked for is a layout: 2:160 (Theorem 1,
+    /// checked at every coordinate)`.
+    ///
+    /// ```
+    /// use layout_core::cute::{composition, CuteLayout};
+    /// let a: CuteLayout = "(64,2):(1,128)".parse()?;
+    /// let b: CuteLayout = "2:96".parse()?;
+    /// let d = composition(&a, &b).unwrap_err();
+    /// assert_eq!(
+    ///     d.note().unwrap().to_string(),
+    ///     "CuTe refuses this, but the map asked for is a layout: 2:160 (Theorem 1, checked at every coordinate)"
+    /// );
+    /// # Ok::<(), layout_core::Error>(())
+    /// ```
+    #[must_use]
+    pub fn note(&self) -> Option<Note<'_>> {
+        self.suggestion.as_ref().map(|layout| Note {
+            error: self.error,
+            layout,
+        })
+    }
+
     /// The suggested fix ([`Error::help`]).
     #[must_use]
     pub fn help(&self) -> Option<HelpText> {
@@ -85,6 +108,30 @@ impl Diagnostic {
     #[must_use]
     pub fn is_postcondition(&self) -> bool {
         matches!(self.error, Error::CutePostcondition { .. })
+    }
+}
+
+/// The note of a [`Diagnostic`] with a suggestion ([`Diagnostic::note`]); `Display` writes it
+/// as one sentence.
+#[derive(Clone, Copy, Debug)]
+pub struct Note<'a> {
+    error: Error,
+    layout: &'a CuteLayout,
+}
+
+impl fmt::Display for Note<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let lead = match self.error {
+            Error::CuteRefused { .. } => "CuTe refuses this",
+            Error::CutePostcondition { .. } => "CuTe's result is wrong here",
+            Error::CuteStrict { .. } => "strict mode rejects these operands",
+            _ => "there is no CuTe result",
+        };
+        write!(
+            f,
+            "{lead}, but the map asked for is a layout: {} (Theorem 1, checked at every coordinate)",
+            self.layout
+        )
     }
 }
 

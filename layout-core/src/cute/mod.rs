@@ -70,7 +70,7 @@ mod text;
 mod tiler;
 
 pub use condition::{Admissibility, CuteOp, Postcondition, Refusal};
-pub use diag::Diagnostic;
+pub use diag::{Diagnostic, Note};
 pub use layout::{CHECK_LIMIT, CuteLayout};
 pub use parse::{parse_cotarget, parse_profile, parse_swizzle};
 pub use swizzle::{Composed, Stage};
