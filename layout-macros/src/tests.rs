@@ -1612,3 +1612,97 @@ fn deep_nesting_never_overflows_the_stack() {
         }
     }
 }
+
+/// A syntax error points at the token the user wrote, also where the core reads one token as
+/// several: an identifier or an integer's suffix with letters outside ASCII (`physicál`,
+/// `1é`), in a declaration, a side, an option, a path operand, a tile and a run-time-free
+/// restrict entry, at the start, the middle and the end of the input; a lifetime at its
+/// quote. Each input is read as the macro reads it (a declaration, or definitions and an
+/// expression), and the error's range is mapped back to the tokens.
+#[test]
+fn an_error_inside_one_token_points_at_that_token() {
+    use crate::text::Text;
+    let opts = layout_core::expr::Options::default();
+    let cases: &[(bool, &str, &str)] = &[
+        (false, "(16,32):(32,1é), logical -> physical", "1é"),
+        (false, "(16é,32):(32,1), logical -> physical", "16é"),
+        (false, "(16,32):(32,1), logicál -> physical", "logicál"),
+        (false, "(16,32):(32,1), logical -> physicál", "physicál"),
+        (
+            false,
+            "(16,32):(32,1), logical -> physical, index = u32é",
+            "u32é",
+        ),
+        (
+            false,
+            "(16,32):(32,1), logical -> physical, swizzle(bé = 1)",
+            "bé",
+        ),
+        (
+            false,
+            "(thréad: 16,32):(32,1), logical -> physical",
+            "thréad",
+        ),
+        (false, "(16,32):(32,1), logical -> 'a physical", "'"),
+        (true, "compose(S, Té)", "Té"),
+        (true, "compose(S, m::Té)", "Té"),
+        (true, "compose(Sé, T)", "Sé"),
+        (true, "divide(S, (4, 8é))", "8é"),
+        (true, "restrict(S, 0é = 1)", "0é"),
+        (true, "restrict(S, rest = 1, é = 2)", "é"),
+        (true, "inverse(S)é", "é"),
+    ];
+    for &(algebra, input, want) in cases {
+        let t = Text::new(&TokenStream::from_str(input).unwrap());
+        let err = if algebra {
+            layout_core::expr::parse_algebra(&t.text, &opts).err()
+        } else {
+            layout_core::expr::parse_decl(&t.text, &opts).err()
+        };
+        let err = err.unwrap_or_else(|| panic!("`{input}` is accepted"));
+        assert_eq!(t.pointed(&err.span), want, "`{input}`: {}", err.error);
+    }
+}
+
+/// A raw identifier is the identifier, as in Rust: a side, an option, a mode name and a path
+/// segment written raw expand exactly as written plainly, and a path keeps its tokens as
+/// written (`r#type::T` names a module that only a raw identifier can).
+#[test]
+fn raw_identifiers_read_as_the_identifiers() {
+    use crate::text::Text;
+    for (raw, plain) in [
+        (
+            "(16,32):(32,1), r#logical -> r#physical",
+            "(16,32):(32,1), logical -> physical",
+        ),
+        (
+            "(r#thread: 64, r#value: 4):(4,1), r#thread-r#value -> logical(16, 16), index = r#u32",
+            "(thread: 64, value: 4):(4,1), thread-value -> logical(16, 16), index = u32",
+        ),
+        (
+            "(16,32):(32,1), r#logical -> r#physical, r#swizzle(r#b = 1, r#src = 0, r#dst = 3)",
+            "(16,32):(32,1), logical -> physical, swizzle(b = 1, src = 0, dst = 3)",
+        ),
+        (
+            "r#restrict(r#divide([(16,32):(32,1), logical -> physical], (4, 8)), r#rest = 5)",
+            "restrict(divide([(16,32):(32,1), logical -> physical], (4, 8)), rest = 5)",
+        ),
+    ] {
+        let (r, p) = (expand_str(raw), expand_str(plain));
+        assert!(!p.has_errors(), "{plain}: {:?}", p.errors);
+        assert_eq!(r.errors, p.errors, "{raw}");
+        assert_eq!(r.text, p.text, "{raw}");
+    }
+    let opts = layout_core::expr::Options::default();
+    for (path, want) in [
+        ("r#S", "r#S"),
+        ("r#type :: S", "r#type :: S"),
+        (":: r#c :: r#type :: D", ":: r#c :: r#type :: D"),
+        ("crate :: r#m :: D", "crate :: r#m :: D"),
+    ] {
+        let p = TokenStream::from_str(&format!("compose({path}, X)")).unwrap();
+        let t = Text::new(&p);
+        let e = layout_core::expr::parse_expr(&t.text, &opts).unwrap();
+        assert_eq!(t.path_tokens(e.operands()[0]).to_string(), want, "{path}");
+    }
+}
