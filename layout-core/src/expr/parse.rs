@@ -896,6 +896,36 @@ impl<'a> Parser<'a> {
         }
         self.i = save;
         self.runtime_value();
+        // A value written with integer literals only (`99999999999999999999`, `5i32`,
+        // `(1, 2i32)`) is static: the errors of its literals are its errors, never a
+        // run-time value's.
+        let literal = self.toks.get(save..self.i).is_some_and(|ts| {
+            !ts.is_empty()
+                && ts.iter().all(|t| {
+                    matches!(
+                        t.kind,
+                        Kind::Int { .. } | Kind::Punct(b'(' | b')' | b',' | b'-')
+                    )
+                })
+        });
+        if literal {
+            let stop = self.i;
+            self.i = save;
+            let read = if self.is_punct(0, b'(') {
+                self.shape(0).map(|_| ())
+            } else {
+                self.int(Expected::Value).map(|_| ())
+            };
+            if let Err(e) = read
+                && matches!(
+                    e.error,
+                    Error::IntegerTooLarge { .. } | Error::IntegerSuffix | Error::ExprTooDeep
+                )
+            {
+                return Err(e);
+            }
+            self.i = stop;
+        }
         if self.i == save {
             return Err(self.expected(Expected::Value));
         }
