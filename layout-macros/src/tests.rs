@@ -1706,3 +1706,48 @@ fn raw_identifiers_read_as_the_identifiers() {
         assert_eq!(t.path_tokens(e.operands()[0]).to_string(), want, "{path}");
     }
 }
+
+/// An operand's path is handed to Rust as the core read it: each `::` a joint pair of colons,
+/// also where the colons were written apart (the core reads tokens whitespace-free), at the
+/// start, the middle and the end of the path, and for a path handed in by a `macro_rules!`
+/// fragment (a group without delimiters), which is given without its group.
+#[test]
+fn operand_paths_reach_rust_as_the_core_read_them() {
+    use crate::text::Text;
+    let opts = layout_core::expr::Options::default();
+    let none = |s: &str| -> TokenStream {
+        TokenTree::Group(Group::new(
+            Delimiter::None,
+            TokenStream::from_str(s).unwrap(),
+        ))
+        .into()
+    };
+    let cases: Vec<(TokenStream, &str)> = vec![
+        (
+            TokenStream::from_str("crate: :m::D").unwrap(),
+            "crate :: m :: D",
+        ),
+        (TokenStream::from_str(": :c::D").unwrap(), ":: c :: D"),
+        (TokenStream::from_str("a::b: :C").unwrap(), "a :: b :: C"),
+        (
+            TokenStream::from_str("self : : m : : D").unwrap(),
+            "self :: m :: D",
+        ),
+        (none("super::m::D"), "super :: m :: D"),
+        (none("::c::D"), ":: c :: D"),
+        (none("D"), "D"),
+    ];
+    for (path, want) in cases {
+        let mut p = TokenStream::from_str("compose").unwrap();
+        let mut args = path.clone();
+        args.extend(TokenStream::from_str(", X").unwrap());
+        p.extend([TokenTree::Group(Group::new(Delimiter::Parenthesis, args))]);
+        let t = Text::new(&p);
+        let e = layout_core::expr::parse_expr(&t.text, &opts).unwrap();
+        let got = t.path_tokens(e.operands()[0]);
+        assert_eq!(got.to_string(), want, "{path}");
+        // Rust reads it as that path.
+        let parsed: syn::Path = syn::parse2(got).unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert_eq!(quote::quote!(#parsed).to_string(), want, "{path}");
+    }
+}

@@ -318,7 +318,8 @@ impl Text {
     }
 
     /// The tokens of a path of the core (`crate::m::P`, `::c::D`): its segments and the `::`
-    /// between them, with the `::` before the first when it leads.
+    /// between them, with the `::` before the first when it leads; a path handed in by a
+    /// `macro_rules!` fragment is given without its group.
     pub fn path_tokens<S: Clone + Into<std::ops::Range<usize>>>(
         &self,
         p: &layout_core::expr::Path<S>,
@@ -344,7 +345,29 @@ impl Text {
                 start = s;
             }
         }
-        self.tokens(&(start..last.end))
+        // The path's identifiers and `::` separators, each `::` made of a joint `:` and an
+        // alone one at the colons' spans: the core reads `:` `:` written apart (`crate: :m`)
+        // as `::`, as it reads all tokens whitespace-free, and Rust must read the same path.
+        let (a, b) = self.widened(start, last.end);
+        let mut first_colon = true;
+        self.entries
+            .iter()
+            .filter(|e| !matches!(e.tt, TokenTree::Group(_)) && e.start >= a && e.end <= b)
+            .map(|e| match &e.tt {
+                TokenTree::Punct(c) if c.as_char() == ':' => {
+                    let spacing = if first_colon {
+                        proc_macro2::Spacing::Joint
+                    } else {
+                        proc_macro2::Spacing::Alone
+                    };
+                    first_colon = !first_colon;
+                    let mut colon = proc_macro2::Punct::new(':', spacing);
+                    colon.set_span(c.span());
+                    TokenTree::Punct(colon)
+                }
+                tt => tt.clone(),
+            })
+            .collect()
     }
 
     /// A located core error as `syn::Error`s: the error (its message, the coordinates of an
