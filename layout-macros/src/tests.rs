@@ -1751,3 +1751,32 @@ fn operand_paths_reach_rust_as_the_core_read_them() {
         assert_eq!(quote::quote!(#parsed).to_string(), want, "{path}");
     }
 }
+
+/// A run-time leaf that is not one expression (empty, or statements) is handed to Rust as the
+/// block written, braces included, so Rust reads its statements and reports an empty one's
+/// type at its braces; a leaf of one expression is handed as that expression (no braces, which
+/// `unused_braces` would flag in the user's code). Sizes and strides, top-level and nested.
+#[test]
+fn run_time_leaves_reach_rust_as_blocks() {
+    for (input, leaf) in [
+        ("({}, 32):(32, 1), logical -> physical", "leaf({})"),
+        ("(16, 32):(32, {}), logical -> physical", "leaf({})"),
+        (
+            "({ let m = n; m }, 32):(32, 1), logical -> physical",
+            "leaf({letm=n;m})",
+        ),
+        (
+            "(4, (2, { f(); n })):(1, (4, 8)), logical -> physical",
+            "leaf({f();n})",
+        ),
+        ("({ n }, 32):(32, 1), logical -> physical", "leaf(n)"),
+        (
+            "(16, 32):(32, { ld + 1 }), logical -> physical",
+            "leaf(ld+1)",
+        ),
+    ] {
+        let e = expand_str(input);
+        assert!(!e.has_errors(), "{input}: {:?}", e.errors);
+        assert!(e.compact().contains(leaf), "{input}: {}", e.text);
+    }
+}

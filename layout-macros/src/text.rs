@@ -317,6 +317,31 @@ impl Text {
             .collect()
     }
 
+    /// The value of a run-time `{expr}` leaf whose contents are the byte range `r`: its
+    /// contents as written, or the whole `{ .. }` block when the contents are not one expression
+    /// (empty, or statements ending in `;` at their top level), so that Rust reads the block as
+    /// the user wrote it and reports its type at its braces.
+    pub fn leaf_value(&self, r: &std::ops::Range<usize>) -> TokenStream {
+        let inner = self.tokens(r);
+        let statements = inner.is_empty()
+            || inner
+                .clone()
+                .into_iter()
+                .any(|tt| matches!(&tt, TokenTree::Punct(p) if p.as_char() == ';'));
+        if !statements {
+            return inner;
+        }
+        self.entries
+            .iter()
+            .filter(|e| {
+                matches!(&e.tt, TokenTree::Group(g) if g.delimiter() == Delimiter::Brace)
+                    && e.start < r.start
+                    && e.end > r.end.max(r.start)
+            })
+            .min_by_key(|e| e.end.saturating_sub(e.start))
+            .map_or(inner, |e| e.tt.clone().into())
+    }
+
     /// The tokens of a path of the core (`crate::m::P`, `::c::D`): its segments and the `::`
     /// between them, with the `::` before the first when it leads; a path handed in by a
     /// `macro_rules!` fragment is given without its group.
