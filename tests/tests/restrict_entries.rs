@@ -865,6 +865,8 @@ macro_rules! restrict_rest {
 /// written in place and handed in by `macro_rules!`. Each is tile `t` of
 /// `divide((16,32):(32,1), (4, 8))`, compared with the offsets of the tile computed here.
 #[test]
+// A closure called where it is written: its parameters' commas are the point.
+#[allow(clippy::redundant_closure_call)]
 fn run_time_values_with_commas_in_generic_arguments_and_closures() {
     // Tile t of the 4×4 grid of 4×8 tiles (seed order: the column of tiles varies fastest).
     let tile = |t: usize| -> Vec<i64> {

@@ -131,13 +131,14 @@ fn run_time_leaves_with_statements() {
         assert_eq!(offsets, want, "{text}");
     };
     let all = |size: usize, f: &dyn Fn(usize) -> i64| (0..size).map(f).collect::<Vec<_>>();
-    let a = layout!(({ let r = m; r }, 16):({ let s = ld; s }, 1), logical -> physical)
-        .expect("alias-free");
+    let a =
+        layout!(({ let r = (m, 0); r.0 }, 16):({ let s = (ld, 0); s.0 }, 1), logical -> physical)
+            .expect("alias-free");
     check(all(a.size(), &|i| a.offset(i)), "(3,16):(20,1)", false);
-    let b =
-        layout!(({ let r = m * 2; r }, 16):({ ld }, 1), logical -> physical).expect("alias-free");
+    let b = layout!(({ let r = (m * 2, 0); r.0 }, 16):({ ld }, 1), logical -> physical)
+        .expect("alias-free");
     check(all(b.size(), &|i| b.offset(i)), "(6,16):(20,1)", false);
-    let c = layout!((4, ({ let r = m; r }, 2)):(1, ({ let s = 8i64; s }, 4)), logical -> physical)
+    let c = layout!((4, ({ let r = (m, 0); r.0 }, 2)):(1, ({ let s = (8i64, 0); s.0 }, 4)), logical -> physical)
         .expect("alias-free");
     check(
         all(c.size(), &|i| c.offset(i)),
@@ -145,7 +146,7 @@ fn run_time_leaves_with_statements() {
         false,
     );
     let d =
-        layout!(cute (16, { let r = m; r }):(1, { let s = ld; let t = s; t }), logical -> physical)
+        layout!(cute (16, { let r = (m, 0); r.0 }):(1, { let s = (ld, 0); let t = (s.0, 1); t.0 }), logical -> physical)
             .expect("alias-free");
     check(all(d.size(), &|i| d.offset(i)), "(16,3):(1,20)", true);
 }
