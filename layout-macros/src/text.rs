@@ -7,7 +7,9 @@
 //! `macro_rules!` fragment) is written as its contents. Integer literals are written in base 10
 //! (`0x10`, `1_000` read as 16 and 1000); a suffix stays attached (`5i32`), which the core
 //! reports at that token. Other literals (strings, floats, characters) are written as one `?`,
-//! a token the grammar never accepts, so the error points at the literal.
+//! a token the grammar never accepts, so the error points at the literal. A raw identifier is
+//! written without its `r#`. The core may read one token as several (`1é` as `1` and `é`):
+//! a range that starts or ends inside a token is widened to the whole token.
 
 use layout_core::Error;
 use layout_core::expr::{Located, NoteKind};
