@@ -95,8 +95,8 @@ fn collect_errors(ts: TokenStream, out: &mut Vec<String>) {
 }
 
 /// What every output must look like: either errors whose messages start with the rule in
-/// lowercase (`CuTe` is a name), or a typed value built from the facade's `Static`
-/// without a placeholder. The crate path is whatever came before the first `;`.
+/// lowercase (`CuTe` is a name), a typed value built from the facade's `Static`
+/// without a placeholder, or the hand-over to an operand's macro. The crate path is whatever came before the first `;`.
 fn assert_well_formed(input: &str, e: &Expansion) {
     if e.has_errors() {
         for m in &e.errors {
@@ -109,9 +109,13 @@ fn assert_well_formed(input: &str, e: &Expansion) {
         }
     } else {
         let c = e.compact();
+        // An expression naming an operand hands itself to the operand's macro, which
+        // continues with the operand's declaration (`SMEM ! { { ..layout_impl } .. }`).
+        let continued = c.contains("!{{") && c.contains("__private::layout_impl}");
         assert!(
             (c.contains("Static<") && c.contains(">::NEW"))
-                || (c.contains("Dynamic::<") && c.contains(">::__new(")),
+                || (c.contains("Dynamic::<") && c.contains(">::__new("))
+                || continued,
             "`{input}` expanded to neither errors nor a typed value: {}",
             e.text
         );

@@ -896,9 +896,9 @@ impl<'a> Parser<'a> {
         }
         self.i = save;
         self.runtime_value();
-        // A value written with integer literals only (`99999999999999999999`, `5i32`,
-        // `(1, 2i32)`) is static: the errors of its literals are its errors, never a
-        // run-time value's.
+        // A value written with integer literals only is static: an integer past `i64`
+        // (`99999999999999999999`, `(1, 99999999999999999999)`) is that literal's error, never a
+        // run-time value. A suffixed literal (`3usize`) is Rust's, a run-time value.
         let literal = self.toks.get(save..self.i).is_some_and(|ts| {
             !ts.is_empty()
                 && ts.iter().all(|t| {
@@ -917,10 +917,7 @@ impl<'a> Parser<'a> {
                 self.int(Expected::Value).map(|_| ())
             };
             if let Err(e) = read
-                && matches!(
-                    e.error,
-                    Error::IntegerTooLarge { .. } | Error::IntegerSuffix | Error::ExprTooDeep
-                )
+                && matches!(e.error, Error::IntegerTooLarge { .. })
             {
                 return Err(e);
             }

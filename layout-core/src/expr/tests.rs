@@ -817,36 +817,25 @@ fn a_composite_that_is_not_a_layout_names_its_witness() {
 }
 
 /// A `restrict` value written with integer literals only is static in both front ends: an
-/// integer past `i64`, a suffixed integer and a coordinate holding either is reported as that
-/// literal's error at that literal (never read as a run-time value, which the command would
-/// call not allowed and the macro would hand to Rust), for a position and a name entry, the
-/// first and the last entry, signed and nested, in seed and CuTe order; a value with other
-/// tokens (`3 - 1`, `n + 5i32`) stays a run-time value.
+/// integer past `i64`, alone, signed or in a coordinate, is reported as that literal's error at
+/// that literal (never read as a run-time value, which the command would call not allowed and
+/// the macro would hand to Rust), for a position and a name entry, the first and the last
+/// entry, in seed and CuTe order. A suffixed literal (`3usize`, `(1, 2i32)`) and a value with
+/// other tokens (`3 - 1`, `f(99999999999999999999)`) stay run-time values, Rust's to type.
 #[test]
 fn restrict_values_of_literals_report_the_literal() {
     let big = "99999999999999999999";
-    let cases: Vec<(String, &str, Error)> = vec![
-        (big.into(), big, Error::IntegerTooLarge { column: 0 }),
-        (
-            alloc::format!("-{big}"),
-            big,
-            Error::IntegerTooLarge { column: 0 },
-        ),
-        ("5i32".into(), "5i32", Error::IntegerSuffix),
-        ("-5usize".into(), "5usize", Error::IntegerSuffix),
-        (
-            alloc::format!("(1, {big})"),
-            big,
-            Error::IntegerTooLarge { column: 0 },
-        ),
-        ("(1, 2i32)".into(), "2i32", Error::IntegerSuffix),
-        ("((0, 1u8), 2)".into(), "1u8", Error::IntegerSuffix),
+    let cases: Vec<String> = vec![
+        big.into(),
+        alloc::format!("-{big}"),
+        alloc::format!("(1, {big})"),
+        alloc::format!("((0, -{big}), 2)"),
     ];
     let decl = "[(4,(2,8)):((2,8),1), logical -> physical]";
     for order in [Order::Seed, Order::Cute] {
         for base in [macro_opts(), cli_opts()] {
             let opts = Options { order, ..base };
-            for (value, literal, want) in &cases {
+            for value in &cases {
                 for entries in [
                     alloc::format!("0 = {value}"),
                     alloc::format!("1 = {value}, 0 = 1"),
@@ -855,22 +844,23 @@ fn restrict_values_of_literals_report_the_literal() {
                 ] {
                     let text = alloc::format!("restrict({decl}, {entries})");
                     let err = parse_expr(&text, &opts).expect_err(&text);
-                    let got = match err.error {
-                        Error::IntegerTooLarge { .. } => Error::IntegerTooLarge { column: 0 },
-                        e => e,
-                    };
-                    assert_eq!(&got, want, "{text}");
-                    assert_eq!(
-                        at(&text, &err.span).trim_start_matches('-'),
-                        *literal,
-                        "{text}"
+                    assert!(
+                        matches!(err.error, Error::IntegerTooLarge { .. }),
+                        "{text}: {}",
+                        err.error
                     );
+                    assert_eq!(at(&text, &err.span).trim_start_matches('-'), big, "{text}");
                 }
             }
         }
     }
-    // Other tokens make a run-time value (the macro's), whatever literals it holds.
-    for value in ["3 - 1", "n + 5i32", "f(99999999999999999999)"] {
+    for value in [
+        "3usize",
+        "(1, 2i32)",
+        "3 - 1",
+        "n + 5i32",
+        "f(99999999999999999999)",
+    ] {
         let text = alloc::format!("restrict({decl}, 0 = {value})");
         let Ok(Expr::Restrict { fixed, .. }) = parse_expr(&text, &macro_opts()) else {
             panic!("{text}")
