@@ -920,7 +920,12 @@ fn surely_invalid(toks: &[Tok]) -> bool {
     let Some(semi) = toks.iter().position(|t| matches!(t, Tok::Atom(";"))) else {
         return true;
     };
-    !toks[semi..].iter().any(|t| matches!(t, Tok::Atom("->")))
+    // A path alone is an expression: it hands over to its operand's macro, which Rust
+    // resolves (or reports).
+    let mut rest = String::new();
+    render(&toks[semi + 1..], &mut rest);
+    let path = syn::parse::Parser::parse_str(syn::Path::parse_mod_style, &rest).is_ok();
+    !path && !toks[semi..].iter().any(|t| matches!(t, Tok::Atom("->")))
 }
 
 // ---------------------------------------------------------------------------------------------
