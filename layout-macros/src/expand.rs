@@ -231,7 +231,7 @@ fn dynamic(k: &TokenStream, c: &Checked<TokenStream>) -> TokenStream {
 
 /// The type and the value expression of a checked declaration.
 pub fn typed(k: &TokenStream, c: &Checked<Span>, text: &Text) -> (TokenStream, TokenStream) {
-    let tokens = |s: &Option<Span>| s.as_ref().map(|s| text.tokens(s));
+    let tokens = |s: &Option<Span>| s.as_ref().map(|s| text.leaf_value(s));
     let c = Checked {
         layout: c.layout.clone(),
         domain: c.domain,

@@ -72,7 +72,13 @@ fn input(s: ParseStream) -> syn::Result<Input> {
     }
     // An algebra expression starts with `[PATH = ..]` definitions or `op(` (any name but
     // `cute`, which starts a layout in CuTe order; an unknown operation is reported as one).
-    if s.peek(syn::token::Bracket)
+    // A path alone (`SMEM`, `crate::m::SMEM`) is an operand, an expression of its own.
+    let path_alone = {
+        let f = s.fork();
+        f.call(syn::Path::parse_mod_style).is_ok() && f.is_empty()
+    };
+    if path_alone
+        || s.peek(syn::token::Bracket)
         || (s.peek(Ident)
             && s.peek2(syn::token::Paren)
             && s.fork().parse::<Ident>().is_ok_and(|i| i != "cute"))

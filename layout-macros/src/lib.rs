@@ -15,7 +15,7 @@
 //! layout!(OPERATION(OPERAND, ...))                             an algebra expression
 //!
 //! LAYOUT   := ['cute'] SHAPE ':' STRIDE       (spec: Grammar) grammar; `cute` = CuTe order
-//! leaf     := integer | '_' | '{' rust-expr '}'  (`_`: broadcast; braces: a run-time value)
+//! leaf     := integer | '_' | '{' rust-block '}'  (`_`: broadcast; braces: a run-time value)
 //! SIDE     := logical | thread-value | tv | physical, a logical side optionally with its
 //!             tile shape: logical(16, 8)
 //! OPTION   := swizzle(b = B, src = S, dst = D) | Swizzle<B,M,S> over UNIT | index = i32|i64|u32|usize

@@ -95,8 +95,8 @@ fn collect_errors(ts: TokenStream, out: &mut Vec<String>) {
 }
 
 /// What every output must look like: either errors whose messages start with the rule in
-/// lowercase (`CuTe` is a name), or a typed value built from the facade's `Static`
-/// without a placeholder. The crate path is whatever came before the first `;`.
+/// lowercase (`CuTe` is a name), a typed value built from the facade's `Static`
+/// without a placeholder, or the hand-over to an operand's macro. The crate path is whatever came before the first `;`.
 fn assert_well_formed(input: &str, e: &Expansion) {
     if e.has_errors() {
         for m in &e.errors {
@@ -109,9 +109,13 @@ fn assert_well_formed(input: &str, e: &Expansion) {
         }
     } else {
         let c = e.compact();
+        // An expression naming an operand hands itself to the operand's macro, which
+        // continues with the operand's declaration (`SMEM ! { { ..layout_impl } .. }`).
+        let continued = c.contains("!{{") && c.contains("__private::layout_impl}");
         assert!(
             (c.contains("Static<") && c.contains(">::NEW"))
-                || (c.contains("Dynamic::<") && c.contains(">::__new(")),
+                || (c.contains("Dynamic::<") && c.contains(">::__new("))
+                || continued,
             "`{input}` expanded to neither errors nor a typed value: {}",
             e.text
         );
@@ -978,7 +982,12 @@ fn surely_invalid(toks: &[Tok]) -> bool {
     let Some(semi) = toks.iter().position(|t| matches!(t, Tok::Atom(";"))) else {
         return true;
     };
-    !toks[semi..].iter().any(|t| matches!(t, Tok::Atom("->")))
+    // A path alone is an expression: it hands over to its operand's macro, which Rust
+    // resolves (or reports).
+    let mut rest = String::new();
+    render(&toks[semi + 1..], &mut rest);
+    let path = syn::parse::Parser::parse_str(syn::Path::parse_mod_style, &rest).is_ok();
+    !path && !toks[semi..].iter().any(|t| matches!(t, Tok::Atom("->")))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1672,5 +1681,173 @@ fn deep_nesting_never_overflows_the_stack() {
                 e.errors
             );
         }
+    }
+}
+
+/// A syntax error points at the token the user wrote, also where the core reads one token as
+/// several: an identifier or an integer's suffix with letters outside ASCII (`physicál`,
+/// `1é`), in a declaration, a side, an option, a path operand, a tile and a run-time-free
+/// restrict entry, at the start, the middle and the end of the input; a lifetime at its
+/// quote. Each input is read as the macro reads it (a declaration, or definitions and an
+/// expression), and the error's range is mapped back to the tokens.
+#[test]
+fn an_error_inside_one_token_points_at_that_token() {
+    use crate::text::Text;
+    let opts = layout_core::expr::Options::default();
+    let cases: &[(bool, &str, &str)] = &[
+        (false, "(16,32):(32,1é), logical -> physical", "1é"),
+        (false, "(16é,32):(32,1), logical -> physical", "16é"),
+        (false, "(16,32):(32,1), logicál -> physical", "logicál"),
+        (false, "(16,32):(32,1), logical -> physicál", "physicál"),
+        (
+            false,
+            "(16,32):(32,1), logical -> physical, index = u32é",
+            "u32é",
+        ),
+        (
+            false,
+            "(16,32):(32,1), logical -> physical, swizzle(bé = 1)",
+            "bé",
+        ),
+        (
+            false,
+            "(thréad: 16,32):(32,1), logical -> physical",
+            "thréad",
+        ),
+        (false, "(16,32):(32,1), logical -> 'a physical", "'"),
+        (true, "compose(S, Té)", "Té"),
+        (true, "compose(S, m::Té)", "Té"),
+        (true, "compose(Sé, T)", "Sé"),
+        (true, "divide(S, (4, 8é))", "8é"),
+        (true, "restrict(S, 0é = 1)", "0é"),
+        (true, "restrict(S, rest = 1, é = 2)", "é"),
+        (true, "inverse(S)é", "é"),
+    ];
+    for &(algebra, input, want) in cases {
+        let t = Text::new(&TokenStream::from_str(input).unwrap());
+        let err = if algebra {
+            layout_core::expr::parse_algebra(&t.text, &opts).err()
+        } else {
+            layout_core::expr::parse_decl(&t.text, &opts).err()
+        };
+        let err = err.unwrap_or_else(|| panic!("`{input}` is accepted"));
+        assert_eq!(t.pointed(&err.span), want, "`{input}`: {}", err.error);
+    }
+}
+
+/// A raw identifier is the identifier, as in Rust: a side, an option, a mode name and a path
+/// segment written raw expand exactly as written plainly, and a path keeps its tokens as
+/// written (`r#type::T` names a module that only a raw identifier can).
+#[test]
+fn raw_identifiers_read_as_the_identifiers() {
+    use crate::text::Text;
+    for (raw, plain) in [
+        (
+            "(16,32):(32,1), r#logical -> r#physical",
+            "(16,32):(32,1), logical -> physical",
+        ),
+        (
+            "(r#thread: 64, r#value: 4):(4,1), r#thread-r#value -> logical(16, 16), index = r#u32",
+            "(thread: 64, value: 4):(4,1), thread-value -> logical(16, 16), index = u32",
+        ),
+        (
+            "(16,32):(32,1), r#logical -> r#physical, r#swizzle(r#b = 1, r#src = 0, r#dst = 3)",
+            "(16,32):(32,1), logical -> physical, swizzle(b = 1, src = 0, dst = 3)",
+        ),
+        (
+            "r#restrict(r#divide([(16,32):(32,1), logical -> physical], (4, 8)), r#rest = 5)",
+            "restrict(divide([(16,32):(32,1), logical -> physical], (4, 8)), rest = 5)",
+        ),
+    ] {
+        let (r, p) = (expand_str(raw), expand_str(plain));
+        assert!(!p.has_errors(), "{plain}: {:?}", p.errors);
+        assert_eq!(r.errors, p.errors, "{raw}");
+        assert_eq!(r.text, p.text, "{raw}");
+    }
+    let opts = layout_core::expr::Options::default();
+    for (path, want) in [
+        ("r#S", "r#S"),
+        ("r#type :: S", "r#type :: S"),
+        (":: r#c :: r#type :: D", ":: r#c :: r#type :: D"),
+        ("crate :: r#m :: D", "crate :: r#m :: D"),
+    ] {
+        let p = TokenStream::from_str(&format!("compose({path}, X)")).unwrap();
+        let t = Text::new(&p);
+        let e = layout_core::expr::parse_expr(&t.text, &opts).unwrap();
+        assert_eq!(t.path_tokens(e.operands()[0]).to_string(), want, "{path}");
+    }
+}
+
+/// An operand's path is handed to Rust as the core read it: each `::` a joint pair of colons,
+/// also where the colons were written apart (the core reads tokens whitespace-free), at the
+/// start, the middle and the end of the path, and for a path handed in by a `macro_rules!`
+/// fragment (a group without delimiters), which is given without its group.
+#[test]
+fn operand_paths_reach_rust_as_the_core_read_them() {
+    use crate::text::Text;
+    let opts = layout_core::expr::Options::default();
+    let none = |s: &str| -> TokenStream {
+        TokenTree::Group(Group::new(
+            Delimiter::None,
+            TokenStream::from_str(s).unwrap(),
+        ))
+        .into()
+    };
+    let cases: Vec<(TokenStream, &str)> = vec![
+        (
+            TokenStream::from_str("crate: :m::D").unwrap(),
+            "crate :: m :: D",
+        ),
+        (TokenStream::from_str(": :c::D").unwrap(), ":: c :: D"),
+        (TokenStream::from_str("a::b: :C").unwrap(), "a :: b :: C"),
+        (
+            TokenStream::from_str("self : : m : : D").unwrap(),
+            "self :: m :: D",
+        ),
+        (none("super::m::D"), "super :: m :: D"),
+        (none("::c::D"), ":: c :: D"),
+        (none("D"), "D"),
+    ];
+    for (path, want) in cases {
+        let mut p = TokenStream::from_str("compose").unwrap();
+        let mut args = path.clone();
+        args.extend(TokenStream::from_str(", X").unwrap());
+        p.extend([TokenTree::Group(Group::new(Delimiter::Parenthesis, args))]);
+        let t = Text::new(&p);
+        let e = layout_core::expr::parse_expr(&t.text, &opts).unwrap();
+        let got = t.path_tokens(e.operands()[0]);
+        assert_eq!(got.to_string(), want, "{path}");
+        // Rust reads it as that path.
+        let parsed: syn::Path = syn::parse2(got).unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert_eq!(quote::quote!(#parsed).to_string(), want, "{path}");
+    }
+}
+
+/// A run-time leaf that is not one expression (empty, or statements) is handed to Rust as the
+/// block written, braces included, so Rust reads its statements and reports an empty one's
+/// type at its braces; a leaf of one expression is handed as that expression (no braces, which
+/// `unused_braces` would flag in the user's code). Sizes and strides, top-level and nested.
+#[test]
+fn run_time_leaves_reach_rust_as_blocks() {
+    for (input, leaf) in [
+        ("({}, 32):(32, 1), logical -> physical", "leaf({})"),
+        ("(16, 32):(32, {}), logical -> physical", "leaf({})"),
+        (
+            "({ let m = n; m }, 32):(32, 1), logical -> physical",
+            "leaf({letm=n;m})",
+        ),
+        (
+            "(4, (2, { f(); n })):(1, (4, 8)), logical -> physical",
+            "leaf({f();n})",
+        ),
+        ("({ n }, 32):(32, 1), logical -> physical", "leaf(n)"),
+        (
+            "(16, 32):(32, { ld + 1 }), logical -> physical",
+            "leaf(ld+1)",
+        ),
+    ] {
+        let e = expand_str(input);
+        assert!(!e.has_errors(), "{input}: {:?}", e.errors);
+        assert!(e.compact().contains(leaf), "{input}: {}", e.text);
     }
 }

@@ -7,7 +7,9 @@
 //! `macro_rules!` fragment) is written as its contents. Integer literals are written in base 10
 //! (`0x10`, `1_000` read as 16 and 1000); a suffix stays attached (`5i32`), which the core
 //! reports at that token. Other literals (strings, floats, characters) are written as one `?`,
-//! a token the grammar never accepts, so the error points at the literal.
+//! a token the grammar never accepts, so the error points at the literal. A raw identifier is
+//! written without its `r#`. The core may read one token as several (`1é` as `1` and `é`):
+//! a range that starts or ends inside a token is widened to the whole token.
 
 use layout_core::Error;
 use layout_core::expr::{Located, NoteKind};
@@ -50,6 +52,16 @@ impl At {
     pub fn span(self) -> Span {
         self.first
     }
+}
+
+/// What a byte range of the text points at: token trees (the first and the last, indices into
+/// the table), a group's delimiter (the group, and whether it is the closing one), the end of
+/// the input, or nothing found.
+enum Place {
+    Tokens(usize, usize),
+    Delimiter(usize, bool),
+    End,
+    Nowhere,
 }
 
 /// One token tree of the input: its bytes in the text (a group's include its delimiters), the
@@ -116,7 +128,12 @@ impl Text {
                     }
                     self.text.push_str(close);
                 }
-                TokenTree::Ident(i) => self.text.push_str(&i.to_string()),
+                TokenTree::Ident(i) => {
+                    // A raw identifier is the identifier (`r#logical` is `logical` to Rust);
+                    // a path keeps the tokens as written.
+                    let word = i.to_string();
+                    self.text.push_str(word.strip_prefix("r#").unwrap_or(&word));
+                }
                 TokenTree::Punct(p) => self.text.push(p.as_char()),
                 TokenTree::Literal(l) => self.literal(l),
             }
@@ -167,61 +184,127 @@ impl Text {
             .collect()
     }
 
-    /// The delimiter of a group at byte `at`: its span (open or close), if `at` is one.
-    fn delimiter_at(&self, at: usize) -> Option<Span> {
-        self.entries.iter().find_map(|e| match &e.tt {
-            TokenTree::Group(g) if g.delimiter() != Delimiter::None => {
-                if e.start == at {
-                    Some(g.span_open())
-                } else if e.end.checked_sub(1) == Some(at) {
-                    Some(g.span_close())
-                } else {
-                    None
+    /// The group whose delimiter is at byte `at`, and whether it is the closing one.
+    fn delimiter_at(&self, at: usize) -> Option<(usize, bool)> {
+        self.entries
+            .iter()
+            .enumerate()
+            .find_map(|(i, e)| match &e.tt {
+                TokenTree::Group(g) if g.delimiter() != Delimiter::None => {
+                    if e.start == at {
+                        Some((i, false))
+                    } else if e.end.checked_sub(1) == Some(at) {
+                        Some((i, true))
+                    } else {
+                        None
+                    }
                 }
+                _ => None,
+            })
+    }
+
+    /// `a..b` widened to whole tokens: the core reads some tokens as several (`r#x` as `r`,
+    /// `#`, `x`; `1é` as `1` and `é`), so its range may begin or end inside one.
+    fn widened(&self, a: usize, b: usize) -> (usize, usize) {
+        let (mut a, mut b) = (a, b);
+        for e in &self.entries {
+            if matches!(e.tt, TokenTree::Group(_)) {
+                continue;
             }
-            _ => None,
-        })
+            if e.start < a && a < e.end {
+                a = e.start;
+            }
+            if e.start < b && b < e.end {
+                b = e.end;
+            }
+        }
+        (a, b.max(a))
     }
 
     /// The tokens a byte range of the text came from (see the module docs).
     pub fn at(&self, r: &std::ops::Range<usize>) -> At {
-        let (a, b) = (r.start, r.end);
+        let span = |i: usize| {
+            self.entries
+                .get(i)
+                .map_or_else(Span::call_site, Self::entry_span)
+        };
+        let delimiter = |i: usize, close: bool| match self.entries.get(i).map(|e| &e.tt) {
+            Some(TokenTree::Group(g)) if close => g.span_close(),
+            Some(TokenTree::Group(g)) => g.span_open(),
+            _ => Span::call_site(),
+        };
+        match self.place(r) {
+            Place::End => At::one(self.end),
+            Place::Tokens(f, l) if f == l => At::one(span(f)),
+            Place::Tokens(f, l) => At {
+                first: span(f),
+                last: Some(span(l)),
+            },
+            Place::Delimiter(i, close) => At::one(delimiter(i, close)),
+            Place::Nowhere => At::one(Span::call_site()),
+        }
+    }
+
+    /// Where a byte range of the text points in the table (see [`Text::at`]).
+    fn place(&self, r: &std::ops::Range<usize>) -> Place {
+        let (a, b) = self.widened(r.start, r.end);
         if a >= self.text.len() {
-            return At::one(self.end);
+            return Place::End;
         }
         let max = if a < b {
             self.maximal(a, b)
         } else {
             Vec::new()
         };
-        match (max.first(), max.last()) {
-            (Some(&f), Some(&l)) => {
-                let span = |i: usize| {
-                    self.entries
-                        .get(i)
-                        .map_or_else(Span::call_site, Self::entry_span)
+        if let (Some(&f), Some(&l)) = (max.first(), max.last()) {
+            return Place::Tokens(f, l);
+        }
+        // An empty range, or one delimiter: the delimiter there, else the first token that
+        // starts at or after it.
+        if let Some((i, close)) = self.delimiter_at(a) {
+            return Place::Delimiter(i, close);
+        }
+        self.entries
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| {
+                e.start >= a
+                    && !matches!(&e.tt, TokenTree::Group(g) if g.delimiter() == Delimiter::None)
+            })
+            .min_by_key(|(_, e)| e.start)
+            .map_or(Place::Nowhere, |(i, _)| Place::Tokens(i, i))
+    }
+
+    /// The tokens [`Text::at`] points at for `r`, as written (`)` for a closing delimiter,
+    /// `$` for the end of the input), for tests: spans carry no positions outside a compiler.
+    #[cfg(test)]
+    pub fn pointed(&self, r: &std::ops::Range<usize>) -> String {
+        let tt = |i: usize| {
+            self.entries
+                .get(i)
+                .map(|e| e.tt.to_string())
+                .unwrap_or_default()
+        };
+        match self.place(r) {
+            Place::End => "$".into(),
+            Place::Nowhere => String::new(),
+            Place::Tokens(f, l) if f == l => tt(f),
+            Place::Tokens(f, l) => format!("{} .. {}", tt(f), tt(l)),
+            Place::Delimiter(i, close) => {
+                let d = match self.entries.get(i).map(|e| &e.tt) {
+                    Some(TokenTree::Group(g)) => g.delimiter(),
+                    _ => Delimiter::None,
                 };
-                if f == l {
-                    At::one(span(f))
-                } else {
-                    At {
-                        first: span(f),
-                        last: Some(span(l)),
-                    }
+                match (d, close) {
+                    (Delimiter::Parenthesis, false) => "(",
+                    (Delimiter::Parenthesis, true) => ")",
+                    (Delimiter::Bracket, false) => "[",
+                    (Delimiter::Bracket, true) => "]",
+                    (Delimiter::Brace, false) => "{",
+                    (Delimiter::Brace, true) => "}",
+                    (Delimiter::None, _) => "",
                 }
-            }
-            _ => {
-                // An empty range, or one delimiter: the delimiter there, else the first token
-                // that starts at or after it.
-                if let Some(s) = self.delimiter_at(a) {
-                    return At::one(s);
-                }
-                let next = self
-                    .entries
-                    .iter()
-                    .filter(|e| e.start >= a && !matches!(&e.tt, TokenTree::Group(g) if g.delimiter() == Delimiter::None))
-                    .min_by_key(|e| e.start);
-                At::one(next.map_or_else(Span::call_site, Self::entry_span))
+                .into()
             }
         }
     }
@@ -229,14 +312,41 @@ impl Text {
     /// The tokens of a byte range (a run-time `{expr}` leaf's contents, a run-time `restrict`
     /// value, a path), as written: the outermost token trees inside it.
     pub fn tokens(&self, r: &std::ops::Range<usize>) -> TokenStream {
-        self.maximal(r.start, r.end)
+        let (a, b) = self.widened(r.start, r.end);
+        self.maximal(a, b)
             .into_iter()
             .filter_map(|i| self.entries.get(i).map(|e| e.tt.clone()))
             .collect()
     }
 
+    /// The value of a run-time `{expr}` leaf whose contents are the byte range `r`: its
+    /// contents as written, or the whole `{ .. }` block when the contents are not one expression
+    /// (empty, or statements ending in `;` at their top level), so that Rust reads the block as
+    /// the user wrote it and reports its type at its braces.
+    pub fn leaf_value(&self, r: &std::ops::Range<usize>) -> TokenStream {
+        let inner = self.tokens(r);
+        let statements = inner.is_empty()
+            || inner
+                .clone()
+                .into_iter()
+                .any(|tt| matches!(&tt, TokenTree::Punct(p) if p.as_char() == ';'));
+        if !statements {
+            return inner;
+        }
+        self.entries
+            .iter()
+            .filter(|e| {
+                matches!(&e.tt, TokenTree::Group(g) if g.delimiter() == Delimiter::Brace)
+                    && e.start < r.start
+                    && e.end > r.end.max(r.start)
+            })
+            .min_by_key(|e| e.end.saturating_sub(e.start))
+            .map_or(inner, |e| e.tt.clone().into())
+    }
+
     /// The tokens of a path of the core (`crate::m::P`, `::c::D`): its segments and the `::`
-    /// between them, with the `::` before the first when it leads.
+    /// between them, with the `::` before the first when it leads; a path handed in by a
+    /// `macro_rules!` fragment is given without its group.
     pub fn path_tokens<S: Clone + Into<std::ops::Range<usize>>>(
         &self,
         p: &layout_core::expr::Path<S>,
@@ -262,7 +372,29 @@ impl Text {
                 start = s;
             }
         }
-        self.tokens(&(start..last.end))
+        // The path's identifiers and `::` separators, each `::` made of a joint `:` and an
+        // alone one at the colons' spans: the core reads `:` `:` written apart (`crate: :m`)
+        // as `::`, as it reads all tokens whitespace-free, and Rust must read the same path.
+        let (a, b) = self.widened(start, last.end);
+        let mut first_colon = true;
+        self.entries
+            .iter()
+            .filter(|e| !matches!(e.tt, TokenTree::Group(_)) && e.start >= a && e.end <= b)
+            .map(|e| match &e.tt {
+                TokenTree::Punct(c) if c.as_char() == ':' => {
+                    let spacing = if first_colon {
+                        proc_macro2::Spacing::Joint
+                    } else {
+                        proc_macro2::Spacing::Alone
+                    };
+                    first_colon = !first_colon;
+                    let mut colon = proc_macro2::Punct::new(':', spacing);
+                    colon.set_span(c.span());
+                    TokenTree::Punct(colon)
+                }
+                tt => tt.clone(),
+            })
+            .collect()
     }
 
     /// A located core error as `syn::Error`s: the error (its message, the coordinates of an

@@ -188,3 +188,34 @@ fn cfg_alternatives_resolve_to_the_compiled_definition() {
         compose_brute(&brute(&[(3, 1), (2, 3)]), &brute(&[(2, 1), (3, 2)]))
     );
 }
+
+/// Hands an operand to `layout!` as a `macro_rules!` fragment of each kind.
+macro_rules! operand_alone {
+    (path $p:path) => {
+        layout!($p)
+    };
+    (expr $p:expr) => {
+        layout!(compose($p, b::P))
+    };
+}
+
+/// A path alone is an expression of its own (the grammar's `expr := path`, as the command
+/// reads `explain NAME --def ..`): the operand itself, in every path form, written in place
+/// and handed in by `macro_rules!`; and operand paths with their `::` written apart, which the
+/// core reads whitespace-free, reach Rust as the same path.
+#[test]
+fn a_path_alone_and_paths_written_apart() {
+    assert_eq!(values(layout!(a::P)), a_p());
+    assert_eq!(values(layout!(crate::b::P)), b_p());
+    assert_eq!(values(layout!(self::a::P)), a_p());
+    assert_eq!(values(layout!(d::Q)), b_p());
+    use a::P as AP;
+    assert_eq!(values(layout!(AP)), a_p());
+    assert_eq!(values(operand_alone!(path crate::a::P)), a_p());
+    assert_eq!(values(operand_alone!(expr a::P)), a_after_b());
+    assert_eq!(values(layout!(compose(crate: :a: :P, b::P))), a_after_b());
+    assert_eq!(
+        values(layout!(compose(self :: a :: P, crate : : b::P))),
+        a_after_b()
+    );
+}

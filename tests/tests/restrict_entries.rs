@@ -826,3 +826,99 @@ fn program_evaluation_never_substitutes_a_value() {
         })
     );
 }
+
+/// The value of `T` itself: a function with two generic arguments, for turbofish calls.
+fn pick<T: Into<usize>, U>(t: T, _: U) -> usize {
+    t.into()
+}
+
+/// A type with generic arguments, for qualified paths and nested generics.
+struct Grid<A, B>(A, B);
+
+impl<A, B> Grid<A, B> {
+    fn tile(t: usize) -> usize {
+        t
+    }
+}
+
+/// A trait with generic arguments, for `<T as Trait<A, B>>::f()`.
+trait Tile<A, B> {
+    fn tile(self) -> usize;
+}
+
+impl Tile<u8, u16> for usize {
+    fn tile(self) -> usize {
+        self
+    }
+}
+
+/// Hands its value to `restrict` as an `expr` fragment (tokens in a group without delimiters).
+macro_rules! restrict_rest {
+    ($v:expr) => {
+        layout!(restrict(divide([(16,32):(32,1), logical -> physical], (4, 8)), rest = $v))
+    };
+}
+
+/// A run-time `restrict` value is a Rust expression, as Rust reads it: a comma inside the
+/// generic arguments of a path (a turbofish, a qualified path, nested generics closing with
+/// `>>`) or between a closure's bars belongs to the value, in the first and the last entry,
+/// written in place and handed in by `macro_rules!`. Each is tile `t` of
+/// `divide((16,32):(32,1), (4, 8))`, compared with the offsets of the tile computed here.
+#[test]
+// A closure called where it is written: its parameters' commas are the point.
+#[allow(clippy::redundant_closure_call)]
+fn run_time_values_with_commas_in_generic_arguments_and_closures() {
+    // Tile t of the 4×4 grid of 4×8 tiles (seed order: the column of tiles varies fastest).
+    let tile = |t: usize| -> Vec<i64> {
+        let (r, c) = ((t / 4) as i64, (t % 4) as i64);
+        (0..4i64)
+            .flat_map(|i| (0..8i64).map(move |j| (4 * r + i) * 32 + 8 * c + j))
+            .collect()
+    };
+    for t in 0..16usize {
+        let want = tile(t);
+        let f = |t: usize| t;
+        let got = [
+            offsets(layout!(restrict(
+                divide([(16,32):(32,1), logical -> physical], (4, 8)),
+                rest = pick::<usize, u8>(t, 0)
+            ))),
+            offsets(layout!(restrict(
+                divide([(16,32):(32,1), logical -> physical], (4, 8)),
+                rest = Grid::<u8, Vec<Vec<u16>>>::tile(t)
+            ))),
+            offsets(layout!(restrict(
+                divide([(16,32):(32,1), logical -> physical], (4, 8)),
+                rest = <usize as Tile<u8, u16>>::tile(t)
+            ))),
+            offsets(layout!(restrict(
+                divide([(16,32):(32,1), logical -> physical], (4, 8)),
+                rest = (|a: usize, _b: u8| a)(t, 0)
+            ))),
+            offsets(layout!(restrict(
+                divide([(16,32):(32,1), logical -> physical], (4, 8)),
+                rest = f(pick::<usize, Grid<u8, u16>>(t, Grid(0, 0)))
+            ))),
+            offsets(restrict_rest!(pick::<usize, u8>(t, 0))),
+            offsets(restrict_rest!(<usize as Tile<u8, u16>>::tile(t))),
+        ];
+        for (k, g) in got.iter().enumerate() {
+            assert_eq!(g, &want, "form {k}, tile {t}");
+        }
+        // Not the last entry: the next entry (the tile, entry 0, at flat index 3) follows the
+        // value's generic arguments.
+        let a = layout!(restrict(
+            divide([(16,32):(32,1), logical -> physical], (4, 8)),
+            rest = pick::<usize, u8>(t, 0),
+            0 = 3
+        ));
+        let want = vec![want[3]];
+        assert_eq!(offsets(a), want, "tile {t}, element 3");
+        let b = layout!(restrict(
+            divide([(16,32):(32,1), logical -> physical], (4, 8)),
+            0 = 3,
+            rest = <usize as Tile<u8, u16>>::tile(t)
+        ));
+        assert_eq!(offsets(b), want, "tile {t}, element 3 first");
+    }
+}

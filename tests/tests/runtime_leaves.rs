@@ -112,3 +112,41 @@ fn the_index_type_range_is_checked_at_run_time() {
         })
     );
 }
+
+/// A run-time leaf is a block as Rust reads one: statements before its value (`{ let m = ..;
+/// m }`) in a size, a stride, both, a nested mode and in CuTe order, each equal at every index
+/// to the layout written with the values; a leaf of one expression reads as before.
+#[test]
+fn run_time_leaves_with_statements() {
+    let (m, ld) = (3usize, 20i64);
+    let check = |offsets: Vec<i64>, text: &str, cute: bool| {
+        let l = if cute {
+            layout_typed::core_algebra::Layout::from_cute(text).expect("layout")
+        } else {
+            core(text)
+        };
+        let want: Vec<i64> = (0..l.size())
+            .map(|i| l.eval_index(i).expect("in range"))
+            .collect();
+        assert_eq!(offsets, want, "{text}");
+    };
+    let all = |size: usize, f: &dyn Fn(usize) -> i64| (0..size).map(f).collect::<Vec<_>>();
+    let a =
+        layout!(({ let r = (m, 0); r.0 }, 16):({ let s = (ld, 0); s.0 }, 1), logical -> physical)
+            .expect("alias-free");
+    check(all(a.size(), &|i| a.offset(i)), "(3,16):(20,1)", false);
+    let b = layout!(({ let r = (m * 2, 0); r.0 }, 16):({ ld }, 1), logical -> physical)
+        .expect("alias-free");
+    check(all(b.size(), &|i| b.offset(i)), "(6,16):(20,1)", false);
+    let c = layout!((4, ({ let r = (m, 0); r.0 }, 2)):(1, ({ let s = (8i64, 0); s.0 }, 4)), logical -> physical)
+        .expect("alias-free");
+    check(
+        all(c.size(), &|i| c.offset(i)),
+        "(4,(3,2)):(1,(8,4))",
+        false,
+    );
+    let d =
+        layout!(cute (16, { let r = (m, 0); r.0 }):(1, { let s = (ld, 0); let t = (s.0, 1); t.0 }), logical -> physical)
+            .expect("alias-free");
+    check(all(d.size(), &|i| d.offset(i)), "(16,3):(1,20)", true);
+}

@@ -25,6 +25,8 @@
 //!              | swizzle(expr, field (',' field)*) | swizzle(expr, 'Swizzle' '<' .. '>' 'over' unit)
 //! entry       := integer | ident                            a position or a mode name
 //! value       := integer | shape | run-time tokens up to the next top-level ','
+//!                (a ',' inside generic arguments `f::<A, B>(x)` or closure parameters
+//!                 `|a, b| ..` is not top-level; integer literals only are never run-time)
 //! algebra     := ('[' path '=' decl ']')* expr              the macro's definitions, then its expression
 //! ```
 //!

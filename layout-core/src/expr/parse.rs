@@ -895,24 +895,110 @@ impl<'a> Parser<'a> {
             return Ok((entry, Value::Int(v, s)));
         }
         self.i = save;
-        let mut level = 0usize;
-        loop {
-            let t = self.tok();
-            match t.kind {
-                Kind::End => break,
-                Kind::Punct(b',') if level == 0 => break,
-                Kind::Punct(b')' | b']' | b'}') if level == 0 => break,
-                Kind::Punct(b'(' | b'[' | b'{') => level = level.saturating_add(1),
-                Kind::Punct(b')' | b']' | b'}') => level = level.saturating_sub(1),
-                _ => {}
+        self.runtime_value();
+        // A value written with integer literals only is static: an integer past `i64`
+        // (`99999999999999999999`, `(1, 99999999999999999999)`) is that literal's error, never a
+        // run-time value. A suffixed literal (`3usize`) is Rust's, a run-time value.
+        let literal = self.toks.get(save..self.i).is_some_and(|ts| {
+            !ts.is_empty()
+                && ts.iter().all(|t| {
+                    matches!(
+                        t.kind,
+                        Kind::Int { .. } | Kind::Punct(b'(' | b')' | b',' | b'-')
+                    )
+                })
+        });
+        if literal {
+            let stop = self.i;
+            self.i = save;
+            let read = if self.is_punct(0, b'(') {
+                self.shape(0).map(|_| ())
+            } else {
+                self.int(Expected::Value).map(|_| ())
+            };
+            if let Err(e) = read
+                && matches!(e.error, Error::IntegerTooLarge { .. })
+            {
+                return Err(e);
             }
-            self.bump();
+            self.i = stop;
         }
         if self.i == save {
             return Err(self.expected(Expected::Value));
         }
         let end = self.toks[..self.i].last().map_or(start, |t| t.end);
         Ok((entry, Value::Runtime(start..end)))
+    }
+}
+
+impl Parser<'_> {
+    /// Skips a run-time value: Rust tokens up to the next `,` (or closing delimiter) at its
+    /// top level. Besides `()`, `[]` and `{}`, a comma is inside the value when it is inside
+    /// the generic arguments of a path (`f::<A, B>(x)`, `<T as Tr<A, B>>::f()`) or between
+    /// the bars of a closure's parameters (`|a, b| a + b`), as Rust reads the expression.
+    fn runtime_value(&mut self) {
+        let first = self.i;
+        let mut level = 0usize;
+        // Open `<` of generic arguments, each with the delimiter level it opened at.
+        let mut angles: Vec<usize> = Vec::new();
+        // Whether a closure's parameters are open (at this delimiter level).
+        let mut bars: Option<usize> = None;
+        loop {
+            let t = self.tok();
+            let at_start = self.i == first
+                || (self.i.saturating_sub(1) >= first
+                    && matches!(
+                        self.toks.get(self.i.saturating_sub(1)).map(|t| t.kind),
+                        Some(Kind::Punct(b'(' | b'[' | b'{' | b',' | b'=' | b';'))
+                    ))
+                || self.i.checked_sub(1).is_some_and(|p| {
+                    p >= first
+                        && self
+                            .toks
+                            .get(p)
+                            .is_some_and(|t| t.kind == Kind::Ident && self.text_of(*t) == "move")
+                });
+            let inner = !angles.is_empty() || bars.is_some();
+            match t.kind {
+                Kind::End => break,
+                Kind::Punct(b',') if level == 0 && !inner => break,
+                Kind::Punct(b')' | b']' | b'}') if level == 0 => break,
+                Kind::Punct(b'(' | b'[' | b'{') => level = level.saturating_add(1),
+                Kind::Punct(b')' | b']' | b'}') => {
+                    level = level.saturating_sub(1);
+                    angles.retain(|&l| l <= level);
+                    if bars.is_some_and(|l| l > level) {
+                        bars = None;
+                    }
+                }
+                Kind::Punct(b'<') => {
+                    let turbofish = self.i >= first.saturating_add(2)
+                        && self.is_punct_at(self.i.saturating_sub(1), b':')
+                        && self.is_punct_at(self.i.saturating_sub(2), b':');
+                    if turbofish || at_start || angles.last() == Some(&level) {
+                        angles.push(level);
+                    }
+                }
+                // `->` inside generic arguments (`Fn(A) -> B`) closes nothing.
+                Kind::Punct(b'>')
+                    if angles.last() == Some(&level)
+                        && !(self.i > first
+                            && self.is_punct_at(self.i.saturating_sub(1), b'-')) =>
+                {
+                    angles.pop();
+                }
+                Kind::Punct(b'|') if bars == Some(level) => bars = None,
+                Kind::Punct(b'|') if bars.is_none() && angles.is_empty() && at_start => {
+                    bars = Some(level);
+                }
+                _ => {}
+            }
+            self.bump();
+        }
+    }
+
+    fn is_punct_at(&self, i: usize, c: u8) -> bool {
+        self.toks.get(i).is_some_and(|t| t.kind == Kind::Punct(c))
     }
 }
 

@@ -815,3 +815,100 @@ fn a_composite_that_is_not_a_layout_names_its_witness() {
         );
     }
 }
+
+/// A `restrict` value written with integer literals only is static in both front ends: an
+/// integer past `i64`, alone, signed or in a coordinate, is reported as that literal's error at
+/// that literal (never read as a run-time value, which the command would call not allowed and
+/// the macro would hand to Rust), for a position and a name entry, the first and the last
+/// entry, in seed and CuTe order. A suffixed literal (`3usize`, `(1, 2i32)`) and a value with
+/// other tokens (`3 - 1`, `f(99999999999999999999)`) stay run-time values, Rust's to type.
+#[test]
+fn restrict_values_of_literals_report_the_literal() {
+    let big = "99999999999999999999";
+    let cases: Vec<String> = vec![
+        big.into(),
+        alloc::format!("-{big}"),
+        alloc::format!("(1, {big})"),
+        alloc::format!("((0, -{big}), 2)"),
+    ];
+    let decl = "[(4,(2,8)):((2,8),1), logical -> physical]";
+    for order in [Order::Seed, Order::Cute] {
+        for base in [macro_opts(), cli_opts()] {
+            let opts = Options { order, ..base };
+            for value in &cases {
+                for entries in [
+                    alloc::format!("0 = {value}"),
+                    alloc::format!("1 = {value}, 0 = 1"),
+                    alloc::format!("0 = 1, 1 = {value}"),
+                    alloc::format!("rows = {value}"),
+                ] {
+                    let text = alloc::format!("restrict({decl}, {entries})");
+                    let err = parse_expr(&text, &opts).expect_err(&text);
+                    assert!(
+                        matches!(err.error, Error::IntegerTooLarge { .. }),
+                        "{text}: {}",
+                        err.error
+                    );
+                    assert_eq!(at(&text, &err.span).trim_start_matches('-'), big, "{text}");
+                }
+            }
+        }
+    }
+    for value in [
+        "3usize",
+        "(1, 2i32)",
+        "3 - 1",
+        "n + 5i32",
+        "f(99999999999999999999)",
+    ] {
+        let text = alloc::format!("restrict({decl}, 0 = {value})");
+        let Ok(Expr::Restrict { fixed, .. }) = parse_expr(&text, &macro_opts()) else {
+            panic!("{text}")
+        };
+        assert!(
+            matches!(&fixed[0].1, Value::Runtime(s) if at(&text, s) == value),
+            "{text}"
+        );
+    }
+}
+
+/// A run-time `restrict` value ends at the next `,` of its top level as Rust reads the
+/// expression: commas inside a path's generic arguments (a turbofish, a qualified path, nested
+/// generics closing with `>>`, `->` inside them) and between a closure's bars belong to it; a
+/// comparison or a shift opens nothing. Each value is given first and last, compactly and
+/// token-joined.
+#[test]
+fn run_time_values_end_where_rust_ends_the_expression() {
+    let values = [
+        "f::<A, B>(x)",
+        "W::<u8, Vec<Vec<u16>>>::h(3)",
+        "<T as Tr<A, B>>::k()",
+        "<T as Tr<A, B>>::k::<C, D>(1, 2)",
+        "g::<Box<dyn Fn(u8, u8) -> u8>, u8>(h)",
+        "|a, b| a + b",
+        "move |a, b| a",
+        "a < b",
+        "a << 2",
+        "x > y",
+        "m.get::<A, B>()",
+    ];
+    let decl = "[(4,8):(8,1), logical -> physical]";
+    for value in values {
+        for text in [
+            alloc::format!("restrict({decl}, 0 = {value}, 1 = 2)"),
+            alloc::format!("restrict({decl}, 1 = 2, 0 = {value})"),
+            spaced(&alloc::format!("restrict({decl}, 0 = {value}, 1 = 2)")),
+        ] {
+            let Ok(Expr::Restrict { fixed, .. }) = parse_expr(&text, &macro_opts()) else {
+                panic!("{text}: {:?}", parse_expr(&text, &macro_opts()).err())
+            };
+            assert_eq!(fixed.len(), 2, "{text}");
+            let got: Vec<String> = fixed
+                .iter()
+                .filter(|(e, _)| matches!(e, Entry::Position(0, _)))
+                .map(|(_, v)| at(&text, v.span()).replace(' ', ""))
+                .collect();
+            assert_eq!(got, [value.replace(' ', "")], "{text}");
+        }
+    }
+}
