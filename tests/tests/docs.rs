@@ -3,6 +3,7 @@
 //! markdown file), the table of contents `docs/README.md` lists every page, and every page is
 //! compiled as doctests of `layout-typed` (`#[doc = include_str!(..)]` in its `lib.rs`).
 //! The quoted compiler messages are checked by `ui-tests/tests/gallery.rs`.
+//! Every path, link and `module::item` name of `ARCHITECTURE.md` exists.
 
 use std::collections::BTreeSet;
 use std::fs;
