@@ -3,6 +3,7 @@
 //! markdown file), the table of contents `docs/README.md` lists every page, and every page is
 //! compiled as doctests of `layout-typed` (`#[doc = include_str!(..)]` in its `lib.rs`).
 //! The quoted compiler messages are checked by `ui-tests/tests/gallery.rs`.
+//! Every path, link and `module::item` name of `ARCHITECTURE.md` exists.
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -447,5 +448,143 @@ fn no_citation_names_a_document_outside_the_repository() {
         found.is_empty(),
         "cite docs/spec.md by heading, `(spec: Heading)`, or the paper by its title:\n{}",
         found.join("\n")
+    );
+}
+
+/// The contents of a line's inline code spans.
+fn code_spans(line: &str) -> Vec<&str> {
+    let mut spans = Vec::new();
+    let mut rest = line;
+    while let Some(start) = rest.find('`') {
+        let ticks = rest[start..].chars().take_while(|&c| c == '`').count();
+        let fence = &rest[start..start + ticks];
+        let body = &rest[start + ticks..];
+        let Some(end) = body.find(fence) else { break };
+        spans.push(body[..end].trim());
+        rest = &body[end + ticks..];
+    }
+    spans
+}
+
+/// The part of a code span that names a repository path, if it looks like one: no
+/// whitespace, and a `/` or a `.rs`, `.md` or `.toml` ending. A glob (`*`, `<area>`, `…`)
+/// keeps the folder before it (`tests/tests/cute_*.rs` names `tests/tests`).
+fn named_path(span: &str) -> Option<&str> {
+    if span.is_empty() || span.chars().any(char::is_whitespace) || span.contains("::") {
+        return None;
+    }
+    if !(span.contains('/') || [".rs", ".md", ".toml"].iter().any(|e| span.ends_with(e))) {
+        return None;
+    }
+    let path = match span.find(['*', '<', '…']) {
+        Some(glob) => &span[..span[..glob].rfind('/').unwrap_or(0)],
+        None => span.trim_end_matches('/'),
+    };
+    (!path.is_empty()).then_some(path)
+}
+
+/// Whether `text` defines an item `name`: `fn name`, `struct name`, … or an enum variant
+/// (a line starting with `name` followed by `,`, `(`, ` {` or its end).
+fn defines(text: &str, name: &str) -> bool {
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    let kinds = [
+        "fn",
+        "struct",
+        "enum",
+        "trait",
+        "mod",
+        "type",
+        "const",
+        "static",
+        "macro_rules!",
+    ];
+    kinds.iter().any(|kind| {
+        let key = format!("{kind} {name}");
+        text.match_indices(&key).any(|(i, _)| {
+            let before = text[..i].chars().next_back();
+            let after = text[i + key.len()..].chars().next();
+            !before.is_some_and(ident) && !after.is_some_and(ident)
+        })
+    }) || text.lines().any(|l| {
+        l.trim_start().strip_prefix(name).is_some_and(|rest| {
+            rest.is_empty() || rest.starts_with([',', '(']) || rest.starts_with(" {")
+        })
+    })
+}
+
+/// Every path ARCHITECTURE.md names in backticks exists (from the root, or as the end of a
+/// workspace path: `expr/lex.rs`, a test file by its name), every relative link points to an
+/// existing file and heading, and the last segment of every `module::item` name it cites is
+/// an item defined in the workspace's Rust sources (lints and clap's derived `parse` aside).
+#[test]
+fn every_name_the_architecture_page_cites_exists() {
+    let root = workspace();
+    let page = root.join("ARCHITECTURE.md");
+    let md = fs::read_to_string(&page).expect("ARCHITECTURE.md");
+    let files = workspace_texts();
+    let exists = |p: &str| {
+        root.join(p).exists()
+            || files
+                .iter()
+                .any(|(rel, _)| rel.ends_with(&format!("/{p}")) || rel.contains(&format!("/{p}/")))
+    };
+    let sources: Vec<&str> = files
+        .iter()
+        .filter(|(rel, _)| rel.ends_with(".rs"))
+        .map(|(_, t)| t.as_str())
+        .collect();
+    let (mut paths, mut names, mut links) = (0, 0, 0);
+    let mut missing = Vec::new();
+    for (n, line) in prose(&md).lines {
+        for span in code_spans(line) {
+            if let Some(p) = named_path(span) {
+                paths += 1;
+                if !exists(p) {
+                    missing.push(format!("ARCHITECTURE.md:{n}: no path `{p}`"));
+                }
+            }
+            let segments: Vec<&str> = span.split("::").collect();
+            let is_name = segments.len() > 1
+                && segments.iter().all(|s| {
+                    s.chars()
+                        .next()
+                        .is_some_and(|c| c.is_alphabetic() || c == '_')
+                        && s.chars().all(|c| c.is_alphanumeric() || c == '_')
+                });
+            let last = segments.last().copied().unwrap_or("");
+            if is_name && segments[0] != "clippy" && span != "Cli::parse" {
+                names += 1;
+                if !sources.iter().any(|t| defines(t, last)) {
+                    missing.push(format!("ARCHITECTURE.md:{n}: no item `{last}` of `{span}`"));
+                }
+            }
+        }
+        for target in link_targets(&strip_code(line)) {
+            if target.contains("://") {
+                continue;
+            }
+            links += 1;
+            let (path, anchor) = target.split_once('#').unwrap_or((&target, ""));
+            let file = root.join(path);
+            if !file.exists() {
+                missing.push(format!("ARCHITECTURE.md:{n}: no file `{path}`"));
+            } else if !anchor.is_empty() {
+                let text = fs::read_to_string(&file).expect("linked page");
+                if !anchors(&text).contains(anchor) {
+                    missing.push(format!(
+                        "ARCHITECTURE.md:{n}: no heading #{anchor} in {path}"
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "ARCHITECTURE.md names what is not there:\n{}",
+        missing.join("\n")
+    );
+    assert!(
+        paths >= 60 && names >= 30 && links >= 4,
+        "{paths} paths, {names} names, {links} links"
     );
 }
