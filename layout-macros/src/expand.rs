@@ -1,7 +1,7 @@
 //! Emits the typed value: a `Static<Form, Spec<..>>` (wrapped in `Swizzled` when swizzled).
 //! Emits little, since compiling the output dominates the cost of a `layout!`.
 
-use layout_core::expr::{self, Checked, MAX_TYPED_LEAVES, MAX_TYPED_RANK, Options, Span};
+use layout_core::expr::{self, Checked, Options, Span, typed_limits};
 use layout_core::{
     Decision, Error, IntType, Layout, Map, Program, Space, Stride, Sum, Term, Tree, Var, decide,
     emit, layout_form,
@@ -245,6 +245,7 @@ pub fn typed(k: &TokenStream, c: &Checked<Span>, text: &Text) -> (TokenStream, T
             .iter()
             .map(|(a, b)| (tokens(a), tokens(b)))
             .collect(),
+        offset_range: c.offset_range,
     };
     typed_value(k, &c)
 }
@@ -280,10 +281,7 @@ fn typed_value(k: &TokenStream, c: &Checked<TokenStream>) -> (TokenStream, Token
             );
             // The exact range (checked by `check_decl`, which reported an undecided one; the
             // bound then only keeps the value well-typed next to that error).
-            let (min, max) = swizzled_range(&c.layout, s).unwrap_or_else(|_| {
-                let (min, max) = c.layout.span();
-                (min, s.max_offset(max))
-            });
+            let (min, max) = c.offset_range;
             let (min, max) = (Literal::i64_unsuffixed(min), Literal::i64_unsuffixed(max));
             let sty = quote!(#k::Swizzled<#ty, #b, #src, #dst, #min, #max>);
             let sexpr = quote!(<#sty as #k::__private::New>::NEW);
@@ -312,36 +310,40 @@ pub fn typed_map(
     index: IntType,
     runtime: &[(usize, TokenStream)],
 ) -> Result<TokenStream, Error> {
-    let checked = |layout: Layout, swizzle: Option<layout_core::Swizzle>| Checked {
-        domain_tile: map.domain_tile().map(<[i64]>::to_vec),
-        codomain_tile: if swizzle.is_some() {
-            None
-        } else {
-            map.codomain_tile().map(<[i64]>::to_vec)
-        },
-        layout,
-        domain: map.domain(),
-        codomain: if map.is_swizzled() {
-            Space::Physical
-        } else {
-            map.codomain()
-        },
-        swizzle,
-        index,
-        runtime: Vec::new(),
-    };
+    let checked =
+        |layout: Layout, swizzle: Option<layout_core::Swizzle>, offset_range: (i64, i64)| Checked {
+            domain_tile: map.domain_tile().map(<[i64]>::to_vec),
+            codomain_tile: if swizzle.is_some() {
+                None
+            } else {
+                map.codomain_tile().map(<[i64]>::to_vec)
+            },
+            layout,
+            domain: map.domain(),
+            codomain: if map.is_swizzled() {
+                Space::Physical
+            } else {
+                map.codomain()
+            },
+            swizzle,
+            index,
+            runtime: Vec::new(),
+            offset_range,
+        };
     let Some((entry, value)) = runtime.first() else {
         match map {
             Map::Layout(a) => {
                 typed_limits(a.layout().shape())?;
-                return Ok(typed_value(k, &checked(a.layout().clone(), None)).1);
+                let range = a.layout().span();
+                return Ok(typed_value(k, &checked(a.layout().clone(), None, range)).1);
             }
             Map::Swizzled { swizzle, inner } => {
                 if let Map::Layout(a) = inner.as_ref() {
                     typed_limits(a.layout().shape())?;
                     // An undecided range is an error here (the type carries the exact one).
-                    map.offset_range()?;
-                    return Ok(typed_value(k, &checked(a.layout().clone(), Some(*swizzle))).1);
+                    let range = map.offset_range()?;
+                    let c = checked(a.layout().clone(), Some(*swizzle), range);
+                    return Ok(typed_value(k, &c).1);
                 }
             }
             _ => {}
@@ -349,7 +351,8 @@ pub fn typed_map(
         if !map.is_swizzled() && !map.is_restricted() {
             let d = decide(map, false)?;
             if let Some(l) = decided_layout(&map.domain_shape(), &d) {
-                return Ok(typed_value(k, &checked(l, None)).1);
+                let range = l.span();
+                return Ok(typed_value(k, &checked(l, None, range)).1);
             }
         }
         let e = emit(map, false)?;
@@ -405,27 +408,6 @@ fn decided_range(map: &Map, d: &Decision) -> Option<(i64, i64)> {
     Some((min.checked_add(d.constant)?, max.checked_add(d.constant)?))
 }
 
-/// The typed API's limits on the form of a generated type: [`MAX_TYPED_LEAVES`] leaves (the
-/// fixed coordinate arrays) and [`MAX_TYPED_RANK`] entries per tuple.
-fn typed_limits(shape: &Tree<i64>) -> Result<(), Error> {
-    let leaves = shape.leaves().len();
-    if leaves > MAX_TYPED_LEAVES {
-        return Err(Error::TypedLeaves { leaves });
-    }
-    let rank = max_rank(shape);
-    if rank > MAX_TYPED_RANK {
-        return Err(Error::TypedRank { rank });
-    }
-    Ok(())
-}
-
-/// The exact least and greatest offsets of `swizzle ∘ layout` (as a map into physical space).
-fn swizzled_range(layout: &Layout, swizzle: layout_core::Swizzle) -> Result<(i64, i64), Error> {
-    let inner: Map =
-        layout_core::Annotated::new(layout.clone(), Space::Logical, Space::Physical)?.into();
-    inner.swizzle(swizzle)?.offset_range()
-}
-
 /// The product of a shape's sizes: a domain of a checked map, so it fits `i64` (saturating
 /// instead of wrapping, were it ever not to).
 fn checked_product(t: &Tree<i64>) -> i64 {
@@ -443,15 +425,7 @@ fn entry_size(map: &Map, entry: usize) -> i64 {
 /// leaves).
 fn decided_layout(shape: &Tree<i64>, d: &Decision) -> Option<Layout> {
     let l = d.coarsest_layout(shape)?;
-    let ok = l.modes().len() <= MAX_TYPED_LEAVES && max_rank(l.shape()) <= MAX_TYPED_RANK;
-    ok.then_some(l)
-}
-
-fn max_rank(t: &Tree<i64>) -> usize {
-    match t {
-        Tree::Leaf(_) => 1,
-        Tree::Tuple(v) => v.iter().map(max_rank).max().unwrap_or(0).max(v.len()),
-    }
+    typed_limits(l.shape()).is_ok().then_some(l)
 }
 
 /// Rust tokens of a program over leaf coordinates `l[first + i]`, in `isize`. A variable the

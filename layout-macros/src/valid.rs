@@ -2,8 +2,7 @@
 //! the typed API the expansion targets (rules of the core's error table too), each error at
 //! its tokens.
 
-use layout_core::Error;
-use layout_core::expr::{Checked, Decl, Located, MAX_TYPED_LEAVES, MAX_TYPED_RANK, Node, Span};
+use layout_core::expr::{Checked, Decl, Span};
 
 use crate::text::Text;
 
@@ -13,33 +12,7 @@ use crate::text::Text;
 pub fn check(d: &Decl<Span>, text: &Text) -> (Option<Checked<Span>>, Vec<syn::Error>) {
     let (checked, located) = layout_core::expr::check_decl(d);
     let mut errs: Vec<syn::Error> = located.iter().flat_map(|l| text.errors(l)).collect();
-    let limits = typed_limits(d);
+    let limits = layout_core::expr::check_typed_limits(&d.layout);
     errs.extend(limits.iter().flat_map(|l| text.errors(l)));
     (checked.filter(|_| limits.is_empty()), errs)
-}
-
-/// The typed API's limits on a written layout: at most [`MAX_TYPED_RANK`] entries in a tuple
-/// (at the tuple) and [`MAX_TYPED_LEAVES`] leaves (over the whole layout).
-fn typed_limits(d: &Decl<Span>) -> Vec<Located<Span>> {
-    fn walk(n: &Node<Span>, out: &mut Vec<Located<Span>>) {
-        if let Node::Tuple(v, span) = n {
-            if v.len() > MAX_TYPED_RANK {
-                out.push(Located::new(
-                    Error::TypedRank { rank: v.len() },
-                    span.clone(),
-                ));
-            }
-            v.iter().for_each(|t| walk(t, out));
-        }
-    }
-    let mut out = Vec::new();
-    walk(&d.layout.shape, &mut out);
-    let leaves = d.layout.shape.leaves().len();
-    if leaves > MAX_TYPED_LEAVES {
-        out.push(Located::new(
-            Error::TypedLeaves { leaves },
-            d.layout.span.clone(),
-        ));
-    }
-    out
 }

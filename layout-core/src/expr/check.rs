@@ -3,7 +3,7 @@
 use alloc::vec::Vec;
 
 use super::ast::{Decl, LayoutExpr, Node, Side};
-use super::{Located, MAX_TILE_EXTENTS, Note, NoteKind};
+use super::{Located, MAX_TILE_EXTENTS, MAX_TYPED_LEAVES, MAX_TYPED_RANK, Note, NoteKind};
 use crate::emit::IntType;
 use crate::error::{Error, ModePath};
 use crate::layout::{Layout, mode_errors};
@@ -31,6 +31,10 @@ pub struct Checked<S> {
     pub index: IntType,
     /// Per leaf (seed order) the run-time size and stride spans; empty for a static layout.
     pub runtime: Vec<(Option<S>, Option<S>)>,
+    /// The least and greatest offsets, in elements: exact (the swizzled range too), except
+    /// where [`check_decl`] reported the swizzled range undecided, where the greatest is the
+    /// swizzle's bound [`Swizzle::max_offset`] over the layout's.
+    pub offset_range: (i64, i64),
 }
 
 impl<S> Checked<S> {
@@ -282,6 +286,8 @@ pub fn check_decl<S: Clone>(d: &Decl<S>) -> (Option<Checked<S>>, Vec<Located<S>>
         }
     }
     let index = d.index.as_ref().map_or(IntType::I64, |i| i.0);
+    // The offset range `Checked` carries (set below whenever the layout was built).
+    let mut range = (0, 0);
     if let Some(l) = &layout {
         // The static modes must be alias-free among themselves (the run-time ones are `_`
         // placeholders, which the test ignores); density needs every value.
@@ -323,6 +329,7 @@ pub fn check_decl<S: Clone>(d: &Decl<S>) -> (Option<Checked<S>>, Vec<Located<S>>
                 }
             }
         }
+        range = (min, max);
         let (type_min, type_max) = index.range();
         if !dynamic && (min < type_min || max > type_max) {
             let span = d
@@ -355,8 +362,58 @@ pub fn check_decl<S: Clone>(d: &Decl<S>) -> (Option<Checked<S>>, Vec<Located<S>>
         swizzle,
         index,
         runtime: seed.runtime,
+        offset_range: range,
     });
     (checked, errs)
+}
+
+/// The typed API's limits on a layout as written (the rules [`Error::TypedRank`], at each
+/// tuple of more than [`MAX_TYPED_RANK`] entries, and [`Error::TypedLeaves`], over the whole
+/// layout past [`MAX_TYPED_LEAVES`] leaves): what `layout!` checks before it builds a typed
+/// value. The command has no typed values and no such limits.
+pub fn check_typed_limits<S: Clone>(l: &LayoutExpr<S>) -> Vec<Located<S>> {
+    fn walk<S: Clone>(n: &Node<S>, out: &mut Vec<Located<S>>) {
+        if let Node::Tuple(v, span) = n {
+            if v.len() > MAX_TYPED_RANK {
+                out.push(Located::new(
+                    Error::TypedRank { rank: v.len() },
+                    span.clone(),
+                ));
+            }
+            v.iter().for_each(|t| walk(t, out));
+        }
+    }
+    let mut out = Vec::new();
+    walk(&l.shape, &mut out);
+    let leaves = l.shape.leaves().len();
+    if leaves > MAX_TYPED_LEAVES {
+        out.push(Located::new(Error::TypedLeaves { leaves }, l.span.clone()));
+    }
+    out
+}
+
+/// The typed API's limits on a shape (a computed result's): the same rules as
+/// [`check_typed_limits`], unlocated.
+///
+/// # Errors
+/// [`Error::TypedLeaves`] past [`MAX_TYPED_LEAVES`] leaves, else [`Error::TypedRank`] for a
+/// tuple of more than [`MAX_TYPED_RANK`] entries.
+pub fn typed_limits(shape: &Tree<i64>) -> Result<(), Error> {
+    fn max_rank(t: &Tree<i64>) -> usize {
+        match t {
+            Tree::Leaf(_) => 1,
+            Tree::Tuple(v) => v.iter().map(max_rank).max().unwrap_or(0).max(v.len()),
+        }
+    }
+    let leaves = shape.leaves().len();
+    if leaves > MAX_TYPED_LEAVES {
+        return Err(Error::TypedLeaves { leaves });
+    }
+    let rank = max_rank(shape);
+    if rank > MAX_TYPED_RANK {
+        return Err(Error::TypedRank { rank });
+    }
+    Ok(())
 }
 
 /// The exact least and greatest offsets of `swizzle ∘ layout` (as a map into physical space).

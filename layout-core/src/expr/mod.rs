@@ -65,7 +65,9 @@ pub use ast::{
     Arrangement, Decl, DivideKind, Entry, Expr, LayoutExpr, Leaf, Node, Op, Path, RepeatKind,
     SeedTrees, Side, SwizzleSpec, Tile, Value, cute_strides,
 };
-pub use check::{Checked, check_decl, check_layout, locate_layout_error};
+pub use check::{
+    Checked, check_decl, check_layout, check_typed_limits, locate_layout_error, typed_limits,
+};
 pub use eval::{Env, Evaluated, evaluate};
 
 use crate::error::{Error, ModePath};
