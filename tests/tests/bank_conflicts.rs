@@ -11,7 +11,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use layout_core::banks::{Conflicts, WarpAccess, conflicts};
-use layout_core::{Annotated, Layout, Map, Space, Swizzle, SwizzleUnit};
+use layout_core::{Annotated, Error, Layout, Map, ModePath, Space, Swizzle, SwizzleUnit};
 use layout_tests::{CuteText, corpus, ints};
 
 /// A CuTe `Swizzle<B,M,S>` on element offsets, written out (not through `layout-core`).
@@ -458,7 +458,16 @@ fn refusals_read_as_before() {
     let tv_map: Map = Annotated::new(layout("(32,4):(4,1)"), Space::ThreadValue, Space::Logical)
         .unwrap()
         .into();
-    let cases: Vec<(Map, Layout, WarpAccess, &str, &str, Option<&str>)> = vec![
+    // The storage map, the thread-value layout, the access; the rule, message and help.
+    type Refusal = (
+        Map,
+        Layout,
+        WarpAccess,
+        &'static str,
+        &'static str,
+        Option<&'static str>,
+    );
+    let cases: Vec<Refusal> = vec![
         (
             tv_map,
             layout("(32,4):(4,1)"),
@@ -591,7 +600,11 @@ fn refusals_read_as_before() {
         ),
     ];
     for (smem, tv, a, rule, message, help) in cases {
-        let e = conflicts(&smem, &tv, &a).unwrap_err();
+        // A refusal is a value of the one error type, about no mode (the overflow of a byte
+        // offset: about the whole storage map).
+        let e: Error = conflicts(&smem, &tv, &a).unwrap_err();
+        let mode = (rule == "overflow").then_some(ModePath::ROOT);
+        assert_eq!(e.mode(), mode, "{e:?}");
         let got = (e.rule(), e.to_string(), e.help().map(|h| h.to_string()));
         assert_eq!(
             got,
