@@ -3,7 +3,8 @@
 
 use std::fmt::Write as _;
 
-use layout_core::banks::{BankError, Conflicts, WarpAccess, conflicts};
+use layout_core::Error;
+use layout_core::banks::{Conflicts, WarpAccess, conflicts};
 use serde::Serialize;
 
 use crate::Output;
@@ -125,10 +126,10 @@ pub fn command(o: &Options<'_>) -> Output {
         Ok(r) => r,
         Err(e) => {
             let at = match e {
-                BankError::NotStorage { .. } => Some((&src, smem_span)),
-                BankError::OutOfTile { .. }
-                | BankError::ThreadMode { .. }
-                | BankError::NotVector { .. } => Some((&tv_src, tv_span)),
+                Error::BankStorage { .. } => Some((&src, smem_span)),
+                Error::LaneOutOfTile { .. }
+                | Error::ThreadMode { .. }
+                | Error::NotVector { .. } => Some((&tv_src, tv_span)),
                 _ => None,
             };
             return failure(&[Diag::bank(&e, at)], o.json, false);

@@ -2,7 +2,6 @@
 //! on stderr or as an entry of the `errors` list of `--json` (spec: Machine-readable output).
 
 use layout_core::Error;
-use layout_core::banks::BankError;
 use serde::Serialize;
 
 /// A byte range of one command-line argument.
@@ -240,8 +239,9 @@ impl Diag {
         }
     }
 
-    /// A diagnostic from a bank-conflict error.
-    pub fn bank(e: &BankError, src: Option<(&Source<'_>, Span)>) -> Diag {
+    /// A diagnostic from an error of [`layout_core::banks::conflicts`], pointing at the argument
+    /// it is about where there is one (no mode path: the JSON `mode` is empty).
+    pub fn bank(e: &Error, src: Option<(&Source<'_>, Span)>) -> Diag {
         let message = match src {
             Some((s, span)) => format!("{e} ({})", s.at(span.start)),
             None => e.to_string(),

@@ -30,13 +30,12 @@
 //! let swizzled = smem.swizzle(Swizzle::from_cute(5, 0, 5, SwizzleUnit::Elements)?)?;
 //! let r = conflicts(&swizzled, &tv, &WarpAccess::new(32))?;
 //! assert_eq!((r.ways, r.wavefronts, r.ideal), (1, 32, 32));
-//! # Ok::<(), layout_core::banks::BankError>(())
+//! # Ok::<(), layout_core::Error>(())
 //! ```
 
 use alloc::collections::BTreeMap;
 use alloc::vec;
 use alloc::vec::Vec;
-use core::fmt;
 
 use crate::error::Error;
 use crate::layout::Layout;
@@ -160,191 +159,6 @@ impl Conflicts {
     }
 }
 
-/// Why the conflicts of an access could not be computed.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-#[non_exhaustive]
-pub enum BankError {
-    /// An error of the layouts themselves (evaluation, spaces).
-    Layout(Error),
-    /// The storage map does not map logical positions to physical offsets.
-    NotStorage {
-        /// Its domain.
-        domain: Space,
-        /// Its codomain.
-        codomain: Space,
-    },
-    /// An element width other than 8, 16, 32, 64 or 128 bits.
-    ElementBits {
-        /// The width given.
-        bits: u32,
-    },
-    /// A vector of `vector` elements of `bits` bits is not a shared-memory access (1, 2, 4, 8
-    /// or 16 bytes per lane), or does not divide the value mode.
-    Vector {
-        /// Elements per access.
-        vector: i64,
-        /// Element width in bits.
-        bits: u32,
-        /// Number of values per thread.
-        values: i64,
-    },
-    /// The thread-value layout has no top-level mode `thread_mode`, or more than two.
-    ThreadMode {
-        /// The mode asked for.
-        thread_mode: usize,
-        /// The layout's number of top-level modes.
-        rank: usize,
-    },
-    /// The thread mode has no thread `32·warp`.
-    NoSuchWarp {
-        /// The warp asked for.
-        warp: i64,
-        /// Threads in the thread mode.
-        threads: i64,
-    },
-    /// A lane reads a logical position outside the storage map's domain.
-    OutOfTile {
-        /// The thread.
-        thread: i64,
-        /// The value.
-        value: i64,
-        /// The logical index it reads.
-        index: i64,
-        /// The size of the storage map's domain.
-        size: i64,
-    },
-    /// More than [`MAX_INSTRUCTIONS`] instructions: the value mode is too long to walk.
-    TooManyInstructions {
-        /// Values per thread divided by the vector.
-        instructions: i64,
-    },
-    /// A lane's vector is not contiguous and aligned in memory, so it is not one access.
-    NotVector {
-        /// The thread.
-        thread: i64,
-        /// The first value of the vector.
-        value: i64,
-        /// The offset (elements) of that value.
-        offset: i64,
-    },
-}
-
-impl From<Error> for BankError {
-    fn from(e: Error) -> BankError {
-        BankError::Layout(e)
-    }
-}
-
-impl BankError {
-    /// A short stable name of the rule that failed (the `rule` of the CLI's `--json` errors).
-    #[must_use]
-    pub fn rule(&self) -> &'static str {
-        match self {
-            BankError::Layout(e) => e.rule(),
-            BankError::NotStorage { .. } => "forbidden-spaces",
-            BankError::ElementBits { .. } | BankError::Vector { .. } => "access-width",
-            BankError::ThreadMode { .. } | BankError::NoSuchWarp { .. } => "thread-mode",
-            BankError::TooManyInstructions { .. } => "too-large",
-            BankError::OutOfTile { .. } => "coordinate",
-            BankError::NotVector { .. } => "not-vector",
-        }
-    }
-
-    /// The suggested fix.
-    #[must_use]
-    pub fn help(&self) -> Option<HelpText> {
-        match self {
-            BankError::Layout(e) => e.help().map(HelpText::Layout),
-            other => Some(HelpText::Bank(*other)),
-        }
-    }
-}
-
-/// The fix suggested for a [`BankError`]; `Display` writes it as one sentence.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum HelpText {
-    /// The help of a layout error.
-    Layout(crate::HelpText),
-    /// The help of a bank error.
-    Bank(BankError),
-}
-
-impl fmt::Display for HelpText {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            HelpText::Layout(h) => write!(f, "{h}"),
-            HelpText::Bank(e) => match e {
-                BankError::Layout(_) => Ok(()),
-                BankError::NotStorage { .. } => f.write_str("give the shared-memory layout as `logical -> physical` (a swizzle may follow)"),
-                BankError::ElementBits { .. } => f.write_str("give the element width in bits: 8, 16, 32, 64 or 128 (a copy atom that counts bits is converted to elements first)"),
-                BankError::Vector { values, .. } => write!(f, "a lane moves 1, 2, 4, 8 or 16 bytes per instruction, and the vector must divide the {values} values per thread"),
-                BankError::ThreadMode { .. } => f.write_str("the thread-value layout has a thread mode and at most one value mode: `(thread, value)`"),
-                BankError::NoSuchWarp { threads, .. } => write!(f, "the thread mode has {threads} threads: warps 0 to {}", threads.saturating_sub(1).max(0) / WARP_SIZE),
-                BankError::OutOfTile { size, .. } => write!(f, "the thread-value layout must map into the storage map's {size} logical positions"),
-                BankError::TooManyInstructions { .. } => f.write_str("count the conflicts of one tile or one k-block: `restrict` or `divide` the layouts first"),
-                BankError::NotVector { .. } => f.write_str("use a smaller vector, or a layout (and swizzle) that keeps each lane's values contiguous and aligned"),
-            },
-        }
-    }
-}
-
-impl fmt::Display for BankError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            BankError::Layout(e) => write!(f, "{e}"),
-            BankError::NotStorage { domain, codomain } => write!(
-                f,
-                "bank conflicts need a `logical -> physical` storage map, not `{domain} -> {codomain}`"
-            ),
-            BankError::ElementBits { bits } => {
-                write!(f, "element width {bits} bits is not 8, 16, 32, 64 or 128")
-            }
-            BankError::Vector {
-                vector,
-                bits,
-                values,
-            } => write!(
-                f,
-                "a vector of {vector} elements of {bits} bits is not an access of 1, 2, 4, 8 or 16 bytes dividing {values} values"
-            ),
-            BankError::ThreadMode { thread_mode, rank } => write!(
-                f,
-                "thread mode {thread_mode} of a thread-value layout with {rank} top-level modes (expected `(thread, value)`)"
-            ),
-            BankError::NoSuchWarp { warp, threads } => {
-                write!(
-                    f,
-                    "warp {warp} does not exist: the thread mode has {threads} threads"
-                )
-            }
-            BankError::OutOfTile {
-                thread,
-                value,
-                index,
-                size,
-            } => write!(
-                f,
-                "thread {thread}, value {value} reads logical position {index}, outside [0, {size})"
-            ),
-            BankError::TooManyInstructions { instructions } => write!(
-                f,
-                "{instructions} instructions per warp exceed the limit of {MAX_INSTRUCTIONS}"
-            ),
-            BankError::NotVector {
-                thread,
-                value,
-                offset,
-            } => write!(
-                f,
-                "thread {thread}: the vector from value {value} (offset {offset}) is not contiguous and aligned in memory"
-            ),
-        }
-    }
-}
-
-#[cfg(feature = "std")]
-impl std::error::Error for BankError {}
-
 /// The leaves of top-level mode `k` (all leaves when the layout has one mode).
 fn mode_leaves(l: &Layout, k: usize) -> Vec<(i64, Stride)> {
     l.modes()
@@ -379,24 +193,25 @@ fn repeats(leaves: &[(i64, Stride)], mut t: i64) -> bool {
 /// `[0, size(smem))`. See the module documentation for the hardware model.
 ///
 /// # Errors
-/// [`BankError::NotStorage`], [`BankError::ElementBits`], [`BankError::Vector`],
-/// [`BankError::ThreadMode`], [`BankError::NoSuchWarp`], [`BankError::OutOfTile`],
-/// [`BankError::NotVector`], and evaluation errors of the maps.
-pub fn conflicts(smem: &Map, tv: &Layout, access: &WarpAccess) -> Result<Conflicts, BankError> {
+/// [`Error::BankStorage`], [`Error::ElementBits`], [`Error::AccessVector`],
+/// [`Error::ThreadMode`], [`Error::NoSuchWarp`], [`Error::TooManyInstructions`],
+/// [`Error::LaneOutOfTile`], [`Error::NotVector`], and evaluation errors of the maps
+/// ([`Error::Overflow`] of an offset in bytes).
+pub fn conflicts(smem: &Map, tv: &Layout, access: &WarpAccess) -> Result<Conflicts, Error> {
     if (smem.domain(), smem.codomain()) != (Space::Logical, Space::Physical) {
-        return Err(BankError::NotStorage {
+        return Err(Error::BankStorage {
             domain: smem.domain(),
             codomain: smem.codomain(),
         });
     }
     let bits = access.element_bits;
     if !matches!(bits, 8 | 16 | 32 | 64 | 128) {
-        return Err(BankError::ElementBits { bits });
+        return Err(Error::ElementBits { bits });
     }
     let elem_bytes = i64::from(bits / 8);
     let rank = tv.rank();
     if rank > 2 || access.thread_mode >= rank {
-        return Err(BankError::ThreadMode {
+        return Err(Error::ThreadMode {
             thread_mode: access.thread_mode,
             rank,
         });
@@ -414,7 +229,7 @@ pub fn conflicts(smem: &Map, tv: &Layout, access: &WarpAccess) -> Result<Conflic
         || values.checked_rem(vector) != Some(0)
         || !matches!(access_bytes, 1 | 2 | 4 | 8 | 16)
     {
-        return Err(BankError::Vector {
+        return Err(Error::AccessVector {
             vector,
             bits,
             values,
@@ -423,13 +238,13 @@ pub fn conflicts(smem: &Map, tv: &Layout, access: &WarpAccess) -> Result<Conflic
     // vector ≥ 1 here.
     let instructions_count = values.checked_div(vector).unwrap_or(0);
     if instructions_count > MAX_INSTRUCTIONS {
-        return Err(BankError::TooManyInstructions {
+        return Err(Error::TooManyInstructions {
             instructions: instructions_count,
         });
     }
     let first_thread = access.warp.checked_mul(WARP_SIZE).unwrap_or(i64::MAX);
     if access.warp < 0 || first_thread >= threads {
-        return Err(BankError::NoSuchWarp {
+        return Err(Error::NoSuchWarp {
             warp: access.warp,
             threads,
         });
@@ -442,7 +257,7 @@ pub fn conflicts(smem: &Map, tv: &Layout, access: &WarpAccess) -> Result<Conflic
         .min(WARP_SIZE);
     let step = |n: i64| usize::try_from(n).unwrap_or(1).max(1);
     let size = smem.size();
-    let at = |thread: i64, value: i64| -> Result<i64, BankError> {
+    let at = |thread: i64, value: i64| -> Result<i64, Error> {
         let coord = if rank == 1 {
             Tree::Leaf(thread)
         } else if access.thread_mode == 0 {
@@ -452,14 +267,14 @@ pub fn conflicts(smem: &Map, tv: &Layout, access: &WarpAccess) -> Result<Conflic
         };
         let index = tv.eval(&coord)?;
         if !(0..size).contains(&index) {
-            return Err(BankError::OutOfTile {
+            return Err(Error::LaneOutOfTile {
                 thread,
                 value,
                 index,
                 size,
             });
         }
-        Ok(smem.eval_index(index)?)
+        smem.eval_index(index)
     };
     let mut instructions = Vec::new();
     for first_value in (0..values).step_by(step(vector)) {
@@ -481,23 +296,23 @@ pub fn conflicts(smem: &Map, tv: &Layout, access: &WarpAccess) -> Result<Conflic
                     // Values below `values`; an offset plus k < 16 is compared in i128.
                     let next = at(thread, first_value.saturating_add(k))?;
                     if i128::from(next) != i128::from(offset).saturating_add(i128::from(k)) {
-                        return Err(BankError::NotVector {
+                        return Err(Error::NotVector {
                             thread,
                             value: first_value,
                             offset,
                         });
                     }
                 }
-                let overflow = BankError::Layout(Error::Overflow {
+                let overflow = Error::Overflow {
                     mode: crate::ModePath::ROOT,
                     what: crate::Quantity::Offset,
-                });
+                };
                 let start = offset.checked_mul(elem_bytes).ok_or(overflow)?;
                 let end = start
                     .checked_add(access_bytes.saturating_sub(1))
                     .ok_or(overflow)?;
                 if start.rem_euclid(access_bytes) != 0 {
-                    return Err(BankError::NotVector {
+                    return Err(Error::NotVector {
                         thread,
                         value: first_value,
                         offset,
@@ -632,10 +447,7 @@ mod tests {
         let tv: Layout = "(32,4):(4,1)".parse().unwrap();
         let m = smem("128:1");
         let bad = |a: WarpAccess| conflicts(&m, &tv, &a).unwrap_err();
-        assert_eq!(
-            bad(WarpAccess::new(12)),
-            BankError::ElementBits { bits: 12 }
-        );
+        assert_eq!(bad(WarpAccess::new(12)), Error::ElementBits { bits: 12 });
         assert_eq!(
             bad(WarpAccess {
                 vector: 3,
@@ -649,7 +461,7 @@ mod tests {
                 warp: 1,
                 ..WarpAccess::new(32)
             }),
-            BankError::NoSuchWarp {
+            Error::NoSuchWarp {
                 warp: 1,
                 threads: 32
             }
@@ -661,7 +473,7 @@ mod tests {
         };
         assert_eq!(
             conflicts(&m, &strided, &v2).unwrap_err(),
-            BankError::NotVector {
+            Error::NotVector {
                 thread: 0,
                 value: 0,
                 offset: 0
@@ -670,7 +482,7 @@ mod tests {
         let wide: Layout = "(32,8):(8,1)".parse().unwrap();
         assert!(matches!(
             conflicts(&m, &wide, &WarpAccess::new(32)).unwrap_err(),
-            BankError::OutOfTile { index: 128, .. }
+            Error::LaneOutOfTile { index: 128, .. }
         ));
         let tvmap: Map = Annotated::new(tv.clone(), Space::ThreadValue, Space::Logical)
             .unwrap()

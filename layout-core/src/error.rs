@@ -875,6 +875,71 @@ pub enum Error {
         /// Its size.
         size: i64,
     },
+    /// Bank conflicts ([`crate::banks::conflicts`]) of a storage map that does not map logical
+    /// positions to physical offsets.
+    BankStorage {
+        /// Its domain.
+        domain: Space,
+        /// Its codomain.
+        codomain: Space,
+    },
+    /// Bank conflicts of elements of a width other than 8, 16, 32, 64 or 128 bits.
+    ElementBits {
+        /// The width given, in bits.
+        bits: u32,
+    },
+    /// Bank conflicts of a vector of `vector` elements of `bits` bits, which is not a
+    /// shared-memory access (1, 2, 4, 8 or 16 bytes per lane) or does not divide the value mode.
+    AccessVector {
+        /// Elements per access.
+        vector: i64,
+        /// Element width in bits.
+        bits: u32,
+        /// Number of values per thread.
+        values: i64,
+    },
+    /// Bank conflicts of a thread-value layout that has no top-level mode `thread_mode`, or more
+    /// than two top-level modes.
+    ThreadMode {
+        /// The mode asked for (seed order, from 0).
+        thread_mode: usize,
+        /// The layout's number of top-level modes.
+        rank: usize,
+    },
+    /// Bank conflicts of a warp whose first thread, `32·warp`, is not in the thread mode.
+    NoSuchWarp {
+        /// The warp asked for.
+        warp: i64,
+        /// Threads in the thread mode.
+        threads: i64,
+    },
+    /// Bank conflicts of a lane that reads a logical position outside the storage map's domain.
+    LaneOutOfTile {
+        /// The thread.
+        thread: i64,
+        /// The value.
+        value: i64,
+        /// The logical index it reads.
+        index: i64,
+        /// The size of the storage map's domain.
+        size: i64,
+    },
+    /// Bank conflicts of more than [`crate::banks::MAX_INSTRUCTIONS`] instructions per warp:
+    /// the value mode is too long to walk.
+    TooManyInstructions {
+        /// Values per thread divided by the vector.
+        instructions: i64,
+    },
+    /// Bank conflicts of a lane whose vector is not contiguous and aligned in memory, so it is
+    /// not one access.
+    NotVector {
+        /// The thread.
+        thread: i64,
+        /// The first value of the vector.
+        value: i64,
+        /// The offset (elements) of that value.
+        offset: i64,
+    },
 }
 
 /// Which quantity overflowed in [`Error::Overflow`].
@@ -2576,6 +2641,137 @@ impl Error {
                 },
                 Some(&|f| {
                     f.write_str("an arrangement cannot broadcast; `broadcast(L, shape)` makes read-only copies at the same addresses")
+                }),
+            ),
+            Error::BankStorage { domain, codomain } => row(
+                part,
+                w,
+                "forbidden-spaces",
+                &|f| {
+                    write!(
+                        f,
+                        "bank conflicts need a `logical -> physical` storage map, not `{domain} -> {codomain}`"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("give the shared-memory layout as `logical -> physical` (a swizzle may follow)")
+                }),
+            ),
+            Error::ElementBits { bits } => row(
+                part,
+                w,
+                "access-width",
+                &|f| write!(f, "element width {bits} bits is not 8, 16, 32, 64 or 128"),
+                Some(&|f| {
+                    f.write_str("give the element width in bits: 8, 16, 32, 64 or 128 (a copy atom that counts bits is converted to elements first)")
+                }),
+            ),
+            Error::AccessVector {
+                vector,
+                bits,
+                values,
+            } => row(
+                part,
+                w,
+                "access-width",
+                &|f| {
+                    write!(
+                        f,
+                        "a vector of {vector} elements of {bits} bits is not an access of 1, 2, 4, 8 or 16 bytes dividing {values} values"
+                    )
+                },
+                Some(&|f| {
+                    write!(
+                        f,
+                        "a lane moves 1, 2, 4, 8 or 16 bytes per instruction, and the vector must divide the {values} values per thread"
+                    )
+                }),
+            ),
+            Error::ThreadMode { thread_mode, rank } => row(
+                part,
+                w,
+                "thread-mode",
+                &|f| {
+                    write!(
+                        f,
+                        "thread mode {thread_mode} of a thread-value layout with {rank} top-level modes (expected `(thread, value)`)"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("the thread-value layout has a thread mode and at most one value mode: `(thread, value)`")
+                }),
+            ),
+            Error::NoSuchWarp { warp, threads } => row(
+                part,
+                w,
+                "thread-mode",
+                &|f| {
+                    write!(
+                        f,
+                        "warp {warp} does not exist: the thread mode has {threads} threads"
+                    )
+                },
+                Some(&|f| {
+                    write!(
+                        f,
+                        "the thread mode has {threads} threads: warps 0 to {}",
+                        threads.saturating_sub(1).max(0) / crate::banks::WARP_SIZE
+                    )
+                }),
+            ),
+            Error::LaneOutOfTile {
+                thread,
+                value,
+                index,
+                size,
+            } => row(
+                part,
+                w,
+                "coordinate",
+                &|f| {
+                    write!(
+                        f,
+                        "thread {thread}, value {value} reads logical position {index}, outside [0, {size})"
+                    )
+                },
+                Some(&|f| {
+                    write!(
+                        f,
+                        "the thread-value layout must map into the storage map's {size} logical positions"
+                    )
+                }),
+            ),
+            Error::TooManyInstructions { instructions } => row(
+                part,
+                w,
+                "too-large",
+                &|f| {
+                    write!(
+                        f,
+                        "{instructions} instructions per warp exceed the limit of {}",
+                        crate::banks::MAX_INSTRUCTIONS
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("count the conflicts of one tile or one k-block: `restrict` or `divide` the layouts first")
+                }),
+            ),
+            Error::NotVector {
+                thread,
+                value,
+                offset,
+            } => row(
+                part,
+                w,
+                "not-vector",
+                &|f| {
+                    write!(
+                        f,
+                        "thread {thread}: the vector from value {value} (offset {offset}) is not contiguous and aligned in memory"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("use a smaller vector, or a layout (and swizzle) that keeps each lane's values contiguous and aligned")
                 }),
             ),
         }

@@ -11,7 +11,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use layout_core::banks::{Conflicts, WarpAccess, conflicts};
-use layout_core::{Annotated, Layout, Map, Space, Swizzle, SwizzleUnit};
+use layout_core::{Annotated, Error, Layout, Map, ModePath, Space, Swizzle, SwizzleUnit};
 use layout_tests::{CuteText, corpus, ints};
 
 /// A CuTe `Swizzle<B,M,S>` on element offsets, written out (not through `layout-core`).
@@ -434,5 +434,182 @@ fn the_issue_examples() {
             }
         };
         assert_eq!(expected, want);
+    }
+}
+
+/// Every refusal of [`conflicts`], one input per rule and path (the storage map's spaces, the
+/// element width, each way a vector is refused, each way the thread mode is, the warp, a lane
+/// outside the tile, the instruction limit, a vector split or misaligned, and a layout error
+/// passed through): its stable rule name, message and help, written out.
+#[test]
+fn refusals_read_as_before() {
+    let storage = |text: &str| -> Map {
+        Annotated::new(text.parse().unwrap(), Space::Logical, Space::Physical)
+            .unwrap()
+            .into()
+    };
+    let layout = |text: &str| -> Layout { text.parse().unwrap() };
+    let access = |bits: u32, vector: i64, warp: i64, thread_mode: usize| WarpAccess {
+        element_bits: bits,
+        vector,
+        warp,
+        thread_mode,
+    };
+    let tv_map: Map = Annotated::new(layout("(32,4):(4,1)"), Space::ThreadValue, Space::Logical)
+        .unwrap()
+        .into();
+    // The storage map, the thread-value layout, the access; the rule, message and help.
+    type Refusal = (
+        Map,
+        Layout,
+        WarpAccess,
+        &'static str,
+        &'static str,
+        Option<&'static str>,
+    );
+    let cases: Vec<Refusal> = vec![
+        (
+            tv_map,
+            layout("(32,4):(4,1)"),
+            access(32, 1, 0, 0),
+            "forbidden-spaces",
+            "bank conflicts need a `logical -> physical` storage map, not `thread-value -> logical`",
+            Some("give the shared-memory layout as `logical -> physical` (a swizzle may follow)"),
+        ),
+        (
+            storage("128:1"),
+            layout("(32,4):(4,1)"),
+            access(12, 1, 0, 0),
+            "access-width",
+            "element width 12 bits is not 8, 16, 32, 64 or 128",
+            Some(
+                "give the element width in bits: 8, 16, 32, 64 or 128 (a copy atom that counts bits is converted to elements first)",
+            ),
+        ),
+        (
+            storage("128:1"),
+            layout("(32,4):(4,1)"),
+            access(32, 3, 0, 0),
+            "access-width",
+            "a vector of 3 elements of 32 bits is not an access of 1, 2, 4, 8 or 16 bytes dividing 4 values",
+            Some(
+                "a lane moves 1, 2, 4, 8 or 16 bytes per instruction, and the vector must divide the 4 values per thread",
+            ),
+        ),
+        (
+            storage("128:1"),
+            layout("(32,4):(4,1)"),
+            access(32, 0, 0, 0),
+            "access-width",
+            "a vector of 0 elements of 32 bits is not an access of 1, 2, 4, 8 or 16 bytes dividing 4 values",
+            Some(
+                "a lane moves 1, 2, 4, 8 or 16 bytes per instruction, and the vector must divide the 4 values per thread",
+            ),
+        ),
+        (
+            storage("128:1"),
+            layout("(32,4):(4,1)"),
+            access(64, 4, 0, 0),
+            "access-width",
+            "a vector of 4 elements of 64 bits is not an access of 1, 2, 4, 8 or 16 bytes dividing 4 values",
+            Some(
+                "a lane moves 1, 2, 4, 8 or 16 bytes per instruction, and the vector must divide the 4 values per thread",
+            ),
+        ),
+        (
+            storage("128:1"),
+            layout("(32,4):(4,1)"),
+            access(32, 1, 0, 2),
+            "thread-mode",
+            "thread mode 2 of a thread-value layout with 2 top-level modes (expected `(thread, value)`)",
+            Some(
+                "the thread-value layout has a thread mode and at most one value mode: `(thread, value)`",
+            ),
+        ),
+        (
+            storage("128:1"),
+            layout("(32,2,2):(4,2,1)"),
+            access(32, 1, 0, 0),
+            "thread-mode",
+            "thread mode 0 of a thread-value layout with 3 top-level modes (expected `(thread, value)`)",
+            Some(
+                "the thread-value layout has a thread mode and at most one value mode: `(thread, value)`",
+            ),
+        ),
+        (
+            storage("128:1"),
+            layout("(32,4):(4,1)"),
+            access(32, 1, 1, 0),
+            "thread-mode",
+            "warp 1 does not exist: the thread mode has 32 threads",
+            Some("the thread mode has 32 threads: warps 0 to 0"),
+        ),
+        (
+            storage("128:1"),
+            layout("(64,2):(2,1)"),
+            access(32, 1, -1, 0),
+            "thread-mode",
+            "warp -1 does not exist: the thread mode has 64 threads",
+            Some("the thread mode has 64 threads: warps 0 to 1"),
+        ),
+        (
+            storage("128:1"),
+            layout("(32,8):(8,1)"),
+            access(32, 1, 0, 0),
+            "coordinate",
+            "thread 16, value 0 reads logical position 128, outside [0, 128)",
+            Some("the thread-value layout must map into the storage map's 128 logical positions"),
+        ),
+        (
+            storage("128:1"),
+            layout("(32,65537):(65537,1)"),
+            access(32, 1, 0, 0),
+            "too-large",
+            "65537 instructions per warp exceed the limit of 65536",
+            Some(
+                "count the conflicts of one tile or one k-block: `restrict` or `divide` the layouts first",
+            ),
+        ),
+        (
+            storage("128:1"),
+            layout("(32,4):(1,32)"),
+            access(32, 2, 0, 0),
+            "not-vector",
+            "thread 0: the vector from value 0 (offset 0) is not contiguous and aligned in memory",
+            Some(
+                "use a smaller vector, or a layout (and swizzle) that keeps each lane's values contiguous and aligned",
+            ),
+        ),
+        (
+            storage("96:1"),
+            layout("(32,2):(3,1)"),
+            access(32, 2, 0, 0),
+            "not-vector",
+            "thread 1: the vector from value 0 (offset 3) is not contiguous and aligned in memory",
+            Some(
+                "use a smaller vector, or a layout (and swizzle) that keeps each lane's values contiguous and aligned",
+            ),
+        ),
+        (
+            storage("2:4611686018427387904"),
+            layout("(2,1):(1,1)"),
+            access(128, 1, 0, 0),
+            "overflow",
+            "overflow: the offset range exceeds i64 at the layout",
+            Some("use smaller sizes or strides: every offset must fit in i64"),
+        ),
+    ];
+    for (smem, tv, a, rule, message, help) in cases {
+        // A refusal is a value of the one error type, about no mode (the overflow of a byte
+        // offset: about the whole storage map).
+        let e: Error = conflicts(&smem, &tv, &a).unwrap_err();
+        let mode = (rule == "overflow").then_some(ModePath::ROOT);
+        assert_eq!(e.mode(), mode, "{e:?}");
+        let got = (e.rule(), e.to_string(), e.help().map(|h| h.to_string()));
+        assert_eq!(
+            got,
+            (rule, message.to_string(), help.map(str::to_string)),
+            "{smem:?} {tv} {a:?}"
+        );
     }
 }
