@@ -436,6 +436,26 @@ pub enum RepeatKind {
     Interleave,
 }
 
+impl DivideKind {
+    /// The operation this kind is written as.
+    pub const fn op(self) -> Op {
+        match self {
+            DivideKind::Whole => Op::Divide,
+            DivideKind::Modes => Op::DivideModes,
+        }
+    }
+}
+
+impl RepeatKind {
+    /// The operation this kind is written as.
+    pub const fn op(self) -> Op {
+        match self {
+            RepeatKind::Repeat => Op::Repeat,
+            RepeatKind::Interleave => Op::Interleave,
+        }
+    }
+}
+
 /// Which entry `restrict` fixes.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Entry<S> {

@@ -471,27 +471,13 @@ impl<S: Clone> Eval<'_, S> {
                 kind,
                 span,
                 ..
-            } => (
-                operand,
-                span,
-                match kind {
-                    DivideKind::Whole => Op::Divide,
-                    DivideKind::Modes => Op::DivideModes,
-                },
-            ),
+            } => (operand, span, kind.op()),
             Expr::Repeat {
                 operand,
                 kind,
                 span,
                 ..
-            } => (
-                operand,
-                span,
-                match kind {
-                    RepeatKind::Repeat => Op::Repeat,
-                    RepeatKind::Interleave => Op::Interleave,
-                },
-            ),
+            } => (operand, span, kind.op()),
             Expr::Broadcast { operand, span, .. } => (operand, span, Op::Broadcast),
             Expr::Inverse { operand, span } => (operand, span, Op::Inverse),
             _ => return self.expr(e),
