@@ -428,10 +428,154 @@ fn decided_layout(shape: &Tree<i64>, d: &Decision) -> Option<Layout> {
     typed_limits(l.shape()).is_ok().then_some(l)
 }
 
-/// Rust tokens of a program over leaf coordinates `l[first + i]`, in `isize`. A variable the
-/// program reads but does not have (a coordinate past `coords`, a temporary not yet bound) is
-/// an error ([`Error::ProgramUndefined`]), never a silent 0.
-fn program_tokens(p: &Program, coords: &[TokenStream]) -> Result<TokenStream, Error> {
+/// The integer type the emitted `eval` computes in.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Arith {
+    /// `isize`, the offset converted to the index type at the end.
+    Wide,
+    /// `i32` (divisions and remainders of the non-negative values they take, in `u32`).
+    I32,
+    /// `u32`.
+    U32,
+}
+
+impl Arith {
+    /// The 32-bit computation for an `i32` or `u32` index type when `fits` (the proof that
+    /// every intermediate fits, [`Arith::prove`]) holds for it; else the wide one.
+    fn choose(index: IntType, fits: impl Fn(Arith) -> bool) -> Arith {
+        let narrow = match index {
+            IntType::I32 => Arith::I32,
+            IntType::U32 => Arith::U32,
+            IntType::I64 | IntType::Usize => return Arith::Wide,
+        };
+        if fits(narrow) { narrow } else { Arith::Wide }
+    }
+
+    fn ty(self) -> TokenStream {
+        match self {
+            Arith::Wide => quote!(isize),
+            Arith::I32 => quote!(i32),
+            Arith::U32 => quote!(u32),
+        }
+    }
+
+    /// A constant of the program: unsuffixed for `isize` (as always), suffixed for the narrow
+    /// types, where [`Arith::prove`] checked that it fits.
+    fn literal(self, v: i64) -> Literal {
+        match (self, i32::try_from(v), u32::try_from(v)) {
+            (Arith::I32, Ok(v), _) => Literal::i32_suffixed(v),
+            (Arith::U32, _, Ok(v)) => Literal::u32_suffixed(v),
+            _ => Literal::i64_unsuffixed(v),
+        }
+    }
+
+    /// A divisor or modulus: `u32` for the narrow types (the operation is unsigned).
+    fn divisor(self, v: i64) -> Literal {
+        match (self, u32::try_from(v)) {
+            (Arith::I32 | Arith::U32, Ok(v)) => Literal::u32_suffixed(v),
+            _ => Literal::i64_unsuffixed(v),
+        }
+    }
+
+    /// A division or remainder of `v`: for `i32`, of `v as u32` (non-negative, proved), cast
+    /// back; otherwise in the type itself.
+    fn unsigned(self, v: &TokenStream, op: impl Fn(TokenStream) -> TokenStream) -> TokenStream {
+        match self {
+            Arith::I32 => {
+                let r = op(quote!((#v as u32)));
+                quote!((#r as i32))
+            }
+            Arith::Wide | Arith::U32 => op(v.clone()),
+        }
+    }
+
+    /// The range of the result of `p` when every intermediate of its evaluation in this type
+    /// lies in the type's range: each coordinate it reads (`coords`: their ranges), constant,
+    /// coefficient, term, product and partial sum (in emission order), each division's and
+    /// remainder's argument non-negative with a divisor that fits, and each swizzle's argument
+    /// non-negative with its shifted field and result in range. Interval arithmetic in `i128`,
+    /// exact for every bound here; `None` when anything may leave the range.
+    fn prove(self, p: &Program, coords: &[(i64, i64)]) -> Option<(i64, i64)> {
+        let (lo, hi) = match self {
+            Arith::Wide => return None,
+            Arith::I32 => IntType::I32.range(),
+            Arith::U32 => IntType::U32.range(),
+        };
+        let (lo, hi) = (i128::from(lo), i128::from(hi));
+        let fits = |(a, b): (i128, i128)| (lo <= a && b <= hi).then_some((a, b));
+        let var = |v: &Var, temps: &[(i128, i128)]| match v {
+            Var::Coord(i) => coords
+                .get(*i)
+                .and_then(|&(a, b)| fits((i128::from(a), i128::from(b)))),
+            Var::Temp(i) => temps.get(*i).copied(),
+        };
+        let divisor = |w: i64| fits((i128::from(w), i128::from(w))).filter(|&(w, _)| w > 0);
+        let sum = |s: &Sum, temps: &[(i128, i128)]| -> Option<(i128, i128)> {
+            let c = i128::from(s.constant);
+            let mut acc = fits((c, c))?;
+            for (coef, t) in &s.terms {
+                let k = fits((i128::from(*coef), i128::from(*coef)))?.0;
+                let (x, y) = match *t {
+                    Term::Var(v) => var(&v, temps)?,
+                    Term::Div(v, w) => {
+                        let ((x, y), (w, _)) = (var(&v, temps)?, divisor(w)?);
+                        (x >= 0).then_some((x.checked_div(w)?, y.checked_div(w)?))?
+                    }
+                    Term::Mod(v, m) => {
+                        let ((x, y), (m, _)) = (var(&v, temps)?, divisor(m)?);
+                        let r = if y < m {
+                            (x, y)
+                        } else {
+                            (0, m.checked_sub(1)?)
+                        };
+                        (x >= 0).then_some(r)?
+                    }
+                    Term::DivMod(v, w, m) => {
+                        let ((x, y), (w, _), (m, _)) = (var(&v, temps)?, divisor(w)?, divisor(m)?);
+                        let (x, y) = (x >= 0).then_some((x.checked_div(w)?, y.checked_div(w)?))?;
+                        if y < m {
+                            (x, y)
+                        } else {
+                            (0, m.checked_sub(1)?)
+                        }
+                    }
+                    Term::Swizzle { x, src, mask, dst } => {
+                        let (a, b) = var(&x, temps)?;
+                        let field = i128::from(mask).checked_shl(dst)?;
+                        fits((field, field))?;
+                        if a < 0 || mask < 0 || src >= 32 || dst >= 32 {
+                            return None;
+                        }
+                        // The XOR changes bits below the highest bit of `max(b, field)` only.
+                        let top = b.max(field);
+                        let bits = 128u32.checked_sub(top.leading_zeros())?;
+                        let bound = 1i128.checked_shl(bits)?.checked_sub(1)?;
+                        (0, bound)
+                    }
+                };
+                fits((x, y))?;
+                let (p, q) = (k.checked_mul(x)?, k.checked_mul(y)?);
+                let term = fits((p.min(q), p.max(q)))?;
+                acc = fits((acc.0.checked_add(term.0)?, acc.1.checked_add(term.1)?))?;
+            }
+            Some(acc)
+        };
+        let mut temps = Vec::with_capacity(p.lets.len());
+        for s in &p.lets {
+            let r = sum(s, &temps)?;
+            temps.push(r);
+        }
+        let (a, b) = sum(&p.result, &temps)?;
+        Some((i64::try_from(a).ok()?, i64::try_from(b).ok()?))
+    }
+}
+
+/// Rust tokens of a program over leaf coordinates `l[first + i]`, in `a`'s type (`isize`, or a
+/// 32-bit type that [`Arith::prove`] admitted for this program). A variable the program reads
+/// but does not have (a coordinate past `coords`, a temporary not yet bound) is an error
+/// ([`Error::ProgramUndefined`]), never a silent 0.
+fn program_tokens(p: &Program, coords: &[TokenStream], a: Arith) -> Result<TokenStream, Error> {
+    let ty = a.ty();
     let var = |v: &Var, bound: usize| match v {
         Var::Coord(i) => coords.get(*i).cloned().ok_or(Error::ProgramUndefined {
             variable: *v,
@@ -447,47 +591,43 @@ fn program_tokens(p: &Program, coords: &[TokenStream]) -> Result<TokenStream, Er
         }),
     };
     let sum = |s: &Sum, bound: usize| -> Result<TokenStream, Error> {
-        let c = Literal::i64_unsuffixed(s.constant);
+        let c = a.literal(s.constant);
         let mut terms = Vec::with_capacity(s.terms.len());
         for (coef, t) in &s.terms {
             let body = match t {
                 Term::Var(v) => var(v, bound)?,
                 Term::Div(v, w) => {
-                    let (v, w) = (var(v, bound)?, Literal::i64_unsuffixed(*w));
-                    quote!((#v / #w))
+                    let (v, w) = (var(v, bound)?, a.divisor(*w));
+                    a.unsigned(&v, |v| quote!((#v / #w)))
                 }
                 Term::Mod(v, m) => {
-                    let (v, m) = (var(v, bound)?, Literal::i64_unsuffixed(*m));
-                    quote!((#v % #m))
+                    let (v, m) = (var(v, bound)?, a.divisor(*m));
+                    a.unsigned(&v, |v| quote!((#v % #m)))
                 }
                 Term::DivMod(v, w, m) => {
-                    let (v, w, m) = (
-                        var(v, bound)?,
-                        Literal::i64_unsuffixed(*w),
-                        Literal::i64_unsuffixed(*m),
-                    );
-                    quote!(((#v / #w) % #m))
+                    let (v, w, m) = (var(v, bound)?, a.divisor(*w), a.divisor(*m));
+                    a.unsigned(&v, |v| quote!(((#v / #w) % #m)))
                 }
                 Term::Swizzle { x, src, mask, dst } => {
                     let x = var(x, bound)?;
                     let (src, mask, dst) = (
                         Literal::u32_unsuffixed(*src),
-                        Literal::i64_unsuffixed(*mask),
+                        a.literal(*mask),
                         Literal::u32_unsuffixed(*dst),
                     );
                     quote!((#x ^ (((#x >> #src) & #mask) << #dst)))
                 }
             };
-            let coef = Literal::i64_unsuffixed(*coef);
-            terms.push(quote!(+ (#coef as isize) * #body));
+            let coef = a.literal(*coef);
+            terms.push(quote!(+ (#coef as #ty) * #body));
         }
-        Ok(quote!((#c as isize) #(#terms)*))
+        Ok(quote!((#c as #ty) #(#terms)*))
     };
     let mut lets = Vec::with_capacity(p.lets.len());
     for (i, s) in p.lets.iter().enumerate() {
         let t = quote::format_ident!("t{}", i);
         let v = sum(s, i)?;
-        lets.push(quote!(let #t: isize = #v;));
+        lets.push(quote!(let #t: #ty = #v;));
     }
     let r = sum(&p.result, p.lets.len())?;
     Ok(quote!({ #(#lets)* #r }))
@@ -575,6 +715,54 @@ fn describe(m: &Map) -> String {
     }
 }
 
+/// The type the generated `eval` computes in (and whether it is a 32-bit one): the index type
+/// when it is `i32` or `u32` and [`Arith::prove`] shows that every intermediate fits, else
+/// `isize`. The coordinates of `shape`'s leaves range over `[0, size)`. With a run-time
+/// `restrict` (`runtime`: entry, value, whether every slice agrees, the full program), the
+/// fixed entry's leaves range over their sizes too; when the slices agree, the base (computed
+/// once, in `isize`) ranges over the full program's values with the free leaves at 0, and the
+/// sum of base and slice must fit as well.
+fn generated_arith(
+    map: &Map,
+    index: IntType,
+    shape: &Tree<i64>,
+    program: &Program,
+    runtime: Option<(usize, &TokenStream, bool, &Program)>,
+) -> (Arith, bool) {
+    let span = |n: &i64| (0, n.saturating_sub(1));
+    let free: Vec<(i64, i64)> = shape.leaves().into_iter().map(span).collect();
+    let arith = Arith::choose(index, |a| match runtime {
+        None => a.prove(program, &free).is_some(),
+        Some((entry, _, agree, full)) => {
+            // The full map's leaves: the fixed entry's, then the free ones (read in the order
+            // of `free`; at 0 for the base when the slices agree).
+            let mut rest = free.iter();
+            let mut whole = Vec::new();
+            for (e, t) in map.domain_entries().iter().enumerate() {
+                for n in t.leaves() {
+                    whole.push(match (e == entry, agree) {
+                        (true, _) => span(n),
+                        (false, true) => (0, 0),
+                        (false, false) => rest.next().copied().unwrap_or((0, 0)),
+                    });
+                }
+            }
+            let (lo, hi) = index.range();
+            match (a.prove(full, &whole), agree) {
+                (Some(_), false) => true,
+                (Some((a0, a1)), true) => a.prove(program, &free).is_some_and(|(b0, b1)| {
+                    matches!(
+                        (a0.checked_add(b0), a1.checked_add(b1)),
+                        (Some(x), Some(y)) if lo <= x && y <= hi
+                    )
+                }),
+                (None, _) => false,
+            }
+        }
+    });
+    (arith, arith != Arith::Wide)
+}
+
 /// A generated type whose `offset` runs `program` over the domain's leaf coordinates; with a
 /// run-time `restrict`, `map` is the unrestricted map and `entry` the fixed top-level entry.
 fn generated(
@@ -644,15 +832,17 @@ fn generated(
         Some(r) => r,
         None => map.offset_range()?,
     };
+    let (arith, narrow) = generated_arith(map, index, &shape, program, runtime);
+    let cty = arith.ty();
     let coords: Vec<TokenStream> = (0..shape.leaves().len())
-        .map(|i| quote!((l[#i] as isize)))
+        .map(|i| quote!((l[#i] as #cty)))
         .collect();
     let text = describe(map);
     let (fields, init, body, restrict) = match runtime {
         None => (
             quote!(),
             quote!(__LayoutExpr {}),
-            program_tokens(program, &coords)?,
+            program_tokens(program, &coords, arith)?,
             quote!(__m),
         ),
         Some((entry, value, agree, full)) => {
@@ -669,7 +859,7 @@ fn generated(
                         for &sz in leaves.iter().rev() {
                             let (wl, szl) =
                                 (Literal::i64_unsuffixed(w), Literal::i64_unsuffixed(sz));
-                            parts.push(quote!(((((t as usize) / #wl) % #szl) as isize)));
+                            parts.push(quote!(((((t as usize) / #wl) % #szl) as #cty)));
                             // The product of the entry's leaves is its size, which fits.
                             w = w.saturating_mul(sz);
                         }
@@ -718,16 +908,22 @@ fn generated(
                 };
             );
             if agree {
-                let base = program_tokens(full, &full_coords(&|_| quote!(0isize)))?;
-                let restricted = program_tokens(program, &coords)?;
+                // The base is computed once, when the value is built, in `isize`.
+                let wide: Vec<TokenStream> = full_coords(&|_| quote!(0isize))
+                    .into_iter()
+                    .map(|c| quote!((#c as isize)))
+                    .collect();
+                let base = program_tokens(full, &wide, Arith::Wide)?;
+                let restricted = program_tokens(program, &coords, arith)?;
                 (
                     quote!(t: isize, base: isize,),
                     quote!({ #take let base: isize = #base; __LayoutExpr { t, base } }),
-                    quote!(self.base + #restricted),
+                    quote!((self.base as #cty) + #restricted),
                     restrict,
                 )
             } else {
-                let full_body = program_tokens(full, &full_coords(&|i| quote!((l[#i] as isize))))?;
+                let full_body =
+                    program_tokens(full, &full_coords(&|i| quote!((l[#i] as #cty))), arith)?;
                 (
                     quote!(t: isize,),
                     quote!({ #take __LayoutExpr { t } }),
@@ -756,6 +952,7 @@ fn generated(
             const MIN_OFFSET: i64 = #min;
             const MAX_OFFSET: i64 = #max;
             const LINEAR: ::core::option::Option<#k::Leaves> = ::core::option::Option::None;
+            const NARROW: bool = #narrow;
             #[inline(always)]
             fn offset<C: #k::Coord<Self::Form>>(&self, c: C) -> #idx {
                 let mut l = [0usize; #k::MAX_LEAVES];
@@ -782,7 +979,7 @@ fn generated(
             #[allow(unused_parens, clippy::all)]
             fn eval(&self, l: &[usize; #k::MAX_LEAVES]) -> #idx {
                 let _ = l;
-                let v: isize = #body;
+                let v: #cty = #body;
                 v as #idx
             }
         }

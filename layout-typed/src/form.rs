@@ -114,6 +114,39 @@ impl Leaves {
         Some(acc)
     }
 
+    /// Whether `Σ cⱼ·sⱼ` over the domain computes in an integer type of range `[lo, hi]`
+    /// without leaving it: every coordinate of a leaf with a non-zero stride, every term
+    /// `cⱼ·sⱼ` and every partial sum of terms (whatever the order: each lies between the sum of
+    /// the terms' minima and the sum of their maxima) lies in `[lo, hi]`. Exact in `i128`.
+    #[must_use]
+    pub const fn fits(&self, lo: i64, hi: i64) -> bool {
+        if self.len > MAX_LEAVES {
+            return false;
+        }
+        let (lo, hi) = (lo as i128, hi as i128);
+        let (mut min, mut max) = (0i128, 0i128);
+        let mut j = 0;
+        while j < self.len {
+            let d = self.strides[j] as i128;
+            if d != 0 {
+                // A size of a leaf is at least 1 and at most `usize::MAX`: exact in i128.
+                let last = (self.sizes[j] as i128).saturating_sub(1);
+                if last > hi {
+                    return false;
+                }
+                let span = last.saturating_mul(d);
+                let (a, b) = if d < 0 { (span, 0) } else { (0, span) };
+                if a < lo || b > hi {
+                    return false;
+                }
+                min = min.saturating_add(a);
+                max = max.saturating_add(b);
+            }
+            j = j.saturating_add(1);
+        }
+        min >= lo && max <= hi
+    }
+
     /// The largest `σ(L(i))` over the domain for the swizzle `(b, src, dst)`, by enumeration
     /// (up to 2^16 coordinates, one addition each); `None` past it or for fields outside
     /// `0..64`.
@@ -389,6 +422,90 @@ const fn isize_of(v: usize) -> Option<isize> {
     }
 }
 
+/// The integer type in which `offset` computes: `isize` (the wide computation) or, for the
+/// index types `i32` and `u32`, the index type itself ([`IndexType::Compute`](crate::IndexType::Compute)).
+///
+/// The 32-bit computation is used only where the range check proves that every intermediate
+/// fits (see [`Layout::NARROW`](crate::Layout::NARROW)): then no operation wraps and the value
+/// equals the wide one. Sealed: implemented for `isize`, `i32` and `u32` only.
+pub trait Compute: Copy + 'static + compute_seal::Sealed {
+    /// The smallest and largest value, as `i64`.
+    const RANGE: (i64, i64);
+    /// Whether this is a 32-bit type (the narrow computation).
+    const NARROW: bool;
+    /// A coordinate as this type (`as`: exact for the coordinates the range check covers).
+    #[doc(hidden)]
+    fn coord(c: usize) -> Self;
+    /// A stride as this type (`as`: exact for the strides the range check covers).
+    #[doc(hidden)]
+    fn stride(d: isize) -> Self;
+    /// `self + o` (the range check proved that it fits).
+    #[doc(hidden)]
+    #[must_use]
+    fn add(self, o: Self) -> Self;
+    /// `self · o` (the range check proved that it fits).
+    #[doc(hidden)]
+    #[must_use]
+    fn mul(self, o: Self) -> Self;
+    /// The XOR swizzle `x ^ (((x >> src) & (2^b − 1)) << dst)` (the fields were checked to fit
+    /// this type).
+    #[doc(hidden)]
+    #[must_use]
+    fn swizzle(self, b: u32, src: u32, dst: u32) -> Self;
+}
+
+mod compute_seal {
+    pub trait Sealed {}
+    impl Sealed for isize {}
+    impl Sealed for i32 {}
+    impl Sealed for u32 {}
+}
+
+macro_rules! compute {
+    ($($t:ty, $narrow:expr);*) => {$(
+        // Reviewed: the casts convert coordinates and strides that the range check proved to
+        // fit (`Leaves::fits`); outside the domain the value is unspecified (the contract of
+        // `Layout::offset`), and debug builds may panic on an overflowing operation. The mask
+        // is formed in `u64` (`b < 63`, checked by `layout!`).
+        #[allow(
+            clippy::arithmetic_side_effects,
+            clippy::cast_possible_truncation,
+            clippy::cast_possible_wrap,
+            clippy::cast_sign_loss,
+            clippy::cast_lossless
+        )]
+        impl Compute for $t {
+            const RANGE: (i64, i64) = (
+                if (<$t>::MIN as i128) < i64::MIN as i128 { i64::MIN } else { <$t>::MIN as i64 },
+                if (<$t>::MAX as i128) > i64::MAX as i128 { i64::MAX } else { <$t>::MAX as i64 },
+            );
+            const NARROW: bool = $narrow;
+            #[inline(always)]
+            fn coord(c: usize) -> Self {
+                c as $t
+            }
+            #[inline(always)]
+            fn stride(d: isize) -> Self {
+                d as $t
+            }
+            #[inline(always)]
+            fn add(self, o: Self) -> Self {
+                self + o
+            }
+            #[inline(always)]
+            fn mul(self, o: Self) -> Self {
+                self * o
+            }
+            #[inline(always)]
+            fn swizzle(self, b: u32, src: u32, dst: u32) -> Self {
+                let mask = ((1u64 << b) - 1) as $t;
+                self ^ (((self >> src) & mask) << dst)
+            }
+        }
+    )*};
+}
+compute!(isize, false; i32, true; u32, true);
+
 /// A type-level shape:stride tree.
 ///
 /// Implemented for [`Dim`], [`Bcast`] and tuples of forms (rank 2 to 8). The constants are
@@ -412,6 +529,10 @@ pub trait Form: Copy + 'static + sealed::Sealed {
     /// `strides[first..first + LEAVES.len]`.
     #[doc(hidden)]
     fn eval_index_with(i: usize, strides: &[isize; MAX_LEAVES], first: usize) -> isize;
+    /// [`Form::eval_index_with`] computed in `T` (the flat index unflattened in `u32` when `T`
+    /// is narrow and the size fits): exact when `Leaves::fits` holds for the strides and `T`.
+    #[doc(hidden)]
+    fn eval_index_in<T: Compute>(i: usize, strides: &[isize; MAX_LEAVES], first: usize) -> T;
     /// Writes the leaf coordinates of flat index `i` into `out[first..]`.
     #[doc(hidden)]
     fn leaves_of_index(i: usize, out: &mut [usize; MAX_LEAVES], first: usize);
@@ -467,6 +588,10 @@ pub trait Coord<F>: Copy + sealed::Sealed {
     /// The offset with the leaves' strides replaced by `strides[first..]`.
     #[doc(hidden)]
     fn eval_with(self, strides: &[isize; MAX_LEAVES], first: usize) -> isize;
+    /// [`Coord::eval_with`] computed in `T`: exact when `Leaves::fits` holds for the strides
+    /// and `T`.
+    #[doc(hidden)]
+    fn eval_in<T: Compute>(self, strides: &[isize; MAX_LEAVES], first: usize) -> T;
     /// Writes the leaf coordinates into `out[first..]` (for offsets emitted as programs).
     #[doc(hidden)]
     fn leaves(self, out: &mut [usize; MAX_LEAVES], first: usize);
@@ -493,6 +618,11 @@ impl<const N: usize, const D: isize> Form for Dim<N, D> {
     fn eval_index_with(i: usize, strides: &[isize; MAX_LEAVES], first: usize) -> isize {
         debug_assert!(i < N, "coordinate {i} outside its mode of size {N}");
         i as isize * strides[first]
+    }
+    #[inline(always)]
+    fn eval_index_in<T: Compute>(i: usize, strides: &[isize; MAX_LEAVES], first: usize) -> T {
+        debug_assert!(i < N, "coordinate {i} outside its mode of size {N}");
+        T::coord(i).mul(T::stride(strides[first]))
     }
     #[inline(always)]
     fn leaves_of_index(i: usize, out: &mut [usize; MAX_LEAVES], first: usize) {
@@ -555,6 +685,11 @@ impl<const N: usize> Form for Bcast<N> {
     fn eval_index_with(i: usize, strides: &[isize; MAX_LEAVES], first: usize) -> isize {
         debug_assert!(i < N, "coordinate {i} outside its mode of size {N}");
         i as isize * strides[first]
+    }
+    #[inline(always)]
+    fn eval_index_in<T: Compute>(i: usize, strides: &[isize; MAX_LEAVES], first: usize) -> T {
+        debug_assert!(i < N, "coordinate {i} outside its mode of size {N}");
+        T::coord(i).mul(T::stride(strides[first]))
     }
     #[inline(always)]
     fn leaves_of_index(i: usize, out: &mut [usize; MAX_LEAVES], first: usize) {
@@ -625,6 +760,10 @@ impl<F: Form> Coord<F> for usize {
         F::eval_index_with(self, strides, first)
     }
     #[inline(always)]
+    fn eval_in<T: Compute>(self, strides: &[isize; MAX_LEAVES], first: usize) -> T {
+        F::eval_index_in(self, strides, first)
+    }
+    #[inline(always)]
     fn leaves(self, out: &mut [usize; MAX_LEAVES], first: usize) {
         F::leaves_of_index(self, out, first);
     }
@@ -690,6 +829,44 @@ macro_rules! tuple_form {
                 }
                 $($F::eval_index_with(c[$i], strides, at[$i]) +)+
                     $last::eval_index_with(c[$li], strides, at[$li])
+            }
+            #[inline(always)]
+            // Reviewed: as above; the narrow unflattening runs only when the size fits `u32`,
+            // so `i` (below the size in the domain) and every entry's size convert exactly.
+            #[allow(clippy::cast_possible_truncation)]
+            fn eval_index_in<T: Compute>(i: usize, strides: &[isize; MAX_LEAVES], first: usize) -> T {
+                let sizes = [$($F::SIZE,)+ $last::SIZE];
+                let counts = [$($F::LEAVES.len,)+ $last::LEAVES.len];
+                let mut c = [0usize; $li + 1];
+                if T::NARROW && Self::SIZE <= u32::MAX as usize {
+                    // Unsigned 32-bit division by constants: shifts, masks or a multiply.
+                    let mut rest = i as u32;
+                    let mut k = $li;
+                    while k > 0 {
+                        c[k] = (rest % sizes[k] as u32) as usize;
+                        rest /= sizes[k] as u32;
+                        k -= 1;
+                    }
+                    c[0] = rest as usize;
+                } else {
+                    let mut rest = i;
+                    let mut k = $li;
+                    while k > 0 {
+                        c[k] = rest % sizes[k];
+                        rest /= sizes[k];
+                        k -= 1;
+                    }
+                    c[0] = rest;
+                }
+                let mut at = [first; $li + 1];
+                let mut k = 1;
+                while k <= $li {
+                    at[k] = at[k - 1] + counts[k - 1];
+                    k += 1;
+                }
+                T::coord(0)
+                    $(.add($F::eval_index_in::<T>(c[$i], strides, at[$i])))+
+                    .add($last::eval_index_in::<T>(c[$li], strides, at[$li]))
             }
             #[inline(always)]
             fn leaves_of_index(i: usize, out: &mut [usize; MAX_LEAVES], first: usize) {
@@ -800,6 +977,19 @@ macro_rules! tuple_form {
                     k += 1;
                 }
                 $(self.$i.eval_with(strides, at[$i]) +)+ self.$li.eval_with(strides, at[$li])
+            }
+            #[inline(always)]
+            fn eval_in<T: Compute>(self, strides: &[isize; MAX_LEAVES], first: usize) -> T {
+                let counts = [$($F::LEAVES.len,)+ $last::LEAVES.len];
+                let mut at = [first; $li + 1];
+                let mut k = 1;
+                while k <= $li {
+                    at[k] = at[k - 1] + counts[k - 1];
+                    k += 1;
+                }
+                T::coord(0)
+                    $(.add(self.$i.eval_in::<T>(strides, at[$i])))+
+                    .add(self.$li.eval_in::<T>(strides, at[$li]))
             }
             #[inline(always)]
             fn leaves(self, out: &mut [usize; MAX_LEAVES], first: usize) {
@@ -931,6 +1121,11 @@ impl Form for () {
         0
     }
     #[inline(always)]
+    fn eval_index_in<T: Compute>(i: usize, _: &[isize; MAX_LEAVES], _: usize) -> T {
+        debug_assert!(i < 1, "coordinate {i} outside the rank-0 layout of size 1");
+        T::coord(0)
+    }
+    #[inline(always)]
     fn leaves_of_index(_: usize, _: &mut [usize; MAX_LEAVES], _: usize) {}
     fn tree() -> (
         layout_core::Tree<i64>,
@@ -981,6 +1176,10 @@ impl Coord<()> for () {
     #[inline(always)]
     fn eval_with(self, _: &[isize; MAX_LEAVES], _: usize) -> isize {
         0
+    }
+    #[inline(always)]
+    fn eval_in<T: Compute>(self, _: &[isize; MAX_LEAVES], _: usize) -> T {
+        T::coord(0)
     }
     #[inline(always)]
     fn leaves(self, _: &mut [usize; MAX_LEAVES], _: usize) {}

@@ -164,7 +164,7 @@ use core::fmt;
 use core::marker::PhantomData;
 
 pub use dynamic::{DynComposed, Dynamic, LeafInteger, try_compose};
-pub use form::{Bcast, COMPOSE_ENUMERATION_LIMIT, Coord, Dim, Form, Leaves, MAX_LEAVES};
+pub use form::{Bcast, COMPOSE_ENUMERATION_LIMIT, Compute, Coord, Dim, Form, Leaves, MAX_LEAVES};
 pub use rules::{
     Addressable, Exclusive, LeftDomain, LogicalSpace, NoTile, PhysicalSpace, ReadOnly,
     RightCodomain, SameSize, SameTile, Size, SpaceMarker, SwizzledPhysicalSpace, ThreadValueSpace,
@@ -245,10 +245,41 @@ pub trait IndexType:
     fn from_isize(v: isize) -> Self;
     /// The offset as an `isize` (for composition and swizzles).
     fn to_isize(self) -> isize;
+    /// The type `offset` computes in where the range check proves every intermediate fits
+    /// ([`Layout::NARROW`]): `i32` for `i32`, `u32` for `u32`, `isize` for the 64-bit types.
+    type Compute: Compute;
+    /// Converts a value computed in [`IndexType::Compute`] (exact: it was proved to fit).
+    fn from_compute(v: Self::Compute) -> Self;
+    /// The offset as an [`IndexType::Compute`] value (exact for offsets of the layout).
+    fn to_compute(self) -> Self::Compute;
+}
+
+/// Whether a flat layout with leaves `l` (sizes and strides) evaluates in the compute type of
+/// `I` without leaving it: `I` is a 32-bit type and every coordinate, term and partial sum
+/// fits ([`Leaves::fits`]).
+const fn narrow_fits<I: IndexType>(l: &Leaves) -> bool {
+    let (lo, hi) = <I::Compute as Compute>::RANGE;
+    <I::Compute as Compute>::NARROW && l.fits(lo, hi)
+}
+
+/// Whether the swizzle `(b, src, dst)` evaluates in the compute type of `I` without leaving it,
+/// for arguments in `[min, max]` that fit it: the shift amount lies below the width and the
+/// shifted field fits below the sign bit (or the top bit, for `u32`), so the XOR changes no
+/// bit that the wide computation would keep apart.
+const fn swizzle_fits<I: IndexType>(b: u32, src: u32, dst: u32, min: i64, max: i64) -> bool {
+    let (lo, hi) = <I::Compute as Compute>::RANGE;
+    let width: u32 = if lo < 0 { 31 } else { 32 };
+    <I::Compute as Compute>::NARROW
+        && min >= lo
+        && max <= hi
+        && src < 32
+        && b < 32
+        && dst < 32
+        && b.saturating_add(dst) <= width
 }
 
 macro_rules! index_type {
-    ($($t:ty),*) => {$(
+    ($($t:ty => $c:ty),*) => {$(
         // Reviewed: `RANGE` compares in `i128`, where every bound is exact, and casts only the
         // bounds that fit; `from_isize` converts offsets `layout!` proved to fit `Self` (outside
         // the domain the value is unspecified, the contract of `Layout::offset`); `to_isize`
@@ -272,11 +303,20 @@ macro_rules! index_type {
             fn to_isize(self) -> isize {
                 self as isize
             }
+            type Compute = $c;
+            #[inline(always)]
+            fn from_compute(v: $c) -> Self {
+                v as $t
+            }
+            #[inline(always)]
+            fn to_compute(self) -> $c {
+                self as $c
+            }
         }
         impl index_seal::Sealed for $t {}
     )*};
 }
-index_type!(i32, i64, u32, usize, isize);
+index_type!(i32 => i32, i64 => isize, u32 => u32, usize => isize, isize => isize);
 
 mod index_seal {
     pub trait Sealed {}
@@ -334,6 +374,23 @@ pub trait Layout: Copy + __private::Sealed {
     /// one writes by hand; otherwise (a swizzle, or a composite that is not such a layout) it
     /// evaluates the composite as written.
     const LINEAR: Option<Leaves>;
+    /// Whether [`Layout::offset`] computes in 32 bits: the index type is `i32` or `u32`
+    /// ([`IndexType::Compute`]) and the range check proves that every intermediate fits it —
+    /// each coordinate with a non-zero stride, each term and partial sum of the weighted sum,
+    /// each unflattened flat index (in `u32`), the swizzle's shifted field and XOR, and, for a
+    /// composite evaluated as written, both operands' computations. Otherwise (and always for
+    /// the 64-bit index types, and for [`Dynamic`] layouts, whose strides are run-time values)
+    /// it computes in `isize` and converts the offset at the end. Both give the same offsets.
+    ///
+    /// ```
+    /// use layout_typed::prelude::*;
+    /// let narrow = layout!((16,32):(32,1), logical -> physical, index = i32);
+    /// let wide = layout!((16,32):(32,1), logical -> physical);
+    /// fn is_narrow<L: Layout>(_: L) -> bool { L::NARROW }
+    /// assert!(is_narrow(narrow) && !is_narrow(wide));
+    /// assert_eq!(i64::from(narrow.offset((3usize, 4usize))), wide.offset((3usize, 4usize)));
+    /// ```
+    const NARROW: bool = false;
     /// `MAX_OFFSET + 1` when `MIN_OFFSET ≥ 0`, else 0: the buffer length the layout needs.
     const COSIZE: usize = cosize(Self::MIN_OFFSET, Self::MAX_OFFSET);
 
@@ -544,16 +601,25 @@ where
     const MIN_OFFSET: i64 = F::MIN;
     const MAX_OFFSET: i64 = F::MAX;
     const LINEAR: Option<Leaves> = Some(F::LEAVES);
+    const NARROW: bool = narrow_fits::<Idx>(&F::LEAVES);
 
     #[inline(always)]
     fn offset<C: Coord<F>>(&self, c: C) -> Idx {
-        Idx::from_isize(c.eval())
+        if Self::NARROW {
+            Idx::from_compute(c.eval_in(&F::LEAVES.strides, 0))
+        } else {
+            Idx::from_isize(c.eval())
+        }
     }
 
     #[inline(always)]
     fn offset_index(&self, i: usize) -> Idx {
         debug_assert!(i < N, "flat index {i} outside the layout of size {N}");
-        Idx::from_isize(F::eval_index_with(i, &F::LEAVES.strides, 0))
+        if Self::NARROW {
+            Idx::from_compute(F::eval_index_in(i, &F::LEAVES.strides, 0))
+        } else {
+            Idx::from_isize(F::eval_index_with(i, &F::LEAVES.strides, 0))
+        }
     }
 
     fn write(f: &mut fmt::Formatter<'_>, cute: bool) -> fmt::Result {
@@ -647,15 +713,27 @@ where
     const MIN_OFFSET: i64 = MIN;
     const MAX_OFFSET: i64 = MAX;
     const LINEAR: Option<Leaves> = None;
+    // The inner layout's range and the swizzled one (both exact) must fit, and the fields.
+    const NARROW: bool = L::NARROW
+        && swizzle_fits::<L::Index>(B, SRC, DST, L::MIN_OFFSET, L::MAX_OFFSET)
+        && swizzle_fits::<L::Index>(B, SRC, DST, MIN, MAX);
 
     #[inline(always)]
     fn offset<C: Coord<L::Form>>(&self, c: C) -> L::Index {
-        L::Index::from_isize(swizzle(self.0.offset(c).to_isize(), B, SRC, DST))
+        if Self::NARROW {
+            L::Index::from_compute(self.0.offset(c).to_compute().swizzle(B, SRC, DST))
+        } else {
+            L::Index::from_isize(swizzle(self.0.offset(c).to_isize(), B, SRC, DST))
+        }
     }
 
     #[inline(always)]
     fn offset_index(&self, i: usize) -> L::Index {
-        L::Index::from_isize(swizzle(self.0.offset_index(i).to_isize(), B, SRC, DST))
+        if Self::NARROW {
+            L::Index::from_compute(self.0.offset_index(i).to_compute().swizzle(B, SRC, DST))
+        } else {
+            L::Index::from_isize(swizzle(self.0.offset_index(i).to_isize(), B, SRC, DST))
+        }
     }
 
     fn write(f: &mut fmt::Formatter<'_>, cute: bool) -> fmt::Result {
@@ -720,11 +798,17 @@ impl<A: Layout, B: Layout> Layout for Composed<A, B> {
     const MIN_OFFSET: i64 = A::MIN_OFFSET;
     const MAX_OFFSET: i64 = A::MAX_OFFSET;
     const LINEAR: Option<Leaves> = Leaves::compose(A::LINEAR, B::LINEAR);
+    const NARROW: bool = match Self::LINEAR {
+        Some(l) => narrow_fits::<A::Index>(&l),
+        // As written: `B`'s value (a flat index of `A`) and `A`'s evaluation.
+        None => A::NARROW && B::NARROW,
+    };
 
     #[inline(always)]
     fn offset<C: Coord<B::Form>>(&self, c: C) -> A::Index {
         match Self::LINEAR {
             // The composite is a layout: one weighted sum of the coordinates.
+            Some(l) if Self::NARROW => A::Index::from_compute(c.eval_in(&l.strides, 0)),
             Some(l) => A::Index::from_isize(c.eval_with(&l.strides, 0)),
             // As written: B's value, unflattened into A's domain, evaluated by A.
             // Reviewed: `B` is a dense bijection onto `[0, SIZE)`, so in the domain its value is
@@ -737,6 +821,9 @@ impl<A: Layout, B: Layout> Layout for Composed<A, B> {
     #[inline(always)]
     fn offset_index(&self, i: usize) -> A::Index {
         match Self::LINEAR {
+            Some(l) if Self::NARROW => {
+                A::Index::from_compute(B::Form::eval_index_in(i, &l.strides, 0))
+            }
             Some(l) => A::Index::from_isize(B::Form::eval_index_with(i, &l.strides, 0)),
             // Reviewed: as in `offset`.
             #[allow(clippy::cast_sign_loss)]
