@@ -152,10 +152,13 @@ def addressing():
     os.makedirs(WORK, exist_ok=True)
     c64 = gxx("addressing.cpp", os.path.join(WORK, "addressing_i64"))
     c32 = gxx("addressing.cpp", os.path.join(WORK, "addressing_i32"), "-DCOORD=int")
+    c32s = gxx("addressing.cpp", os.path.join(WORK, "addressing_i32_int"), "-DCOORD=int", "-DOUT=int")
     # Every implementation writes the same offsets.
     for key, _, _ in LAYOUTS:
         ours = run([rust, "--dump", f"rust_emitted_{key}"])[1]
-        for exe in (c64, c32):
+        if run([rust, "--dump", f"rust_narrow_{key}"])[1] != ours:
+            raise SystemExit(f"{key}: our 32-bit offsets differ from our 64-bit ones")
+        for exe in (c64, c32, c32s):
             for kind in ("static", "dynamic"):
                 if run([exe, "dump", f"cute_{kind}_{key}"])[1] != ours:
                     raise SystemExit(f"{key}: CuTe {kind} offsets differ from ours")
@@ -163,13 +166,15 @@ def addressing():
     ns = pairs(run([rust, "--table"])[1])
     ns.update(pairs(run([c64, "time"])[1]))
     ns.update({k + "_i32": v for k, v in pairs(run([c32, "time"])[1]).items()})
+    ns.update({k + "_i32_int": v for k, v in pairs(run([c32s, "time"])[1]).items()})
     log("addressing: callgrind")
     calls = 3
     rows = []
     for key, label, n in LAYOUTS:
         cols = [("rust_emitted", rust, "--callgrind", ""), ("rust_hand", rust, "--callgrind", ""),
                 ("cute_static", c64, "run", ""), ("cute_dynamic", c64, "run", ""),
-                ("cute_static", c32, "run", "_i32")]
+                ("cute_static", c32, "run", "_i32"), ("cute_static", c32s, "run", "_i32_int"),
+                ("rust_narrow", rust, "--callgrind", "")]
         cells = []
         for prefix, exe, mode, suffix in cols:
             kernel = f"{prefix}_{key}"
@@ -180,12 +185,13 @@ def addressing():
 
 
 def addressing_table(rows):
-    out = ["| layout | (a) ours, `offset` | (b) hand-written Rust | (c) CuTe static | (d) CuTe run-time | (c′) CuTe static, 32-bit `int` | (a)/(b) | (a)/(c) |",
-           "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    out = ["| layout | (a) ours, `offset` | (b) hand-written Rust | (c) CuTe static | (d) CuTe run-time | (c′) CuTe static, 32-bit `int` | (c″) CuTe static, 32-bit `int`, `int` stored | (a′) ours, 32-bit (`index = i32`, `i32` stored) | (a)/(b) | (a)/(c) | (a′)/(c′) | (a′)/(c″) |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for label, cells in rows:
         fmt = [f"{ns:.2f} ns, {ir:.2f} instr" for ns, ir in cells]
-        a, b, c = cells[0][1], cells[1][1], cells[2][1]
-        out.append(f"| {label} | " + " | ".join(fmt) + f" | {a / b:.2f} | {a / c:.2f} |")
+        (a, b, c), (c32, c32s, a32) = (cell[1] for cell in cells[:3]), (cell[1] for cell in cells[4:])
+        out.append(f"| {label} | " + " | ".join(fmt)
+                   + f" | {a / b:.2f} | {a / c:.2f} | {a32 / c32:.2f} | {a32 / c32s:.2f} |")
     return "\n".join(out)
 
 

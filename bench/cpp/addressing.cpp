@@ -25,21 +25,27 @@ using namespace cute;
 #define COORD int64_t
 #endif
 using coord_t = COORD;
+// The offsets' type in the buffer: int64_t by default (the Rust side's 64-bit offsets);
+// -DOUT=int stores CuTe's `int` offsets as they are, as the Rust side's (a′) stores `i32`.
+#ifndef OUT
+#define OUT int64_t
+#endif
+using out_t = OUT;
 static volatile coord_t g_one = 1;  // run-time 1: keeps bounds and integers opaque
 
 // 1. identity-tiled: zipped_divide of a 128x128 row-major tile into 64x32 tiles,
 //    ((64,32),(2,4)):((128,1),(8192,32)); coordinates (tile t < 2048, rest r < 8).
 template <class L>
-__attribute__((noinline)) void tiled_kernel(L const& l, coord_t tiles, coord_t rest, int64_t* out) {
+__attribute__((noinline)) void tiled_kernel(L const& l, coord_t tiles, coord_t rest, out_t* out) {
   for (coord_t r = 0; r < rest; ++r)
     for (coord_t t = 0; t < tiles; ++t) out[r * tiles + t] = l(t, r);
 }
-extern "C" __attribute__((noinline)) void cute_static_tiled(int64_t* out) {
+extern "C" __attribute__((noinline)) void cute_static_tiled(out_t* out) {
   auto a = make_layout(make_shape(_128{}, _128{}), make_stride(_128{}, _1{}));
   auto l = zipped_divide(a, make_shape(_64{}, _32{}));
   tiled_kernel(l, 2048 * g_one, 8 * g_one, out);
 }
-extern "C" __attribute__((noinline)) void cute_dynamic_tiled(int64_t* out) {
+extern "C" __attribute__((noinline)) void cute_dynamic_tiled(out_t* out) {
   coord_t o = g_one;
   auto a = make_layout(make_shape(128 * o, 128 * o), make_stride(128 * o, o));
   auto l = zipped_divide(a, make_shape(64 * o, 32 * o));
@@ -49,12 +55,12 @@ extern "C" __attribute__((noinline)) void cute_dynamic_tiled(int64_t* out) {
 // 2. TV partition of a 128x128 tile (corpus big_tv_partition_128x128):
 //    composition(zipped_divide(A, <64,32>), <layout_tv, _>); coordinates ((thr, val), rest).
 template <class L>
-__attribute__((noinline)) void partition_kernel(L const& l, coord_t rest, coord_t vals, coord_t thrs, int64_t* out) {
+__attribute__((noinline)) void partition_kernel(L const& l, coord_t rest, coord_t vals, coord_t thrs, out_t* out) {
   for (coord_t r = 0; r < rest; ++r)
     for (coord_t v = 0; v < vals; ++v)
       for (coord_t t = 0; t < thrs; ++t) out[(r * vals + v) * thrs + t] = l(make_coord(make_coord(t, v), r));
 }
-extern "C" __attribute__((noinline)) void cute_static_partition(int64_t* out) {
+extern "C" __attribute__((noinline)) void cute_static_partition(out_t* out) {
   auto a = make_layout(make_shape(make_shape(_64{}, _32{}), make_shape(_2{}, _4{})),
                        make_stride(make_stride(_128{}, _1{}), make_stride(_8192{}, _32{})));
   auto tv = make_layout(make_shape(make_shape(_16{}, _16{}), make_shape(_4{}, _2{})),
@@ -62,7 +68,7 @@ extern "C" __attribute__((noinline)) void cute_static_partition(int64_t* out) {
   auto l = composition(a, make_tile(tv, _));
   partition_kernel(l, 8 * g_one, 8 * g_one, 256 * g_one, out);
 }
-extern "C" __attribute__((noinline)) void cute_dynamic_partition(int64_t* out) {
+extern "C" __attribute__((noinline)) void cute_dynamic_partition(out_t* out) {
   coord_t o = g_one;
   auto a = make_layout(make_shape(make_shape(64 * o, 32 * o), make_shape(2 * o, 4 * o)),
                        make_stride(make_stride(128 * o, o), make_stride(8192 * o, 32 * o)));
@@ -74,15 +80,15 @@ extern "C" __attribute__((noinline)) void cute_dynamic_partition(int64_t* out) {
 
 // 3. swizzled 64x64 shared-memory tile: Swizzle<3,3,3> o (64,64):(64,1); coordinates (m, k).
 template <class L>
-__attribute__((noinline)) void swizzled_kernel(L const& l, coord_t rows, coord_t cols, int64_t* out) {
+__attribute__((noinline)) void swizzled_kernel(L const& l, coord_t rows, coord_t cols, out_t* out) {
   for (coord_t m = 0; m < rows; ++m)
     for (coord_t k = 0; k < cols; ++k) out[m * cols + k] = l(m, k);
 }
-extern "C" __attribute__((noinline)) void cute_static_swizzled(int64_t* out) {
+extern "C" __attribute__((noinline)) void cute_static_swizzled(out_t* out) {
   auto l = composition(Swizzle<3, 3, 3>{}, make_layout(make_shape(_64{}, _64{}), make_stride(_64{}, _1{})));
   swizzled_kernel(l, 64 * g_one, 64 * g_one, out);
 }
-extern "C" __attribute__((noinline)) void cute_dynamic_swizzled(int64_t* out) {
+extern "C" __attribute__((noinline)) void cute_dynamic_swizzled(out_t* out) {
   coord_t o = g_one;
   auto l = composition(Swizzle<3, 3, 3>{}, make_layout(make_shape(64 * o, 64 * o), make_stride(64 * o, o)));
   swizzled_kernel(l, 64 * o, 64 * o, out);
@@ -91,19 +97,19 @@ extern "C" __attribute__((noinline)) void cute_dynamic_swizzled(int64_t* out) {
 // 4. restricted slice: the swizzled tile read through a 256-thread x 16-value partition
 //    ((32,8),(8,2)):((1,512),(64,32)), sliced per thread (slice_and_offset((t, _), C)), then every value.
 template <class L>
-__attribute__((noinline)) void slice_kernel(L const& l, coord_t thrs, coord_t vals, int64_t* out) {
+__attribute__((noinline)) void slice_kernel(L const& l, coord_t thrs, coord_t vals, out_t* out) {
   for (coord_t t = 0; t < thrs; ++t) {
     auto [s, off] = slice_and_offset(make_coord(t, _), l);
     for (coord_t v = 0; v < vals; ++v) out[t * vals + v] = off + s(v);
   }
 }
-extern "C" __attribute__((noinline)) void cute_static_slice(int64_t* out) {
+extern "C" __attribute__((noinline)) void cute_static_slice(out_t* out) {
   auto sw = composition(Swizzle<3, 3, 3>{}, make_layout(make_shape(_64{}, _64{}), make_stride(_64{}, _1{})));
   auto tv = make_layout(make_shape(make_shape(_32{}, _8{}), make_shape(_8{}, _2{})),
                         make_stride(make_stride(_1{}, _512{}), make_stride(_64{}, _32{})));
   slice_kernel(composition(sw, tv), 256 * g_one, 16 * g_one, out);
 }
-extern "C" __attribute__((noinline)) void cute_dynamic_slice(int64_t* out) {
+extern "C" __attribute__((noinline)) void cute_dynamic_slice(out_t* out) {
   coord_t o = g_one;
   auto sw = composition(Swizzle<3, 3, 3>{}, make_layout(make_shape(64 * o, 64 * o), make_stride(64 * o, o)));
   auto tv = make_layout(make_shape(make_shape(32 * o, 8 * o), make_shape(8 * o, 2 * o)),
@@ -118,7 +124,7 @@ extern "C" __attribute__((noinline)) void cute_dynamic_slice(int64_t* out) {
 
 struct Kernel {
   const char* name;
-  void (*f)(int64_t*);
+  void (*f)(out_t*);
   int n;
 };
 static const Kernel kernels[] = {
@@ -129,7 +135,7 @@ static const Kernel kernels[] = {
 };
 
 int main(int argc, char** argv) {
-  std::vector<int64_t> out(16384);
+  std::vector<out_t> out(16384);
   std::string mode = argc > 1 ? argv[1] : "time";
   for (auto const& k : kernels) {
     if (mode != "time" && (argc < 3 || std::strcmp(argv[2], k.name) != 0)) continue;

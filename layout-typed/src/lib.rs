@@ -195,7 +195,8 @@ pub mod prelude {
 /// - Options (physical codomain only for swizzles): `swizzle(b = 3, src = 7, dst = 4)`,
 ///   `Swizzle<3,4,3> over bytes of 16-bit elements` or `Swizzle<3,3,3> over elements` (CuTe, with
 ///   the unit it acts on), `index = i32 | i64 | u32 | usize` (default `i64`; the offset range
-///   must fit).
+///   must fit). With `i32` or `u32`, `offset` computes in that type wherever every intermediate
+///   is proved to fit ([`Layout::NARROW`]), as CUDA code does with 32-bit indices.
 ///
 /// Every rule is checked during expansion and reported as a spanned compile error that names
 /// the rule, the mode and the numbers, with a `help:` line: not dense (Lemma 1), aliasing,
