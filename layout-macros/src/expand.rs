@@ -986,3 +986,130 @@ fn generated(
         #init
     }))
 }
+
+/// [`Arith::prove`] on hand-made programs: each intermediate it must check, one at a time.
+#[cfg(test)]
+mod arith_tests {
+    use super::{Arith, Program, Sum, Term, Var};
+
+    fn program(lets: Vec<Sum>, result: Sum, sizes: &[i64]) -> Program {
+        Program {
+            names: (0..sizes.len()).map(|i| format!("c{i}")).collect(),
+            sizes: sizes.to_vec(),
+            lets,
+            result,
+        }
+    }
+
+    fn sum(constant: i64, terms: Vec<(i64, Term)>) -> Sum {
+        Sum { constant, terms }
+    }
+
+    const C0: Var = Var::Coord(0);
+    const C1: Var = Var::Coord(1);
+    const C2: Var = Var::Coord(2);
+
+    #[test]
+    fn exact_ranges_of_weighted_sums_divisions_and_remainders() {
+        // t0 = 32·c0 + c1; result = 33·(t0 / 32) + (t0 mod 32), c0 < 16, c1 < 32.
+        let p = program(
+            vec![sum(0, vec![(32, Term::Var(C0)), (1, Term::Var(C1))])],
+            sum(
+                0,
+                vec![
+                    (33, Term::Div(Var::Temp(0), 32)),
+                    (1, Term::Mod(Var::Temp(0), 32)),
+                ],
+            ),
+            &[16, 32],
+        );
+        let coords = [(0, 15), (0, 31)];
+        assert_eq!(Arith::I32.prove(&p, &coords), Some((0, 33 * 15 + 31)));
+        assert_eq!(Arith::U32.prove(&p, &coords), Some((0, 33 * 15 + 31)));
+        assert_eq!(Arith::Wide.prove(&p, &coords), None);
+        // (t0 / 4) mod 8 and a negative coefficient, in i32; u32 refuses the coefficient.
+        let p = program(
+            vec![],
+            sum(5, vec![(-3, Term::DivMod(C0, 4, 8)), (2, Term::Var(C1))]),
+            &[64, 10],
+        );
+        let coords = [(0, 63), (0, 9)];
+        assert_eq!(Arith::I32.prove(&p, &coords), Some((5 - 21, 5 + 18)));
+        assert_eq!(Arith::U32.prove(&p, &coords), None);
+    }
+
+    #[test]
+    fn every_intermediate_must_fit() {
+        let big = 1i64 << 30;
+        // A partial sum leaves i32 (2^31) although the result, at most 2^30, fits.
+        let p = program(
+            vec![],
+            sum(
+                0,
+                vec![
+                    (big, Term::Var(C0)),
+                    (big, Term::Var(C1)),
+                    (-big, Term::Var(C2)),
+                ],
+            ),
+            &[2, 2, 1],
+        );
+        assert_eq!(Arith::I32.prove(&p, &[(0, 1), (0, 1), (1, 1)]), None);
+        assert!(Arith::U32.prove(&p, &[(0, 1), (0, 1), (1, 1)]).is_none());
+        // The same terms in an order whose partial sums fit.
+        let p = program(
+            vec![],
+            sum(
+                0,
+                vec![
+                    (big, Term::Var(C0)),
+                    (-big, Term::Var(C2)),
+                    (big, Term::Var(C1)),
+                ],
+            ),
+            &[2, 2, 1],
+        );
+        assert_eq!(
+            Arith::I32.prove(&p, &[(0, 1), (0, 1), (1, 1)]),
+            Some((-big, big))
+        );
+        // A coordinate past i32, though its remainder is small: u32 only.
+        let p = program(vec![], sum(0, vec![(1, Term::Mod(C0, 4))]), &[1 << 32]);
+        assert_eq!(Arith::I32.prove(&p, &[(0, (1 << 32) - 1)]), None);
+        assert_eq!(Arith::U32.prove(&p, &[(0, (1 << 32) - 1)]), Some((0, 3)));
+        // A division of a value that may be negative.
+        let p = program(
+            vec![sum(-1, vec![(1, Term::Var(C0))])],
+            sum(0, vec![(1, Term::Div(Var::Temp(0), 2))]),
+            &[4],
+        );
+        assert_eq!(Arith::I32.prove(&p, &[(0, 3)]), None);
+        // A product past the type: 2^16 · 2^16.
+        let p = program(vec![], sum(0, vec![(1 << 16, Term::Var(C0))]), &[1 << 16]);
+        assert_eq!(Arith::I32.prove(&p, &[(0, 1 << 16)]), None);
+        assert_eq!(Arith::U32.prove(&p, &[(0, 1 << 16)]), None);
+        assert_eq!(
+            Arith::U32.prove(&p, &[(0, (1 << 16) - 1)]),
+            Some((0, (1 << 32) - (1 << 16)))
+        );
+    }
+
+    #[test]
+    fn swizzles_fit_below_the_top_bit() {
+        let swz = |src, mask, dst| Term::Swizzle {
+            x: C0,
+            src,
+            mask,
+            dst,
+        };
+        // Swizzle<3,3,3> on [0, 4096): the XOR stays below 2^12.
+        let p = program(vec![], sum(0, vec![(1, swz(6, 7, 3))]), &[4096]);
+        assert_eq!(Arith::I32.prove(&p, &[(0, 4095)]), Some((0, 4095)));
+        // A field at bits 28..31 fits u32 only; a source past 32 bits is refused.
+        let p = program(vec![], sum(0, vec![(1, swz(0, 15, 28))]), &[16]);
+        assert_eq!(Arith::I32.prove(&p, &[(0, 15)]), None);
+        assert_eq!(Arith::U32.prove(&p, &[(0, 15)]), Some((0, u32::MAX.into())));
+        let p = program(vec![], sum(0, vec![(1, swz(40, 1, 0))]), &[16]);
+        assert_eq!(Arith::U32.prove(&p, &[(0, 15)]), None);
+    }
+}
