@@ -253,16 +253,74 @@ def machine():
             f"load average at the end {load[0]:.2f} / {load[1]:.2f} / {load[2]:.2f}")
 
 
+# ---------------------------------------------------------------------------------------------
+# The requirements (docs/performance.md): each one measured in this run, met or not.
+
+CHECK_MAX_MS = 1.0  # per checked unit at N = 1,000, default dev profile
+CHECK_MIN_RATIO = 40.0  # g++ per CuTe layout / ours per unit, at N = 1,000
+ALGEBRA_MIN_RATIO = 0.3  # ours / CuTe with run-time ints, ops/s
+ALGEBRA_REQUIRED = ["compose_small", "compose_partition", "divide", "decide_small", "decide_partition"]
+
+
+def check_requirements(rows):
+    if 1000 not in rows:
+        return []
+    (d0, _), _, (c0, _) = rows[0]
+    (d, _), _, (c, _) = rows[1000]
+    ours, cute = (d - d0) / 1000 * 1e3, (c - c0) / 1000 * 1e3
+    ratio = cute / ours if ours > 0 else float("inf")
+    return [(f"checking: ms per unit at N = 1,000 (default dev profile) ≤ {CHECK_MAX_MS:g}", f"{ours:.3f} ms",
+             ours <= CHECK_MAX_MS),
+            (f"checking: g++ / ours per unit at N = 1,000 ≥ {CHECK_MIN_RATIO:g}", f"{ratio:.1f}×",
+             ratio >= CHECK_MIN_RATIO)]
+
+
+def addressing_requirements(rows):
+    out = []
+    for label, cells in rows:
+        a, b, c, c32, c32s, a32 = (cells[k][1] for k in (0, 1, 2, 4, 5, 6))
+        short = label.split(":")[0]
+        out += [(f"addressing, {short}: (a′)/(c′) instructions ≤ 1", f"{a32 / c32:.2f}", a32 <= c32),
+                (f"addressing, {short}: (a′)/(c″) instructions ≤ 1", f"{a32 / c32s:.2f}", a32 <= c32s),
+                (f"addressing, {short}: (a)/(b) instructions ≤ 1", f"{a / b:.2f}", a <= b),
+                (f"addressing, {short}: (a)/(c) instructions ≤ 1", f"{a / c:.2f}", a <= c)]
+    return out
+
+
+def algebra_requirements(rows):
+    out = []
+    for (key, _), (label, ours, cute, _) in zip(OPS, rows):
+        if key in ALGEBRA_REQUIRED:
+            r = ours / float(cute)
+            out.append((f"algebra, {key}: ours / CuTe ≥ {ALGEBRA_MIN_RATIO:g}", f"{r:.2g}", r >= ALGEBRA_MIN_RATIO))
+    return out
+
+
+def requirements_table(reqs):
+    out = ["| requirement | measured | met |", "|---|---:|---|"]
+    for what, value, met in reqs:
+        out.append(f"| {what} | {value} | {'yes' if met else '**no**'} |")
+    return "\n".join(out)
+
+
 def main():
-    sections = []
+    sections, reqs = [], []
     if "check" in PARTS:
+        rows = check()
+        reqs += check_requirements(rows)
         sections.append("## 1. Compile-time checking (median of %d, `CARGO_INCREMENTAL=0`)\n\n%s"
-                        % (RUNS, check_table(check())))
+                        % (RUNS, check_table(rows)))
     if "addressing" in PARTS:
+        rows = addressing()
+        reqs += addressing_requirements(rows)
         sections.append("## 2. Run-time addressing (ns per offset, fastest of 51 rounds; instructions per offset, callgrind)\n\n%s"
-                        % addressing_table(addressing()))
+                        % addressing_table(rows))
     if "algebra" in PARTS:
-        sections.append("## 3. The algebra at run time (operations per second)\n\n%s" % algebra_table(algebra()))
+        rows = algebra()
+        reqs += algebra_requirements(rows)
+        sections.append("## 3. The algebra at run time (operations per second)\n\n%s" % algebra_table(rows))
+    if reqs:
+        sections.append("## Requirements\n\n%s" % requirements_table(reqs))
     print("\n\n".join(sections))
     print(f"\nmachine: {machine()}")
 
