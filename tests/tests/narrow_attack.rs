@@ -1,0 +1,195 @@
+//! Offsets computed in 32 bits (`index = i32` / `u32`) against a brute-force evaluator of the
+//! declared `shape:stride` text (in `i128`, written here), in every coordinate form, at the
+//! edges of the proof: offsets at the limits, partial sums of opposite signs, size-1 modes with
+//! strides past 32 bits, broadcasts past `u32`, swizzle fields at the width of the type,
+//! composites as written, run-time restrictions at the last thread, run-time leaves.
+
+use layout_typed::prelude::*;
+
+fn narrow<L: Layout>(_: L) -> bool {
+    L::NARROW
+}
+
+/// Splits `text` at its top-level `sep`.
+fn split_top(text: &str, sep: char) -> Vec<&str> {
+    let (mut depth, mut start, mut out) = (0i32, 0usize, Vec::new());
+    for (k, c) in text.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            c if c == sep && depth == 0 => {
+                out.push(&text[start..k]);
+                start = k + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&text[start..]);
+    out
+}
+
+/// The leaves of a `shape:stride` text in seed order (`_` is a broadcast): sizes, strides.
+fn leaves(text: &str) -> (Vec<u128>, Vec<i128>) {
+    let t: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    let parts = split_top(&t, ':');
+    assert_eq!(parts.len(), 2, "{text}");
+    let nums = |x: &str| -> Vec<String> {
+        x.split(['(', ')', ','])
+            .filter(|p| !p.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let sizes: Vec<u128> = nums(parts[0]).iter().map(|v| v.parse().expect("size")).collect();
+    let strides: Vec<i128> = nums(parts[1])
+        .iter()
+        .map(|v| if v == "_" { 0 } else { v.parse().expect("stride") })
+        .collect();
+    assert_eq!(sizes.len(), strides.len(), "{text}");
+    (sizes, strides)
+}
+
+/// `Σ cⱼ·dⱼ` at flat index `i` (last leaf fastest), in `i128`.
+fn brute(text: &str, i: u128) -> i128 {
+    let (sizes, strides) = leaves(text);
+    let (mut rest, mut acc) = (i, 0i128);
+    for (n, d) in sizes.iter().zip(&strides).rev() {
+        acc += (rest % n) as i128 * d;
+        rest /= n;
+    }
+    assert_eq!(rest, 0, "flat index {i} outside {text}");
+    acc
+}
+
+fn size_of(text: &str) -> u128 {
+    leaves(text).0.iter().product()
+}
+
+/// `x ^ (((x >> src) & (2^b − 1)) << dst)` in `i128`.
+fn swizzle(x: i128, b: u32, src: u32, dst: u32) -> i128 {
+    x ^ (((x >> src) & ((1i128 << b) - 1)) << dst)
+}
+
+fn wide<I: TryInto<i128>>(v: I) -> i128 {
+    v.try_into().unwrap_or_else(|_| panic!("index fits i128"))
+}
+
+/// Flat indices to try: all of a small domain, else both ends and each power of two ± 1.
+fn samples(size: u128) -> Vec<u128> {
+    if size <= 1 << 12 {
+        return (0..size).collect();
+    }
+    let mut v: Vec<u128> = (0..256).chain(size - 256..size).collect();
+    for k in 0..100 {
+        for d in [-1i128, 0, 1] {
+            let p = (1i128 << k) + d;
+            if p >= 0 && (p as u128) < size {
+                v.push(p as u128);
+            }
+        }
+    }
+    v
+}
+
+/// Every sampled flat index of `l`, as `offset_index`, `offset` and `try_offset`, against `want`.
+fn against<L: Layout>(l: L, want: &dyn Fn(u128) -> i128)
+where
+    L::Index: TryInto<i128>,
+{
+    for i in samples(L::SIZE as u128) {
+        let w = want(i);
+        let at = format!("{} at flat index {i}", l.notation());
+        assert_eq!(wide(l.offset_index(i as usize)), w, "offset_index: {at}");
+        assert_eq!(wide(l.offset(i as usize)), w, "offset: {at}");
+        assert_eq!(l.try_offset(i as usize).map(wide), Some(w), "try_offset: {at}");
+    }
+}
+
+/// `layout!` a `shape:stride` (options after it) with each index type given, and check every
+/// one against `brute`; evaluates to the `NARROW` of each, in order.
+macro_rules! attack {
+    ($l:tt $o:tt ; $($idx:ident),+) => {
+        [$(attack!(@one $l $o $idx)),+]
+    };
+    (@one [$($t:tt)*] [$($o:tt)*] $idx:ident) => {{
+        let l = layout!($($t)*, logical -> physical $($o)*, index = $idx);
+        against(l, &|i| attack!(@want [$($t)*] [$($o)*] i));
+        narrow(l)
+    }};
+    (@want [$($t:tt)*] [] $i:ident) => {
+        brute(stringify!($($t)*), $i)
+    };
+    (@want [$($t:tt)*] [, swizzle(b = $b:literal, src = $s:literal, dst = $d:literal)] $i:ident) => {
+        swizzle(brute(stringify!($($t)*), $i), $b, $s, $d)
+    };
+}
+
+#[test]
+fn the_evaluator_is_right() {
+    assert_eq!(leaves("(2,(3,4)):(12,(_,-1))"), (vec![2, 3, 4], vec![12, 0, -1]));
+    assert_eq!(brute("(2,3):(3,1)", 5), 5);
+    assert_eq!(brute("(2,(3,4)):(12,(_,-1))", 23), 12 - 3);
+    assert_eq!(swizzle(32, 1, 5, 2), 36);
+}
+
+#[test]
+fn partial_sums_of_opposite_signs() {
+    // +big then −big (and the reverse): every offset fits i32, the terms reach both limits.
+    assert_eq!(attack!([(2,2):(2147483647,-2147483646)] []; i32, i64), [true, false]);
+    assert_eq!(attack!([(2,2):(-2147483648,2147483647)] []; i32, i64), [true, false]);
+    assert_eq!(attack!([(2,2,2):(2147483647,-1073741824,-536870912)] []; i32, i64), [true, false]);
+    // Broadcasts among them.
+    assert_eq!(attack!([(2,3,2):(-2147483648,_,2147483647)] []; i32, i64), [true, false]);
+    // u32: the top of the range from three terms.
+    assert_eq!(
+        attack!([(2,2,1073741824):(2147483648,1073741824,1)] []; u32, usize),
+        [true, false]
+    );
+}
+
+#[test]
+fn size_one_modes_with_strides_past_32_bits() {
+    // A size-1 mode contributes nothing whatever its stride.
+    let n = attack!([(1,4):(99999999999,1)] []; i32, u32, i64);
+    assert_eq!(n[2], false);
+    let n = attack!([(4,1,(1,3)):(3,-99999999999,(4294967296,-1))] []; i32, i64);
+    assert_eq!(n[1], false);
+    let n = attack!([(1,4294967296,1,4):(5000000000,_,-7,1)] []; i32, u32, i64);
+    assert_eq!(n[2], false);
+}
+
+#[test]
+fn sizes_at_and_past_u32() {
+    // 2^32 offsets: the largest flat index is u32::MAX.
+    let n = attack!([4294967296:1] []; u32, usize);
+    assert_eq!(n[1], false);
+    let n = attack!([(65536,65536):(65536,1)] []; u32, usize);
+    assert_eq!(n[1], false);
+    // 2^31 coordinates of stride −1: the last coordinate is i32::MAX.
+    let n = attack!([2147483648:-1] []; i32, i64);
+    assert_eq!(n[1], false);
+    // Past u32 with a broadcast: flat indices past u32, coordinates within i32.
+    let n = attack!([(2147483648,4):(-1,_)] []; i32, i64);
+    assert_eq!(n[1], false);
+    let n = attack!([(4,2147483648):(_,-1)] []; i32, i64);
+    assert_eq!(n[1], false);
+    let n = attack!([(3,1431655765):(_,1)] []; i32, u32, i64);
+    assert_eq!(n[2], false);
+}
+
+#[test]
+fn swizzles_at_the_width_of_the_type() {
+    // Fields that are always 0 although they lie at or past bit 31.
+    attack!([64:1] [, swizzle(b = 1, src = 31, dst = 0)]; i32, u32, i64);
+    attack!([64:1] [, swizzle(b = 1, src = 32, dst = 0)]; i32, u32, i64);
+    attack!([64:1] [, swizzle(b = 2, src = 31, dst = 0)]; i32, u32, i64);
+    attack!([64:1] [, swizzle(b = 1, src = 0, dst = 31)]; u32, i64);
+    attack!([64:1] [, swizzle(b = 1, src = 8, dst = 31)]; i32, u32, i64);
+    attack!([64:1] [, swizzle(b = 1, src = 8, dst = 32)]; i32, u32, i64);
+    attack!([64:1] [, swizzle(b = 2, src = 8, dst = 31)]; i32, u32, i64);
+    attack!([(2,64):(1073741824,1)] [, swizzle(b = 3, src = 0, dst = 27)]; i32, u32, i64);
+    attack!([(2,64):(1073741824,1)] [, swizzle(b = 1, src = 30, dst = 0)]; i32, u32, i64);
+    attack!([(2,64):(1073741824,1)] [, swizzle(b = 2, src = 30, dst = 0)]; i32, u32, i64);
+    attack!([(2,64):(1073741824,1)] [, swizzle(b = 3, src = 0, dst = 28)]; i32, u32, i64);
+    attack!([(4,64):(1073741824,1)] [, swizzle(b = 2, src = 30, dst = 0)]; u32, i64);
+    attack!([(4,64):(1073741824,1)] [, swizzle(b = 2, src = 0, dst = 30)]; u32, i64);
+}
