@@ -193,3 +193,175 @@ fn swizzles_at_the_width_of_the_type() {
     attack!([(4,64):(1073741824,1)] [, swizzle(b = 2, src = 30, dst = 0)]; u32, i64);
     attack!([(4,64):(1073741824,1)] [, swizzle(b = 2, src = 0, dst = 30)]; u32, i64);
 }
+
+#[test]
+fn run_time_leaves_with_a_32_bit_index() {
+    // Offsets that fit i32 at run time: exact; offsets that do not: an error, never a wrap.
+    for (n, ld) in [(2usize, 1073741823i64), (2, 2147483646), (3, 1073741823), (2, -2147483647)] {
+        let text = format!("({n},2):({ld},1)");
+        match layout!(({n}, 2):({ld}, 1), logical -> physical, index = i32) {
+            Ok(l) => {
+                for i in 0..l.size() {
+                    let w = brute(&text, i as u128);
+                    assert!(i32::try_from(w).is_ok(), "{text} accepted, offset {w}");
+                    assert_eq!(i128::from(l.offset(i)), w, "{text} at {i}");
+                    assert_eq!(i128::from(l.offset((i / 2, i % 2))), w, "{text} at {i}");
+                }
+            }
+            Err(e) => {
+                let fits = (0..size_of(&text)).all(|i| i32::try_from(brute(&text, i)).is_ok());
+                assert!(!fits, "{text} refused although it fits: {e:?}");
+            }
+        }
+    }
+    for (n, ld) in [(2usize, 2147483647i64), (2, 4294967295), (2, 2147483648), (3, 2147483647)] {
+        let text = format!("({n},2):({ld},1)");
+        match layout!(({n}, 2):({ld}, 1), logical -> physical, index = u32) {
+            Ok(l) => {
+                for i in 0..l.size() {
+                    let w = brute(&text, i as u128);
+                    assert!(u32::try_from(w).is_ok(), "{text} accepted, offset {w}");
+                    assert_eq!(i128::from(l.offset(i)), w, "{text} at {i}");
+                }
+            }
+            Err(e) => {
+                let fits = (0..size_of(&text)).all(|i| u32::try_from(brute(&text, i)).is_ok());
+                assert!(!fits, "{text} refused although it fits: {e:?}");
+            }
+        }
+    }
+}
+
+layout! {
+    /// Rows of 4 at the i32 limits, read through `SPLIT` (a composite that is not a layout).
+    const ROWS = (3,4):(-1073741823,536870911), logical -> physical, index = i32;
+    const ROWS_U = (3,4):(2147483646,1), logical -> physical, index = u32;
+    const SPLIT = (thread: 2, value: 6):(6,1), thread-value -> logical, index = i32;
+    const SPLIT_U = (thread: 2, value: 6):(6,1), thread-value -> logical, index = u32;
+    const SPLIT_WIDE = (thread: 2, value: 6):(6,1), thread-value -> logical;
+    /// A padded, swizzled tile read by 128 threads × 4 values.
+    const PAD = (16,32):(33,1), logical -> physical, swizzle(b = 2, src = 5, dst = 0), index = i32;
+    const PAD_U = (16,32):(33,1), logical -> physical, swizzle(b = 2, src = 5, dst = 0), index = u32;
+    const TVP = (thread: 128, value: 4):(4,1), thread-value -> logical;
+    const TVP32 = (thread: 128, value: 4):(4,1), thread-value -> logical, index = i32;
+    /// 2^32 positions: a left operand whose flat indices pass i32 and a right operand onto them.
+    const HALF = (2,2147483648):(_,-1), logical -> physical, index = i32;
+    const ONTO = (thread: 2, value: 2147483648):(1,2), thread-value -> logical, index = u32;
+}
+
+/// `left ∘ right` at flat index `i`: `right` gives the flat index of `left`.
+fn through(left: &str, right: &str, i: u128) -> i128 {
+    let k = brute(right, i);
+    brute(left, u128::try_from(k).expect("a flat index"))
+}
+
+#[test]
+fn composites_as_written_at_the_limits() {
+    let (rows, rows_u, split) = (
+        "(3,4):(-1073741823,536870911)",
+        "(3,4):(2147483646,1)",
+        "(2,6):(6,1)",
+    );
+    let want = |i| through(rows, split, i);
+    let want_u = |i| through(rows_u, split, i);
+    let typed = compose(ROWS, SPLIT);
+    let typed_mixed = compose(ROWS, SPLIT_U);
+    let typed_wide = compose(ROWS, SPLIT_WIDE);
+    assert!(narrow(typed));
+    against(typed, &want);
+    against(typed_mixed, &want);
+    against(typed_wide, &want);
+    against(layout!(compose(ROWS, SPLIT)), &want);
+    against(layout!(compose(ROWS, SPLIT_WIDE)), &want);
+    let typed_u = compose(ROWS_U, SPLIT_U);
+    assert!(narrow(typed_u));
+    against(typed_u, &want_u);
+    against(compose(ROWS_U, SPLIT), &want_u);
+    against(layout!(compose(ROWS_U, SPLIT)), &want_u);
+    for t in 0..2usize {
+        let s = layout!(restrict(compose(ROWS, SPLIT), thread = t));
+        let s_u = layout!(restrict(compose(ROWS_U, SPLIT_WIDE), thread = t));
+        for v in 0..6usize {
+            let i = (t * 6 + v) as u128;
+            assert_eq!(i128::from(s.offset(v)), want(i), "thread {t}, value {v}");
+            assert_eq!(i128::from(s.offset_index(v)), want(i));
+            assert_eq!(i128::from(s_u.offset(v)), want_u(i));
+            assert_eq!(i128::from(s_u.offset_index(v)), want_u(i));
+        }
+    }
+}
+
+#[test]
+fn swizzled_padded_tiles_through_threads() {
+    let want = |i| swizzle(through("(16,32):(33,1)", "(128,4):(4,1)", i), 2, 5, 0);
+    against(layout!((16,32):(33,1), logical -> physical, swizzle(b = 2, src = 5, dst = 0), index = i32), &|i| {
+        swizzle(brute("(16,32):(33,1)", i), 2, 5, 0)
+    });
+    let typed = compose(PAD, TVP32);
+    assert!(narrow(typed));
+    against(typed, &want);
+    against(compose(PAD, TVP), &want);
+    against(compose(PAD_U, TVP32), &want);
+    against(layout!(compose(PAD, TVP)), &want);
+    against(layout!(compose(PAD_U, TVP)), &want);
+    for t in [0usize, 1, 126, 127] {
+        let s = layout!(restrict(compose(PAD, TVP), thread = t));
+        let s_u = layout!(restrict(compose(PAD_U, TVP), thread = t));
+        for v in 0..4usize {
+            let w = want((t * 4 + v) as u128);
+            assert_eq!(i128::from(s.offset(v)), w, "thread {t}, value {v}");
+            assert_eq!(i128::from(s.offset_index(v)), w);
+            assert_eq!(i128::from(s_u.offset(v)), w);
+        }
+    }
+}
+
+#[test]
+fn a_left_operand_past_i32_through_a_u32_right_operand() {
+    let (half, onto) = ("(2,2147483648):(_,-1)", "(2,2147483648):(1,2)");
+    let typed = compose(HALF, ONTO);
+    against(typed, &|i| through(half, onto, i));
+    for (t, v) in [(0usize, 0usize), (1, 0), (0, 1073741824), (1, 2147483647), (0, 2147483647)] {
+        let w = through(half, onto, (t * 2147483648 + v) as u128);
+        assert_eq!(i128::from(typed.offset((t, v))), w, "({t}, {v})");
+    }
+}
+
+#[test]
+fn coarse_coordinates_of_modes_past_u32() {
+    // An entry of 2^34 positions indexed by one integer (unflattened within the entry), next to
+    // entries indexed per leaf; offsets within i32.
+    let text = "((4294967296,4),(2,3)):((_,-268435456),(1073741823,-1))";
+    let l = layout!(((4294967296,4),(2,3)):((_,-268435456),(1073741823,-1)), logical -> physical, index = i32);
+    let w = layout!(((4294967296,4),(2,3)):((_,-268435456),(1073741823,-1)), logical -> physical);
+    against(l, &|i| brute(text, i));
+    for a in [0usize, 1, 2147483647, 2147483648, 4294967294, 4294967295] {
+        for b in 0..4usize {
+            for c in 0..2usize {
+                for d in 0..3usize {
+                    let i = (((a * 4 + b) * 2 + c) * 3 + d) as u128;
+                    let want = brute(text, i);
+                    assert_eq!(i128::from(l.offset(((a, b), (c, d)))), want);
+                    assert_eq!(i128::from(l.offset((a * 4 + b, (c, d)))), want);
+                    assert_eq!(i128::from(l.offset(((a, b), c * 3 + d))), want);
+                    assert_eq!(i128::from(l.offset((a * 4 + b, c * 3 + d))), want);
+                    assert_eq!(i128::from(w.offset((a * 4 + b, c * 3 + d))), want);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn views_at_the_top_of_u32() {
+    // The last element of the buffer, through a 32-bit offset.
+    let data: Vec<u8> = (0..=255u8).collect();
+    let l = layout!((16,16):(1,16), logical -> physical, swizzle(b = 4, src = 0, dst = 4), index = u32);
+    let v = View::new(&data[..], l);
+    for r in 0..16usize {
+        for c in 0..16usize {
+            let want = swizzle(brute("(16,16):(1,16)", (r * 16 + c) as u128), 4, 0, 4);
+            assert_eq!(i128::from(*v.get((r, c))), want);
+        }
+    }
+}
