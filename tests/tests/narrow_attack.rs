@@ -39,10 +39,19 @@ fn leaves(text: &str) -> (Vec<u128>, Vec<i128>) {
             .map(str::to_string)
             .collect()
     };
-    let sizes: Vec<u128> = nums(parts[0]).iter().map(|v| v.parse().expect("size")).collect();
+    let sizes: Vec<u128> = nums(parts[0])
+        .iter()
+        .map(|v| v.parse().expect("size"))
+        .collect();
     let strides: Vec<i128> = nums(parts[1])
         .iter()
-        .map(|v| if v == "_" { 0 } else { v.parse().expect("stride") })
+        .map(|v| {
+            if v == "_" {
+                0
+            } else {
+                v.parse().expect("stride")
+            }
+        })
         .collect();
     assert_eq!(sizes.len(), strides.len(), "{text}");
     (sizes, strides)
@@ -100,7 +109,11 @@ where
         let at = format!("{} at flat index {i}", l.notation());
         assert_eq!(wide(l.offset_index(i as usize)), w, "offset_index: {at}");
         assert_eq!(wide(l.offset(i as usize)), w, "offset: {at}");
-        assert_eq!(l.try_offset(i as usize).map(wide), Some(w), "try_offset: {at}");
+        assert_eq!(
+            l.try_offset(i as usize).map(wide),
+            Some(w),
+            "try_offset: {at}"
+        );
     }
 }
 
@@ -125,7 +138,10 @@ macro_rules! attack {
 
 #[test]
 fn the_evaluator_is_right() {
-    assert_eq!(leaves("(2,(3,4)):(12,(_,-1))"), (vec![2, 3, 4], vec![12, 0, -1]));
+    assert_eq!(
+        leaves("(2,(3,4)):(12,(_,-1))"),
+        (vec![2, 3, 4], vec![12, 0, -1])
+    );
     assert_eq!(brute("(2,3):(3,1)", 5), 5);
     assert_eq!(brute("(2,(3,4)):(12,(_,-1))", 23), 12 - 3);
     assert_eq!(swizzle(32, 1, 5, 2), 36);
@@ -134,11 +150,23 @@ fn the_evaluator_is_right() {
 #[test]
 fn partial_sums_of_opposite_signs() {
     // +big then −big (and the reverse): every offset fits i32, the terms reach both limits.
-    assert_eq!(attack!([(2,2):(2147483647,-2147483646)] []; i32, i64), [true, false]);
-    assert_eq!(attack!([(2,2):(-2147483648,2147483647)] []; i32, i64), [true, false]);
-    assert_eq!(attack!([(2,2,2):(2147483647,-1073741824,-536870912)] []; i32, i64), [true, false]);
+    assert_eq!(
+        attack!([(2,2):(2147483647,-2147483646)] []; i32, i64),
+        [true, false]
+    );
+    assert_eq!(
+        attack!([(2,2):(-2147483648,2147483647)] []; i32, i64),
+        [true, false]
+    );
+    assert_eq!(
+        attack!([(2,2,2):(2147483647,-1073741824,-536870912)] []; i32, i64),
+        [true, false]
+    );
     // Broadcasts among them.
-    assert_eq!(attack!([(2,3,2):(-2147483648,_,2147483647)] []; i32, i64), [true, false]);
+    assert_eq!(
+        attack!([(2,3,2):(-2147483648,_,2147483647)] []; i32, i64),
+        [true, false]
+    );
     // u32: the top of the range from three terms.
     assert_eq!(
         attack!([(2,2,1073741824):(2147483648,1073741824,1)] []; u32, usize),
@@ -149,55 +177,106 @@ fn partial_sums_of_opposite_signs() {
 #[test]
 fn size_one_modes_with_strides_past_32_bits() {
     // A size-1 mode contributes nothing whatever its stride.
-    let n = attack!([(1,4):(99999999999,1)] []; i32, u32, i64);
-    assert_eq!(n[2], false);
-    let n = attack!([(4,1,(1,3)):(3,-99999999999,(4294967296,-1))] []; i32, i64);
-    assert_eq!(n[1], false);
-    let n = attack!([(1,4294967296,1,4):(5000000000,_,-7,1)] []; i32, u32, i64);
-    assert_eq!(n[2], false);
+    assert_eq!(
+        attack!([(1,4):(99999999999,1)] []; i32, u32, i64),
+        [true, true, false]
+    );
+    assert_eq!(
+        attack!([(4,1,(1,3)):(3,-99999999999,(4294967296,-1))] []; i32, i64),
+        [true, false]
+    );
+    assert_eq!(
+        attack!([(1,4294967296,1,4):(5000000000,_,-7,1)] []; i32, u32, i64),
+        [true, true, false]
+    );
 }
 
 #[test]
 fn sizes_at_and_past_u32() {
     // 2^32 offsets: the largest flat index is u32::MAX.
-    let n = attack!([4294967296:1] []; u32, usize);
-    assert_eq!(n[1], false);
-    let n = attack!([(65536,65536):(65536,1)] []; u32, usize);
-    assert_eq!(n[1], false);
+    assert_eq!(attack!([4294967296:1] []; u32, usize), [true, false]);
+    assert_eq!(
+        attack!([(65536,65536):(65536,1)] []; u32, usize),
+        [true, false]
+    );
     // 2^31 coordinates of stride −1: the last coordinate is i32::MAX.
-    let n = attack!([2147483648:-1] []; i32, i64);
-    assert_eq!(n[1], false);
+    assert_eq!(attack!([2147483648:-1] []; i32, i64), [true, false]);
     // Past u32 with a broadcast: flat indices past u32, coordinates within i32.
-    let n = attack!([(2147483648,4):(-1,_)] []; i32, i64);
-    assert_eq!(n[1], false);
-    let n = attack!([(4,2147483648):(_,-1)] []; i32, i64);
-    assert_eq!(n[1], false);
-    let n = attack!([(3,1431655765):(_,1)] []; i32, u32, i64);
-    assert_eq!(n[2], false);
+    assert_eq!(attack!([(2147483648,4):(-1,_)] []; i32, i64), [true, false]);
+    assert_eq!(attack!([(4,2147483648):(_,-1)] []; i32, i64), [true, false]);
+    assert_eq!(
+        attack!([(3,1431655765):(_,1)] []; i32, u32, i64),
+        [true, true, false]
+    );
 }
 
 #[test]
 fn swizzles_at_the_width_of_the_type() {
-    // Fields that are always 0 although they lie at or past bit 31.
-    attack!([64:1] [, swizzle(b = 1, src = 31, dst = 0)]; i32, u32, i64);
-    attack!([64:1] [, swizzle(b = 1, src = 32, dst = 0)]; i32, u32, i64);
-    attack!([64:1] [, swizzle(b = 2, src = 31, dst = 0)]; i32, u32, i64);
-    attack!([64:1] [, swizzle(b = 1, src = 0, dst = 31)]; u32, i64);
-    attack!([64:1] [, swizzle(b = 1, src = 8, dst = 31)]; i32, u32, i64);
-    attack!([64:1] [, swizzle(b = 1, src = 8, dst = 32)]; i32, u32, i64);
-    attack!([64:1] [, swizzle(b = 2, src = 8, dst = 31)]; i32, u32, i64);
-    attack!([(2,64):(1073741824,1)] [, swizzle(b = 3, src = 0, dst = 27)]; i32, u32, i64);
-    attack!([(2,64):(1073741824,1)] [, swizzle(b = 1, src = 30, dst = 0)]; i32, u32, i64);
-    attack!([(2,64):(1073741824,1)] [, swizzle(b = 2, src = 30, dst = 0)]; i32, u32, i64);
-    attack!([(2,64):(1073741824,1)] [, swizzle(b = 3, src = 0, dst = 28)]; i32, u32, i64);
-    attack!([(4,64):(1073741824,1)] [, swizzle(b = 2, src = 30, dst = 0)]; u32, i64);
-    attack!([(4,64):(1073741824,1)] [, swizzle(b = 2, src = 0, dst = 30)]; u32, i64);
+    // Fields that are always 0 although they lie at or past bit 31: narrow where every shift
+    // stays below the width and the field below the sign bit, else computed wide.
+    assert_eq!(
+        attack!([64:1] [, swizzle(b = 1, src = 31, dst = 0)]; i32, u32, i64),
+        [true, true, false]
+    );
+    assert_eq!(
+        attack!([64:1] [, swizzle(b = 1, src = 32, dst = 0)]; i32, u32, i64),
+        [false, false, false]
+    );
+    assert_eq!(
+        attack!([64:1] [, swizzle(b = 2, src = 31, dst = 0)]; i32, u32, i64),
+        [true, true, false]
+    );
+    assert_eq!(
+        attack!([64:1] [, swizzle(b = 1, src = 0, dst = 31)]; u32, i64),
+        [true, false]
+    );
+    assert_eq!(
+        attack!([64:1] [, swizzle(b = 1, src = 8, dst = 31)]; i32, u32, i64),
+        [false, true, false]
+    );
+    assert_eq!(
+        attack!([64:1] [, swizzle(b = 1, src = 8, dst = 32)]; i32, u32, i64),
+        [false, false, false]
+    );
+    assert_eq!(
+        attack!([64:1] [, swizzle(b = 2, src = 8, dst = 31)]; i32, u32, i64),
+        [false, false, false]
+    );
+    assert_eq!(
+        attack!([(2,64):(1073741824,1)] [, swizzle(b = 3, src = 0, dst = 27)]; i32, u32, i64),
+        [true, true, false]
+    );
+    assert_eq!(
+        attack!([(2,64):(1073741824,1)] [, swizzle(b = 1, src = 30, dst = 0)]; i32, u32, i64),
+        [true, true, false]
+    );
+    assert_eq!(
+        attack!([(2,64):(1073741824,1)] [, swizzle(b = 2, src = 30, dst = 0)]; i32, u32, i64),
+        [true, true, false]
+    );
+    assert_eq!(
+        attack!([(2,64):(1073741824,1)] [, swizzle(b = 3, src = 0, dst = 28)]; i32, u32, i64),
+        [true, true, false]
+    );
+    assert_eq!(
+        attack!([(4,64):(1073741824,1)] [, swizzle(b = 2, src = 30, dst = 0)]; u32, i64),
+        [true, false]
+    );
+    assert_eq!(
+        attack!([(4,64):(1073741824,1)] [, swizzle(b = 2, src = 0, dst = 30)]; u32, i64),
+        [true, false]
+    );
 }
 
 #[test]
 fn run_time_leaves_with_a_32_bit_index() {
     // Offsets that fit i32 at run time: exact; offsets that do not: an error, never a wrap.
-    for (n, ld) in [(2usize, 1073741823i64), (2, 2147483646), (3, 1073741823), (2, -2147483647)] {
+    for (n, ld) in [
+        (2usize, 1073741823i64),
+        (2, 2147483646),
+        (3, 1073741823),
+        (2, -2147483647),
+    ] {
         let text = format!("({n},2):({ld},1)");
         match layout!(({n}, 2):({ld}, 1), logical -> physical, index = i32) {
             Ok(l) => {
@@ -214,7 +293,12 @@ fn run_time_leaves_with_a_32_bit_index() {
             }
         }
     }
-    for (n, ld) in [(2usize, 2147483647i64), (2, 4294967295), (2, 2147483648), (3, 2147483647)] {
+    for (n, ld) in [
+        (2usize, 2147483647i64),
+        (2, 4294967295),
+        (2, 2147483648),
+        (3, 2147483647),
+    ] {
         let text = format!("({n},2):({ld},1)");
         match layout!(({n}, 2):({ld}, 1), logical -> physical, index = u32) {
             Ok(l) => {
@@ -271,6 +355,8 @@ fn composites_as_written_at_the_limits() {
     against(typed, &want);
     against(typed_mixed, &want);
     against(typed_wide, &want);
+    assert!(narrow(typed_mixed) && narrow(layout!(compose(ROWS, SPLIT))));
+    assert!(narrow(layout!(compose(ROWS_U, SPLIT))) && !narrow(typed_wide));
     against(layout!(compose(ROWS, SPLIT)), &want);
     against(layout!(compose(ROWS, SPLIT_WIDE)), &want);
     let typed_u = compose(ROWS_U, SPLIT_U);
@@ -281,6 +367,7 @@ fn composites_as_written_at_the_limits() {
     for t in 0..2usize {
         let s = layout!(restrict(compose(ROWS, SPLIT), thread = t));
         let s_u = layout!(restrict(compose(ROWS_U, SPLIT_WIDE), thread = t));
+        assert!(narrow(s) && narrow(s_u));
         for v in 0..6usize {
             let i = (t * 6 + v) as u128;
             assert_eq!(i128::from(s.offset(v)), want(i), "thread {t}, value {v}");
@@ -294,19 +381,23 @@ fn composites_as_written_at_the_limits() {
 #[test]
 fn swizzled_padded_tiles_through_threads() {
     let want = |i| swizzle(through("(16,32):(33,1)", "(128,4):(4,1)", i), 2, 5, 0);
-    against(layout!((16,32):(33,1), logical -> physical, swizzle(b = 2, src = 5, dst = 0), index = i32), &|i| {
-        swizzle(brute("(16,32):(33,1)", i), 2, 5, 0)
-    });
+    against(
+        layout!((16,32):(33,1), logical -> physical, swizzle(b = 2, src = 5, dst = 0), index = i32),
+        &|i| swizzle(brute("(16,32):(33,1)", i), 2, 5, 0),
+    );
     let typed = compose(PAD, TVP32);
     assert!(narrow(typed));
     against(typed, &want);
     against(compose(PAD, TVP), &want);
     against(compose(PAD_U, TVP32), &want);
+    assert!(narrow(layout!(compose(PAD, TVP))) && narrow(layout!(compose(PAD_U, TVP))));
+    assert!(narrow(compose(PAD_U, TVP32)) && !narrow(compose(PAD, TVP)));
     against(layout!(compose(PAD, TVP)), &want);
     against(layout!(compose(PAD_U, TVP)), &want);
     for t in [0usize, 1, 126, 127] {
         let s = layout!(restrict(compose(PAD, TVP), thread = t));
         let s_u = layout!(restrict(compose(PAD_U, TVP), thread = t));
+        assert!(narrow(s) && narrow(s_u));
         for v in 0..4usize {
             let w = want((t * 4 + v) as u128);
             assert_eq!(i128::from(s.offset(v)), w, "thread {t}, value {v}");
@@ -320,8 +411,15 @@ fn swizzled_padded_tiles_through_threads() {
 fn a_left_operand_past_i32_through_a_u32_right_operand() {
     let (half, onto) = ("(2,2147483648):(_,-1)", "(2,2147483648):(1,2)");
     let typed = compose(HALF, ONTO);
+    assert!(narrow(typed));
     against(typed, &|i| through(half, onto, i));
-    for (t, v) in [(0usize, 0usize), (1, 0), (0, 1073741824), (1, 2147483647), (0, 2147483647)] {
+    for (t, v) in [
+        (0usize, 0usize),
+        (1, 0),
+        (0, 1073741824),
+        (1, 2147483647),
+        (0, 2147483647),
+    ] {
         let w = through(half, onto, (t * 2147483648 + v) as u128);
         assert_eq!(i128::from(typed.offset((t, v))), w, "({t}, {v})");
     }
@@ -334,6 +432,7 @@ fn coarse_coordinates_of_modes_past_u32() {
     let text = "((4294967296,4),(2,3)):((_,-268435456),(1073741823,-1))";
     let l = layout!(((4294967296,4),(2,3)):((_,-268435456),(1073741823,-1)), logical -> physical, index = i32);
     let w = layout!(((4294967296,4),(2,3)):((_,-268435456),(1073741823,-1)), logical -> physical);
+    assert!(narrow(l) && !narrow(w));
     against(l, &|i| brute(text, i));
     for a in [0usize, 1, 2147483647, 2147483648, 4294967294, 4294967295] {
         for b in 0..4usize {
@@ -353,15 +452,107 @@ fn coarse_coordinates_of_modes_past_u32() {
 }
 
 #[test]
-fn views_at_the_top_of_u32() {
-    // The last element of the buffer, through a 32-bit offset.
+fn views_read_every_element_through_a_32_bit_swizzle() {
+    // Every element of the buffer once (the swizzle is a bijection), through a 32-bit offset.
     let data: Vec<u8> = (0..=255u8).collect();
-    let l = layout!((16,16):(1,16), logical -> physical, swizzle(b = 4, src = 0, dst = 4), index = u32);
+    let l =
+        layout!((16,16):(1,16), logical -> physical, swizzle(b = 4, src = 0, dst = 4), index = u32);
+    assert!(narrow(l));
     let v = View::new(&data[..], l);
     for r in 0..16usize {
         for c in 0..16usize {
             let want = swizzle(brute("(16,16):(1,16)", (r * 16 + c) as u128), 4, 0, 4);
             assert_eq!(i128::from(*v.get((r, c))), want);
+        }
+    }
+}
+
+layout! {
+    /// Swizzled rows at the top of each type, read through `SPLIT`.
+    const ROWS_SW = (3,4):(536870912,1), logical -> physical, swizzle(b = 2, src = 0, dst = 29), index = i32;
+    const ROWS_SW_U = (3,4):(1073741824,1), logical -> physical, swizzle(b = 2, src = 0, dst = 30), index = u32;
+}
+
+#[test]
+fn swizzled_composites_at_the_top_of_the_type() {
+    let want = |i| swizzle(through("(3,4):(536870912,1)", "(2,6):(6,1)", i), 2, 0, 29);
+    let want_u = |i| swizzle(through("(3,4):(1073741824,1)", "(2,6):(6,1)", i), 2, 0, 30);
+    assert!(narrow(compose(ROWS_SW, SPLIT)) && narrow(compose(ROWS_SW_U, SPLIT_U)));
+    against(compose(ROWS_SW, SPLIT), &want);
+    against(compose(ROWS_SW, SPLIT_WIDE), &want);
+    assert!(narrow(layout!(compose(ROWS_SW, SPLIT))));
+    assert!(narrow(layout!(compose(ROWS_SW_U, SPLIT_WIDE))));
+    against(layout!(compose(ROWS_SW, SPLIT)), &want);
+    against(compose(ROWS_SW_U, SPLIT_U), &want_u);
+    against(layout!(compose(ROWS_SW_U, SPLIT_WIDE)), &want_u);
+    for t in 0..2usize {
+        let s = layout!(restrict(compose(ROWS_SW, SPLIT), thread = t));
+        let s_u = layout!(restrict(compose(ROWS_SW_U, SPLIT), thread = t));
+        assert!(narrow(s) && narrow(s_u));
+        for v in 0..6usize {
+            let i = (t * 6 + v) as u128;
+            assert_eq!(i128::from(s.offset(v)), want(i), "thread {t}, value {v}");
+            assert_eq!(i128::from(s.offset_index(v)), want(i));
+            assert_eq!(
+                i128::from(s_u.offset(v)),
+                want_u(i),
+                "thread {t}, value {v}"
+            );
+            assert_eq!(i128::from(s_u.offset_index(v)), want_u(i));
+        }
+    }
+}
+
+#[test]
+fn run_time_rows_at_the_limits() {
+    // A slice is the row's base plus the row: both halves and their sum at the limits.
+    let text = "(2,2):(2147483647,-2147483646)";
+    for r in 0..2usize {
+        let s = layout!(restrict([(2,2):(2147483647,-2147483646), logical -> physical, index = i32], 0 = r));
+        assert!(narrow(s));
+        for c in 0..2usize {
+            let w = brute(text, (r * 2 + c) as u128);
+            assert_eq!(i128::from(s.offset(c)), w, "row {r}, column {c}");
+            assert_eq!(i128::from(s.offset_index(c)), w);
+        }
+    }
+    // Swizzled after the slice: the field crosses the base.
+    let (text, text_u) = ("(2,64):(1073741824,1)", "(4,64):(1073741824,1)");
+    for r in 0..4usize {
+        let a = layout!(swizzle(restrict([(4,64):(1073741824,1), logical -> physical, index = u32], 0 = r), b = 2, src = 30, dst = 0));
+        let b = layout!(swizzle(restrict([(4,64):(1073741824,1), logical -> physical, index = u32], 0 = r), b = 2, src = 0, dst = 30));
+        assert!(narrow(a) && narrow(b));
+        for c in 0..64usize {
+            let x = brute(text_u, (r * 64 + c) as u128);
+            assert_eq!(
+                i128::from(a.offset(c)),
+                swizzle(x, 2, 30, 0),
+                "row {r}, column {c}"
+            );
+            assert_eq!(
+                i128::from(b.offset(c)),
+                swizzle(x, 2, 0, 30),
+                "row {r}, column {c}"
+            );
+            assert_eq!(i128::from(b.offset_index(c)), swizzle(x, 2, 0, 30));
+        }
+    }
+    for r in 0..2usize {
+        let a = layout!(swizzle(restrict([(2,64):(1073741824,1), logical -> physical, index = i32], 0 = r), b = 1, src = 30, dst = 0));
+        let b = layout!(swizzle(restrict([(2,64):(1073741824,1), logical -> physical, index = i32], 0 = r), b = 1, src = 0, dst = 30));
+        assert!(narrow(a) && narrow(b));
+        for c in 0..64usize {
+            let x = brute(text, (r * 64 + c) as u128);
+            assert_eq!(
+                i128::from(a.offset(c)),
+                swizzle(x, 1, 30, 0),
+                "row {r}, column {c}"
+            );
+            assert_eq!(
+                i128::from(b.offset(c)),
+                swizzle(x, 1, 0, 30),
+                "row {r}, column {c}"
+            );
         }
     }
 }
