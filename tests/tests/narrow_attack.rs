@@ -218,6 +218,19 @@ fn swizzles_at_the_width_of_the_type() {
         attack!([64:1] [, swizzle(b = 1, src = 31, dst = 0)]; i32, u32, i64),
         [true, true, false]
     );
+    // The widest field: a mask of 31 bits.
+    assert_eq!(
+        attack!([64:1] [, swizzle(b = 31, src = 31, dst = 0)]; i32, u32, i64),
+        [true, true, false]
+    );
+    assert_eq!(
+        attack!([(2,64):(1073741824,1)] [, swizzle(b = 30, src = 30, dst = 0)]; i32, u32, i64),
+        [true, true, false]
+    );
+    assert_eq!(
+        attack!([(2,64):(1073741824,1)] [, swizzle(b = 30, src = 31, dst = 0)]; i32, u32, i64),
+        [true, true, false]
+    );
     assert_eq!(
         attack!([64:1] [, swizzle(b = 1, src = 32, dst = 0)]; i32, u32, i64),
         [false, false, false]
@@ -587,6 +600,15 @@ fn what_cannot_be_proved_in_an_emitted_program_computes_wide() {
     let want_u = |i| through("(3,4):(2147483646,1)", "(2,6):(6,1)", i);
     against(c, &want_u);
     against(d, &want_u);
+    // A mask of 31 bits.
+    let f = layout!(swizzle(
+        compose(SMALL_ROWS, SPLIT),
+        b = 31,
+        src = 31,
+        dst = 0
+    ));
+    assert!(narrow(f));
+    against(f, &rows_split);
     // The same fields within the width: narrow.
     let e = layout!(swizzle(
         compose(SMALL_ROWS, SPLIT),
