@@ -1,8 +1,12 @@
 //! Offsets computed in 32 bits (`index = i32` / `u32`) against a brute-force evaluator of the
-//! declared `shape:stride` text (in `i128`, written here), in every coordinate form, at the
-//! edges of the proof: offsets at the limits, partial sums of opposite signs, size-1 modes with
-//! strides past 32 bits, broadcasts past `u32`, swizzle fields at the width of the type,
-//! composites as written, run-time restrictions at the last thread, run-time leaves.
+//! declared `shape:stride` text (in `i128`, written here), as `offset_index`, `offset` and
+//! `try_offset` of flat indices and, for nested layouts, every coarser coordinate form, at the
+//! edges of the range proof: offsets at the limits, partial sums of opposite signs, size-1 modes
+//! with strides past 32 bits, broadcasts and sizes past `u32`, swizzle fields and masks at the
+//! width of the type, composites (typed, emitted, nested, swizzled, padded), run-time
+//! restrictions at the last thread, run-time leaves and views. Each case also states whether it
+//! computes in 32 bits (`Layout::NARROW`): what cannot be proved computes in `isize`, with the
+//! same offsets.
 
 use layout_typed::prelude::*;
 
@@ -69,6 +73,7 @@ fn brute(text: &str, i: u128) -> i128 {
     acc
 }
 
+/// The number of coordinates of a `shape:stride` text.
 fn size_of(text: &str) -> u128 {
     leaves(text).0.iter().product()
 }
@@ -78,6 +83,7 @@ fn swizzle(x: i128, b: u32, src: u32, dst: u32) -> i128 {
     x ^ (((x >> src) & ((1i128 << b) - 1)) << dst)
 }
 
+/// An offset of any index type, exactly.
 fn wide<I: TryInto<i128>>(v: I) -> i128 {
     v.try_into().unwrap_or_else(|_| panic!("index fits i128"))
 }
