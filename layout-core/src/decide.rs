@@ -3,6 +3,8 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
+use smallvec::SmallVec;
+
 use crate::error::Error;
 use crate::layout::Layout;
 use crate::map::Map;
@@ -69,9 +71,10 @@ pub fn scan(g: &[i64]) -> Result<Chain, i64> {
     // rho[t - start] holds ρ(t) for t in the window [start, end), in i128: a difference of
     // two i64 values minus at most 64 recorded values (a chain of divisors of n < 2^64) never
     // leaves i128, so ρ(t) = 0 is decided on the integers, not modulo 2^64.
-    let mut rho = vec![0i128; SCAN_WINDOW.min(n.saturating_sub(1))];
+    let mut rho: SmallVec<[i128; 64]> =
+        SmallVec::from_elem(0, SCAN_WINDOW.min(n.saturating_sub(1)));
     let mut w_last = 1usize;
-    let mut recorded: Vec<(usize, i128)> = Vec::new();
+    let mut recorded: SmallVec<[(usize, i128); 16]> = SmallVec::new();
     let mut start = 1usize;
     let reject = |t: usize| i64::try_from(t).unwrap_or(i64::MAX);
     while start < n {
@@ -116,7 +119,8 @@ pub fn scan(g: &[i64]) -> Result<Chain, i64> {
     }
     // A recorded value is exact in i128 (see `rho`); the strides below are values of g.
     let recorded: Vec<(i64, i128)> = recorded.into_iter().map(|(t, a)| (reject(t), a)).collect();
-    let mut chain = vec![1i64];
+    let mut chain = Vec::with_capacity(recorded.len().saturating_add(1));
+    chain.push(1i64);
     chain.extend(recorded.iter().map(|&(t, _)| t).filter(|&t| t != 1));
     let k = chain.len();
     let mut shape = Vec::with_capacity(k);
@@ -269,9 +273,23 @@ fn coordinate_sizes(shape: &Tree<i64>) -> Vec<i64> {
 /// entries ([`Map::domain_entries`]), each read as one integer; a restriction that fixes every
 /// entry has the one coordinate of size 1 of its domain shape either way.
 fn map_coordinate_sizes(map: &Map, by_mode: bool) -> Vec<i64> {
+    if !by_mode {
+        return domain_leaf_sizes(map);
+    }
     match map.domain_entry_sizes() {
         sizes if by_mode && !sizes.is_empty() => sizes,
         _ => coordinate_sizes(&map.domain_shape()),
+    }
+}
+
+/// The sizes of the leaves of a map's domain shape, read off the layout that sets the domain
+/// (the right operand's, the inner map's) without building the shape.
+fn domain_leaf_sizes(map: &Map) -> Vec<i64> {
+    match map {
+        Map::Layout(a) => a.layout().leaves().iter().map(|m| m.size).collect(),
+        Map::Swizzled { inner, .. } => domain_leaf_sizes(inner),
+        Map::Composite { right, .. } => domain_leaf_sizes(right),
+        Map::Restricted { .. } => coordinate_sizes(&map.domain_shape()),
     }
 }
 
@@ -334,40 +352,38 @@ pub fn decide(map: &Map, by_mode: bool) -> Result<Decision, Error> {
     })
 }
 
-/// The leaves `(size, stride)` of a map that is a layout without enumeration, grouped by the
-/// domain leaf they belong to: a layout's leaves (one each), or the coarsest pieces of each
-/// domain leaf of a composite that [`symbolic`] decides (slowest first).
-fn grouped_leaves(map: &Map) -> Option<Vec<Vec<(i64, i64)>>> {
+/// Leaves `(size, stride)`, slowest first, inline for small maps.
+type Flat = SmallVec<[(i64, i64); 16]>;
+
+/// The leaves `(size, stride)` of a map that is a layout without enumeration, appended to
+/// `flat`, with the end of each domain leaf's group appended to `ends`: a layout's leaves (one
+/// each), or the coarsest pieces of each domain leaf of a composite that [`symbolic`] decides
+/// (slowest first). `None` for any other map.
+fn grouped_leaves(map: &Map, flat: &mut Flat, ends: &mut SmallVec<[usize; 8]>) -> Option<()> {
     match map {
-        Map::Layout(a) => Some(
-            a.layout()
-                .leaves()
-                .iter()
-                .map(|m| vec![(m.size, m.stride.value())])
-                .collect(),
-        ),
-        Map::Composite { .. } => Some(
-            symbolic(map)?
-                .iter()
-                .map(|c| {
-                    c.shape
-                        .iter()
-                        .copied()
-                        .zip(c.strides.iter().copied())
-                        .collect()
-                })
-                .collect(),
-        ),
-        _ => None,
+        Map::Layout(a) => {
+            for m in a.layout().leaves() {
+                flat.push((m.size, m.stride.value()));
+                ends.push(flat.len());
+            }
+        }
+        Map::Composite { .. } => {
+            for c in symbolic(map)? {
+                flat.extend(c.shape.iter().copied().zip(c.strides.iter().copied()));
+                ends.push(flat.len());
+            }
+        }
+        _ => return None,
     }
+    Some(())
 }
 
 /// The modes `(size, stride)` of a flat layout (slowest first) without those of size 1, and
 /// with each mode merged into the faster one beside it where it continues it
 /// (`stride = size_fast · stride_fast`): the same function, with only the mode boundaries
 /// where it changes stride. `None` when a merged size overflows.
-fn merged_runs(modes: impl DoubleEndedIterator<Item = (i64, i64)>) -> Option<Vec<(i64, i64)>> {
-    let mut out: Vec<(i64, i64)> = Vec::new(); // fastest first
+fn merged_runs(modes: impl DoubleEndedIterator<Item = (i64, i64)>) -> Option<Flat> {
+    let mut out = Flat::new(); // fastest first
     for (n, d) in modes.rev() {
         if n == 1 {
             continue;
@@ -398,32 +414,35 @@ fn symbolic(map: &Map) -> Option<Vec<Chain>> {
     let Map::Composite { left, right } = map else {
         return None;
     };
-    let a = merged_runs(grouped_leaves(left)?.into_iter().flatten())?;
-    let b = grouped_leaves(right)?;
+    let (mut left_flat, mut left_ends) = (Flat::new(), SmallVec::new());
+    grouped_leaves(left, &mut left_flat, &mut left_ends)?;
+    let a = merged_runs(left_flat.into_iter())?;
+    let (mut b_flat, mut b_ends) = (Flat::new(), SmallVec::<[usize; 8]>::new());
+    grouped_leaves(right, &mut b_flat, &mut b_ends)?;
     let total = a.iter().try_fold(1i64, |acc, &(n, _)| acc.checked_mul(n))?;
-    let right_total = b
+    let right_total = b_flat
         .iter()
-        .flatten()
         .try_fold(1i64, |acc, &(n, _)| acc.checked_mul(n))?;
     if right_total != total {
         return None;
     }
     // The left operand's modes with their canonical weights (last fastest).
-    let mut weights = vec![1i64; a.len()];
+    let mut weights: SmallVec<[i64; 16]> = SmallVec::from_elem(1, a.len());
     for k in (0..a.len().saturating_sub(1)).rev() {
         let next = weights
             .get(k.saturating_add(1))?
             .checked_mul(a.get(k.saturating_add(1))?.0)?;
         *weights.get_mut(k)? = next;
     }
-    let mut bounds: Vec<i64> = vec![1, total];
+    let mut bounds: SmallVec<[i64; 32]> = SmallVec::new();
+    bounds.extend([1, total]);
     for (&(m, _), &w) in a.iter().zip(&weights) {
         if m > 1 {
             bounds.push(w);
             bounds.push(w.checked_mul(m)?);
         }
     }
-    for &(n, d) in b.iter().flatten() {
+    for &(n, d) in &b_flat {
         if n > 1 {
             if d <= 0 {
                 return None;
@@ -448,15 +467,17 @@ fn symbolic(map: &Map) -> Option<Vec<Chain>> {
         })
     };
     // The scans tabulate Σ nᵢ values: within the limit of a decision.
-    let work = b
+    let work = b_flat
         .iter()
-        .flatten()
         .try_fold(0i64, |acc, &(n, _)| acc.checked_add(n))?;
     if work > DECIDE_LIMIT {
         return None;
     }
-    let mut chains = Vec::with_capacity(b.len());
-    for pieces in &b {
+    let mut chains = Vec::with_capacity(b_ends.len());
+    let mut start = 0usize;
+    for &end in &b_ends {
+        let pieces = b_flat.get(start..end)?;
+        start = end;
         // The leaf's coordinate `t` read in its pieces (slowest first): right's value at `t`.
         let n = pieces
             .iter()
@@ -471,7 +492,7 @@ fn symbolic(map: &Map) -> Option<Vec<Chain>> {
                 }
                 left_at(x)
             })
-            .collect::<Option<Vec<i64>>>()?;
+            .collect::<Option<SmallVec<[i64; 64]>>>()?;
         chains.push(scan(&g).ok()?);
     }
     Some(chains)

@@ -2,6 +2,7 @@
 
 use alloc::boxed::Box;
 use alloc::string::String;
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 use crate::error::Error;
@@ -30,7 +31,8 @@ fn shape_size(shape: &Tree<i64>) -> Option<i64> {
 /// "logical index order"), checked by [`Annotated::new`].
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Annotated {
-    layout: Layout,
+    /// Shared: a map that holds this layout (a composite, a swizzle) copies a pointer.
+    layout: Arc<Layout>,
     domain: Space,
     codomain: Space,
     domain_tile: Option<Vec<i64>>,
@@ -45,7 +47,7 @@ impl Annotated {
     pub fn new(layout: Layout, domain: Space, codomain: Space) -> Result<Annotated, Error> {
         check(&layout, domain, codomain)?;
         Ok(Annotated {
-            layout,
+            layout: Arc::new(layout),
             domain,
             codomain,
             domain_tile: None,
