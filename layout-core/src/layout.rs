@@ -402,6 +402,7 @@ impl Layout {
 
     /// [`Layout::from_parts`] when the size and the span are known: a regrouping or a
     /// reordering of a layout's leaves, which keeps both.
+    #[inline]
     pub(crate) fn from_checked(
         leaves: Leaves,
         profile: Profile,

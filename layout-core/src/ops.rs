@@ -28,7 +28,7 @@ use smallvec::SmallVec;
 
 use crate::dense::check_dense_bijection;
 use crate::error::{Error, ModePath, Quantity};
-use crate::layout::{LEAF, Layout, Leaves, Mode, Profile, assign_paths, mode_errors, subtree};
+use crate::layout::{LEAF, Layout, Leaves, Mode, Profile, mode_errors, subtree};
 use crate::tree::{Stride, Tree};
 
 /// One top-level mode of a layout: its path, shape and stride (the whole layout when its shape
@@ -306,33 +306,42 @@ pub fn scale_mode(l: &Layout, shape: &Tree<i64>) -> Result<Layout, Error> {
 /// [`Error::TileSplit`] naming the leaf where a nested mode cannot be cut,
 /// [`Error::Overflow`] when a stride `k·d` does not fit in `i64`.
 pub fn divide(l: &Layout, tile: &[i64]) -> Result<Layout, Error> {
-    let cuts = cut_all(l, tile)?;
+    let mut cuts = Cuts::new();
+    cut_all(l, tile, &mut cuts)?;
     let leaves = l.leaves();
     let mut out = Leaves::new();
     let mut profile = Profile::new();
     profile.push(3);
-    for rest in [false, true] {
+    for (g, rest) in [false, true].into_iter().enumerate() {
+        let group = ModePath::ROOT.child(g)?;
         if cuts.len() != 1 {
             profile.push(token(cuts.len()));
         }
-        for c in &cuts {
+        for (i, c) in cuts.iter().enumerate() {
+            let at = if cuts.len() == 1 {
+                group
+            } else {
+                group.child(i)?
+            };
             // A group of one mode is that mode's piece, unwrapped when it is a leaf (`(x)` is
             // `x`); a piece of several leaves stays a tuple inside the group.
-            let wrap = |profile: &mut Profile, n: usize| {
+            let wrap = |profile: &mut Profile, n: usize| -> Result<ModePath, Error> {
                 if cuts.len() == 1 && n > 1 {
                     profile.push(2);
+                    at.child(0)
+                } else {
+                    Ok(at)
                 }
             };
             if rest {
-                wrap(&mut profile, c.rest(leaves).count());
-                push_piece(&mut out, &mut profile, c.rest(leaves));
+                let at = wrap(&mut profile, c.rest(leaves).count())?;
+                push_piece(&mut out, &mut profile, at, c.rest(leaves))?;
             } else {
-                wrap(&mut profile, c.tile(leaves).count());
-                push_piece(&mut out, &mut profile, c.tile(leaves));
+                let at = wrap(&mut profile, c.tile(leaves).count())?;
+                push_piece(&mut out, &mut profile, at, c.tile(leaves))?;
             }
         }
     }
-    assign_paths(&profile, &mut out)?;
     // A regrouping of the cut leaves: the size and the span are `L`'s.
     let (min, max) = l.span();
     Ok(Layout::from_checked(
@@ -357,24 +366,29 @@ fn token(k: usize) -> u16 {
     u16::try_from(k.saturating_add(1)).unwrap_or(u16::MAX)
 }
 
-/// Appends a flat piece: its one leaf, or a tuple of its leaves.
+/// Appends a flat piece at `at`: its one leaf, or a tuple of its leaves.
+///
+/// # Errors
+/// [`Error::TooWide`] for a piece of more leaves than a path can number.
 fn push_piece(
     out: &mut Leaves,
     profile: &mut Profile,
+    at: ModePath,
     piece: impl Iterator<Item = (i64, Stride)> + Clone,
-) {
+) -> Result<(), Error> {
     let n = piece.clone().count();
     if n != 1 {
         profile.push(token(n));
     }
-    for (size, stride) in piece {
+    for (j, (size, stride)) in piece.enumerate() {
         profile.push(LEAF);
         out.push(Mode {
-            path: ModePath::ROOT,
+            path: if n == 1 { at } else { at.child(j)? },
             size,
             stride,
         });
     }
+    Ok(())
 }
 
 /// The top-level modes of a layout: their paths and the ranges of their leaves.
@@ -486,7 +500,10 @@ fn cut_mode(path: ModePath, leaves: &[Mode], range: Range<usize>, k: i64) -> Res
     Err(not_divisible)
 }
 
-fn cut_all(l: &Layout, tile: &[i64]) -> Result<SmallVec<[Cut; 8]>, Error> {
+/// The cuts of a layout's top-level modes, inline for up to 8 modes.
+type Cuts = SmallVec<[Cut; 8]>;
+
+fn cut_all(l: &Layout, tile: &[i64], cuts: &mut Cuts) -> Result<(), Error> {
     let modes = top_ranges(l)?;
     if modes.len() != tile.len() {
         return Err(Error::TileRank {
@@ -494,11 +511,10 @@ fn cut_all(l: &Layout, tile: &[i64]) -> Result<SmallVec<[Cut; 8]>, Error> {
             tile: tile.len(),
         });
     }
-    modes
-        .into_iter()
-        .zip(tile)
-        .map(|((path, range), &k)| cut_mode(path, l.leaves(), range, k))
-        .collect()
+    for ((path, range), &k) in modes.into_iter().zip(tile) {
+        cuts.push(cut_mode(path, l.leaves(), range, k)?);
+    }
+    Ok(())
 }
 
 /// `divide_modes(L, S)`: [`divide`] with the pieces kept in their modes: mode `i` becomes
@@ -525,17 +541,18 @@ fn cut_all(l: &Layout, tile: &[i64]) -> Result<SmallVec<[Cut; 8]>, Error> {
 /// # Errors
 /// As [`divide`].
 pub fn divide_modes(l: &Layout, tile: &[i64]) -> Result<Layout, Error> {
-    let cuts = cut_all(l, tile)?;
+    let mut cuts = Cuts::new();
+    cut_all(l, tile, &mut cuts)?;
     let leaves = l.leaves();
     let mut out = Leaves::new();
     let mut profile = Profile::new();
     profile.push(token(cuts.len()));
-    for c in &cuts {
+    for (i, c) in cuts.iter().enumerate() {
+        let mode = ModePath::ROOT.child(i)?;
         profile.push(3);
-        push_piece(&mut out, &mut profile, c.rest(leaves));
-        push_piece(&mut out, &mut profile, c.tile(leaves));
+        push_piece(&mut out, &mut profile, mode.child(0)?, c.rest(leaves))?;
+        push_piece(&mut out, &mut profile, mode.child(1)?, c.tile(leaves))?;
     }
-    assign_paths(&profile, &mut out)?;
     // `L` regrouped, its leaves in order with one of them cut in two: the size and the span
     // are `L`'s, and so are the top-level modes that the names label.
     let (min, max) = l.span();
@@ -780,16 +797,19 @@ pub fn inverse(l: &Layout) -> Result<Layout, Error> {
         profile.push(token(weighted.len()));
     }
     let mut named = false;
-    for (m, w) in &weighted {
+    for (j, (m, w)) in weighted.iter().enumerate() {
         profile.push(LEAF);
         leaves.push(Mode {
-            path: ModePath::ROOT,
+            path: if weighted.len() == 1 {
+                ModePath::ROOT
+            } else {
+                ModePath::ROOT.child(j)?
+            },
             size: m.size,
             stride: Stride::Int(*w),
         });
         named |= matches!(m.path.indices(), [i] if l.names().get(usize::from(*i)).is_some_and(Option::is_some));
     }
-    assign_paths(&profile, &mut leaves)?;
     let inv = Layout::from_parts(leaves, profile, Cow::Borrowed(&[]))?;
     if !named {
         return Ok(inv);
