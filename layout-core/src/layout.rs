@@ -420,6 +420,12 @@ impl Layout {
         }
     }
 
+    /// The leaves and the profile, to be filled in place by an operation that built the layout
+    /// with [`Layout::from_checked`] from empty ones (the layout is not moved while it grows).
+    pub(crate) fn parts_mut(&mut self) -> (&mut Leaves, &mut Profile) {
+        (&mut self.leaves, &mut self.profile)
+    }
+
     fn trees(&self) -> &(Tree<i64>, Tree<Stride>) {
         self.trees
             .get_or_init(|| alloc::boxed::Box::new(decode(&self.profile, &self.leaves)))

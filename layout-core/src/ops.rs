@@ -309,8 +309,15 @@ pub fn divide(l: &Layout, tile: &[i64]) -> Result<Layout, Error> {
     let mut cuts = Cuts::new();
     cut_all(l, tile, &mut cuts)?;
     let leaves = l.leaves();
-    let mut out = Leaves::new();
-    let mut profile = Profile::new();
+    // A regrouping of the cut leaves: the size and the span are `L`'s.
+    let (min, max) = l.span();
+    let mut result = Layout::from_checked(
+        Leaves::new(),
+        Profile::new(),
+        Cow::Borrowed(tile_rest()),
+        (l.size(), min, max),
+    );
+    let (out, profile) = result.parts_mut();
     profile.push(3);
     for (g, rest) in [false, true].into_iter().enumerate() {
         let group = ModePath::ROOT.child(g)?;
@@ -334,22 +341,15 @@ pub fn divide(l: &Layout, tile: &[i64]) -> Result<Layout, Error> {
                 }
             };
             if rest {
-                let at = wrap(&mut profile, c.rest(leaves).count())?;
-                push_piece(&mut out, &mut profile, at, c.rest(leaves))?;
+                let at = wrap(profile, c.rest(leaves).count())?;
+                push_piece(out, profile, at, c.rest(leaves))?;
             } else {
-                let at = wrap(&mut profile, c.tile(leaves).count())?;
-                push_piece(&mut out, &mut profile, at, c.tile(leaves))?;
+                let at = wrap(profile, c.tile(leaves).count())?;
+                push_piece(out, profile, at, c.tile(leaves))?;
             }
         }
     }
-    // A regrouping of the cut leaves: the size and the span are `L`'s.
-    let (min, max) = l.span();
-    Ok(Layout::from_checked(
-        out,
-        profile,
-        Cow::Borrowed(tile_rest()),
-        (l.size(), min, max),
-    ))
+    Ok(result)
 }
 
 /// `divide`'s names, made once.
@@ -389,29 +389,6 @@ fn push_piece(
         });
     }
     Ok(())
-}
-
-/// The top-level modes of a layout: their paths and the ranges of their leaves.
-type TopRanges = SmallVec<[(ModePath, Range<usize>); 8]>;
-
-/// The top-level modes of a layout as ranges of its leaves, with their paths (the whole
-/// layout when its shape is a bare leaf).
-fn top_ranges(l: &Layout) -> Result<TopRanges, Error> {
-    let p = l.profile();
-    let mut out = SmallVec::new();
-    match p.first().copied() {
-        Some(LEAF) | None => out.push((ModePath::ROOT, 0..l.leaves().len())),
-        Some(t) => {
-            let (mut pos, mut start) = (1usize, 0usize);
-            for i in 0..usize::from(t.saturating_sub(1)) {
-                let (next, n) = subtree(p, pos);
-                let end = start.saturating_add(n);
-                out.push((ModePath::ROOT.child(i)?, start..end));
-                (pos, start) = (next, end);
-            }
-        }
-    }
-    Ok(out)
 }
 
 /// One top-level mode (leaves `range` of the layout) cut by a tile entry: the tile piece is
@@ -504,15 +481,30 @@ fn cut_mode(path: ModePath, leaves: &[Mode], range: Range<usize>, k: i64) -> Res
 type Cuts = SmallVec<[Cut; 8]>;
 
 fn cut_all(l: &Layout, tile: &[i64], cuts: &mut Cuts) -> Result<(), Error> {
-    let modes = top_ranges(l)?;
-    if modes.len() != tile.len() {
+    let rank = l.rank();
+    if rank != tile.len() {
         return Err(Error::TileRank {
-            rank: modes.len(),
+            rank,
             tile: tile.len(),
         });
     }
-    for ((path, range), &k) in modes.into_iter().zip(tile) {
-        cuts.push(cut_mode(path, l.leaves(), range, k)?);
+    let (p, leaves) = (l.profile(), l.leaves());
+    match p.first().copied() {
+        // A bare leaf is the one top-level mode.
+        Some(LEAF) | None => {
+            for &k in tile {
+                cuts.push(cut_mode(ModePath::ROOT, leaves, 0..leaves.len(), k)?);
+            }
+        }
+        Some(_) => {
+            let (mut pos, mut start) = (1usize, 0usize);
+            for (i, &k) in tile.iter().enumerate() {
+                let (next, n) = subtree(p, pos);
+                let end = start.saturating_add(n);
+                cuts.push(cut_mode(ModePath::ROOT.child(i)?, leaves, start..end, k)?);
+                (pos, start) = (next, end);
+            }
+        }
     }
     Ok(())
 }
@@ -544,24 +536,24 @@ pub fn divide_modes(l: &Layout, tile: &[i64]) -> Result<Layout, Error> {
     let mut cuts = Cuts::new();
     cut_all(l, tile, &mut cuts)?;
     let leaves = l.leaves();
-    let mut out = Leaves::new();
-    let mut profile = Profile::new();
+    // `L` regrouped, its leaves in order with one of them cut in two: the size and the span
+    // are `L`'s, and so are the top-level modes that the names label.
+    let (min, max) = l.span();
+    let mut result = Layout::from_checked(
+        Leaves::new(),
+        Profile::new(),
+        l.names_cow(),
+        (l.size(), min, max),
+    );
+    let (out, profile) = result.parts_mut();
     profile.push(token(cuts.len()));
     for (i, c) in cuts.iter().enumerate() {
         let mode = ModePath::ROOT.child(i)?;
         profile.push(3);
-        push_piece(&mut out, &mut profile, mode.child(0)?, c.rest(leaves))?;
-        push_piece(&mut out, &mut profile, mode.child(1)?, c.tile(leaves))?;
+        push_piece(out, profile, mode.child(0)?, c.rest(leaves))?;
+        push_piece(out, profile, mode.child(1)?, c.tile(leaves))?;
     }
-    // `L` regrouped, its leaves in order with one of them cut in two: the size and the span
-    // are `L`'s, and so are the top-level modes that the names label.
-    let (min, max) = l.span();
-    Ok(Layout::from_checked(
-        out,
-        profile,
-        l.names_cow(),
-        (l.size(), min, max),
-    ))
+    Ok(result)
 }
 
 /// `M = max − min + 1` over `L`'s offsets: the distance between copies.
