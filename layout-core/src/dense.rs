@@ -1,6 +1,6 @@
 //! Lemma 1 (spec: Dense bijections): a dense bijection is decided from sizes and strides alone.
 
-use alloc::vec::Vec;
+use smallvec::SmallVec;
 
 use crate::error::Error;
 use crate::layout::{Layout, Mode};
@@ -31,7 +31,7 @@ pub fn is_dense_bijection(layout: &Layout) -> bool {
 /// first mode, in stride order, whose stride is not the running product, with the stride
 /// expected and the stride found.
 pub fn check_dense_bijection(layout: &Layout) -> Result<(), Error> {
-    let mut modes: Vec<Mode> = layout.modes().into_iter().filter(|m| m.size > 1).collect();
+    let mut modes: SmallVec<[&Mode; 8]> = layout.leaves().iter().filter(|m| m.size > 1).collect();
     if let Some(m) = modes.iter().find(|m| m.stride == Stride::Broadcast) {
         return Err(Error::BroadcastNotDense {
             mode: m.path,

@@ -1,8 +1,12 @@
 //! The layout: a shape and a stride of the same profile, with checked size and offset range.
 
+use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
+
+use once_cell::race::OnceBox;
+use smallvec::SmallVec;
 
 use crate::error::{Error, ModePath, Quantity};
 use crate::tree::{Stride, Tree};
@@ -29,23 +33,73 @@ use crate::tree::{Stride, Tree};
 /// assert_eq!(l.to_cute().to_string(), "(32,16):(1,32)");
 /// # Ok::<(), layout_core::Error>(())
 /// ```
-#[derive(Clone, PartialEq, Eq)]
 pub struct Layout {
-    shape: Tree<i64>,
-    stride: Tree<Stride>,
-    names: Vec<Option<String>>,
+    /// The leaf modes in order (the last varies fastest), inline up to [`INLINE_LEAVES`].
+    leaves: Leaves,
+    /// The nesting, in preorder: [`LEAF`] for a leaf, `1 + k` for a tuple of `k` entries.
+    profile: Profile,
+    /// The names of the top-level modes (empty when none is named); a constant list such as
+    /// `divide`'s `tile`/`rest` is borrowed, not allocated.
+    names: Cow<'static, [Option<String>]>,
     size: i64,
     min: i64,
     max: i64,
-    /// The leaf modes in order, walked once at construction: evaluation reads them instead of
-    /// walking (and allocating) the trees on every call. A function of `shape` and `stride`.
-    leaves: Vec<Mode>,
+    /// The shape and stride trees, built on the first call of [`Layout::shape`] or
+    /// [`Layout::stride`] (a function of `leaves` and `profile`).
+    trees: OnceBox<(Tree<i64>, Tree<Stride>)>,
 }
+
+/// How many leaves a [`Layout`] keeps without allocating.
+pub(crate) const INLINE_LEAVES: usize = 8;
+
+/// The leaves of a layout: inline up to [`INLINE_LEAVES`], on the heap beyond.
+pub(crate) type Leaves = SmallVec<[Mode; INLINE_LEAVES]>;
+
+/// The nesting of a layout in preorder tokens: [`LEAF`], or `1 + k` for a tuple of `k`.
+pub(crate) type Profile = SmallVec<[u16; 16]>;
+
+/// The token of a leaf in a [`Profile`].
+pub(crate) const LEAF: u16 = 0;
+
+impl Clone for Layout {
+    fn clone(&self) -> Layout {
+        // The trees are not copied: they are rebuilt on demand from the leaves.
+        Layout {
+            leaves: self.leaves.clone(),
+            profile: self.profile.clone(),
+            names: self.names.clone(),
+            size: self.size,
+            min: self.min,
+            max: self.max,
+            trees: OnceBox::new(),
+        }
+    }
+}
+
+impl PartialEq for Layout {
+    fn eq(&self, other: &Layout) -> bool {
+        // Paths are a function of the profile.
+        self.profile == other.profile
+            && self.leaves.len() == other.leaves.len()
+            && self
+                .leaves
+                .iter()
+                .zip(&other.leaves)
+                .all(|(a, b)| a.size == b.size && a.stride == b.stride)
+            && self.names == other.names
+    }
+}
+
+impl Eq for Layout {}
 
 impl core::hash::Hash for Layout {
     fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
-        // `leaves` is a function of `shape` and `stride`.
-        (&self.shape, &self.stride, &self.names).hash(state);
+        // The trees and the paths are functions of the leaves and the profile.
+        self.profile.hash(state);
+        for m in &self.leaves {
+            (m.size, m.stride).hash(state);
+        }
+        self.names.hash(state);
         (self.size, self.min, self.max).hash(state);
     }
 }
@@ -53,8 +107,8 @@ impl core::hash::Hash for Layout {
 impl fmt::Debug for Layout {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Layout")
-            .field("shape", &self.shape)
-            .field("stride", &self.stride)
+            .field("shape", self.shape())
+            .field("stride", self.stride())
             .field("names", &self.names)
             .field("size", &self.size)
             .field("min", &self.min)
@@ -89,16 +143,19 @@ fn normalise<T: Clone>(t: &Tree<T>) -> Tree<T> {
     }
 }
 
-/// Collects the leaf modes and every leaf-local error (all of them, not only the first).
+/// Collects the leaf modes, the profile and every leaf-local error (all of them, not only the
+/// first).
 struct Walk {
-    modes: Vec<Mode>,
+    modes: Leaves,
+    profile: Profile,
     errors: Vec<Error>,
 }
 
 impl Walk {
     fn run(shape: &Tree<i64>, stride: &Tree<Stride>) -> Walk {
         let mut w = Walk {
-            modes: Vec::new(),
+            modes: Leaves::new(),
+            profile: Profile::new(),
             errors: Vec::new(),
         };
         w.visit(ModePath::ROOT, shape, stride);
@@ -119,6 +176,7 @@ impl Walk {
                         size: *n,
                     });
                 }
+                self.profile.push(LEAF);
                 self.modes.push(Mode {
                     path,
                     size: *n,
@@ -126,6 +184,9 @@ impl Walk {
                 });
             }
             (Tree::Tuple(a), Tree::Tuple(b)) if a.len() == b.len() => {
+                // A tuple wider than a path can name is reported by `child` below.
+                self.profile
+                    .push(u16::try_from(a.len().saturating_add(1)).unwrap_or(u16::MAX));
                 for (i, (s, d)) in a.iter().zip(b).enumerate() {
                     match path.child(i) {
                         Ok(p) => self.visit(p, s, d),
@@ -140,6 +201,76 @@ impl Walk {
             }),
         }
     }
+}
+
+/// The shape and stride trees of a profile and its leaves.
+fn decode(profile: &[u16], leaves: &[Mode]) -> (Tree<i64>, Tree<Stride>) {
+    fn go(
+        p: &mut core::slice::Iter<'_, u16>,
+        l: &mut core::slice::Iter<'_, Mode>,
+    ) -> (Tree<i64>, Tree<Stride>) {
+        match p.next().copied().unwrap_or(LEAF) {
+            LEAF => l
+                .next()
+                .map_or((Tree::Leaf(1), Tree::Leaf(Stride::Int(0))), |m| {
+                    (Tree::Leaf(m.size), Tree::Leaf(m.stride))
+                }),
+            t => {
+                let k = usize::from(t.saturating_sub(1));
+                let (mut s, mut d) = (Vec::with_capacity(k), Vec::with_capacity(k));
+                for _ in 0..k {
+                    let (a, b) = go(p, l);
+                    s.push(a);
+                    d.push(b);
+                }
+                (Tree::Tuple(s), Tree::Tuple(d))
+            }
+        }
+    }
+    go(&mut profile.iter(), &mut leaves.iter())
+}
+
+/// Sets the path of every leaf from the profile.
+///
+/// # Errors
+/// [`Error::TooDeep`]/[`Error::TooWide`] past the path limits.
+pub(crate) fn assign_paths(profile: &[u16], leaves: &mut [Mode]) -> Result<(), Error> {
+    fn go(
+        path: ModePath,
+        p: &mut core::slice::Iter<'_, u16>,
+        l: &mut core::slice::IterMut<'_, Mode>,
+    ) -> Result<(), Error> {
+        match p.next().copied().unwrap_or(LEAF) {
+            LEAF => {
+                if let Some(m) = l.next() {
+                    m.path = path;
+                }
+            }
+            t => {
+                for i in 0..usize::from(t.saturating_sub(1)) {
+                    go(path.child(i)?, p, l)?;
+                }
+            }
+        }
+        Ok(())
+    }
+    go(ModePath::ROOT, &mut profile.iter(), &mut leaves.iter_mut())
+}
+
+/// The token after the subtree that starts at `pos`, and the number of leaves in it.
+pub(crate) fn subtree(profile: &[u16], mut pos: usize) -> (usize, usize) {
+    let (mut open, mut leaves) = (1usize, 0usize);
+    while open > 0 {
+        let t = profile.get(pos).copied().unwrap_or(LEAF);
+        pos = pos.saturating_add(1);
+        open = open.saturating_sub(1);
+        if t == LEAF {
+            leaves = leaves.saturating_add(1);
+        } else {
+            open = open.saturating_add(usize::from(t.saturating_sub(1)));
+        }
+    }
+    (pos, leaves)
 }
 
 /// Every error of a shape and stride that concerns one mode alone, in mode order: profile
@@ -176,22 +307,27 @@ impl Layout {
     /// assert_eq!(l.with_names(names), Err(Error::DuplicateName { first: 0, second: 1 }));
     /// # Ok::<(), layout_core::Error>(())
     /// ```
-    pub fn with_names(self, names: Vec<Option<String>>) -> Result<Layout, Error> {
+    pub fn with_names(mut self, names: Vec<Option<String>>) -> Result<Layout, Error> {
         if names.iter().all(Option::is_none) {
-            return Layout::new(self.shape, self.stride);
+            // Unnamed: a rank-1 tuple of one leaf is that leaf again (`(x)` is `x`).
+            if self.profile.as_slice() == [2, LEAF] {
+                self.profile = Profile::from_slice(&[LEAF]);
+                assign_paths(&self.profile, &mut self.leaves)?;
+            }
+            self.names = Cow::Borrowed(&[]);
+            self.trees = OnceBox::new();
+            return Ok(self);
         }
-        let shape = match self.shape {
-            Tree::Leaf(_) => Tree::Tuple(alloc::vec![self.shape]),
-            t => t,
-        };
-        let stride = match self.stride {
-            Tree::Leaf(_) => Tree::Tuple(alloc::vec![self.stride]),
-            t => t,
-        };
-        if names.len() != shape.rank() {
+        if self.profile.first() == Some(&LEAF) {
+            self.profile = Profile::from_slice(&[2, LEAF]);
+            assign_paths(&self.profile, &mut self.leaves)?;
+            self.trees = OnceBox::new();
+        }
+        let rank = self.rank();
+        if names.len() != rank {
             return Err(Error::ProfileMismatch {
                 mode: ModePath::ROOT,
-                shape_rank: shape.rank(),
+                shape_rank: rank,
                 stride_rank: names.len(),
             });
         }
@@ -205,7 +341,8 @@ impl Layout {
                 return Err(Error::DuplicateName { first, second });
             }
         }
-        Layout::build(shape, stride, names)
+        self.names = Cow::Owned(names);
+        Ok(self)
     }
 
     pub(crate) fn build(
@@ -217,8 +354,26 @@ impl Layout {
         if let Some(e) = w.errors.first() {
             return Err(*e);
         }
+        let l = Layout::from_parts(w.modes, w.profile, Cow::Owned(names))?;
+        // The trees are at hand: keep them for `shape` and `stride`.
+        let _ = l.trees.set(alloc::boxed::Box::new((shape, stride)));
+        Ok(l)
+    }
+
+    /// A layout from leaves whose sizes are positive, whose strides are not `0` at a size
+    /// above 1, with their paths set, and a profile of that many leaves: what an operation
+    /// builds when every leaf is correct by construction. Only the size and the span are
+    /// computed, with checked arithmetic.
+    ///
+    /// # Errors
+    /// [`Error::Overflow`] when the size or an offset exceeds `i64`.
+    pub(crate) fn from_parts(
+        leaves: Leaves,
+        profile: Profile,
+        names: Cow<'static, [Option<String>]>,
+    ) -> Result<Layout, Error> {
         let (mut size, mut min, mut max) = (1i64, 0i64, 0i64);
-        for m in &w.modes {
+        for m in &leaves {
             size = size.checked_mul(m.size).ok_or(Error::Overflow {
                 mode: m.path,
                 what: Quantity::Positions,
@@ -237,27 +392,55 @@ impl Layout {
                 what: Quantity::Offset,
             })?;
         }
-        Ok(Layout {
-            shape,
-            stride,
+        Ok(Layout::from_checked(
+            leaves,
+            profile,
+            names,
+            (size, min, max),
+        ))
+    }
+
+    /// [`Layout::from_parts`] when the size and the span are known: a regrouping or a
+    /// reordering of a layout's leaves, which keeps both.
+    #[inline]
+    pub(crate) fn from_checked(
+        leaves: Leaves,
+        profile: Profile,
+        names: Cow<'static, [Option<String>]>,
+        (size, min, max): (i64, i64, i64),
+    ) -> Layout {
+        Layout {
+            leaves,
+            profile,
             names,
             size,
             min,
             max,
-            leaves: w.modes,
-        })
+            trees: OnceBox::new(),
+        }
     }
 
-    /// The shape tree (sizes).
+    /// The leaves and the profile, to be filled in place by an operation that built the layout
+    /// with [`Layout::from_checked`] from empty ones (the layout is not moved while it grows).
+    pub(crate) fn parts_mut(&mut self) -> (&mut Leaves, &mut Profile) {
+        (&mut self.leaves, &mut self.profile)
+    }
+
+    fn trees(&self) -> &(Tree<i64>, Tree<Stride>) {
+        self.trees
+            .get_or_init(|| alloc::boxed::Box::new(decode(&self.profile, &self.leaves)))
+    }
+
+    /// The shape tree (sizes). Built from the leaves on the first call, then kept.
     #[must_use]
     pub fn shape(&self) -> &Tree<i64> {
-        &self.shape
+        &self.trees().0
     }
 
-    /// The stride tree (elements, or `_`).
+    /// The stride tree (elements, or `_`). Built from the leaves on the first call, then kept.
     #[must_use]
     pub fn stride(&self) -> &Tree<Stride> {
-        &self.stride
+        &self.trees().1
     }
 
     /// The names of the top-level modes; empty when none is named.
@@ -269,7 +452,20 @@ impl Layout {
     /// Number of top-level modes.
     #[must_use]
     pub fn rank(&self) -> usize {
-        self.shape.rank()
+        match self.profile.first().copied() {
+            Some(LEAF) | None => 1,
+            Some(t) => usize::from(t.saturating_sub(1)),
+        }
+    }
+
+    /// The names, shared when they are a constant list.
+    pub(crate) fn names_cow(&self) -> Cow<'static, [Option<String>]> {
+        self.names.clone()
+    }
+
+    /// The nesting tokens (see [`Profile`]).
+    pub(crate) fn profile(&self) -> &[u16] {
+        &self.profile
     }
 
     /// `size(L)`: the product of the sizes, the number of coordinates.
@@ -312,7 +508,7 @@ impl Layout {
     /// The leaf modes, in order (the last varies fastest), with their paths.
     #[must_use]
     pub fn modes(&self) -> Vec<Mode> {
-        self.leaves.clone()
+        self.leaves.to_vec()
     }
 
     /// The leaf modes, in order, without a copy.
@@ -364,7 +560,7 @@ impl Layout {
     /// [`Error::CoordProfile`] when the coordinate is finer than the shape or has the wrong
     /// rank, [`Error::CoordOutOfRange`] for an entry outside its mode.
     pub fn eval(&self, coord: &Tree<i64>) -> Result<i64, Error> {
-        eval_at(ModePath::ROOT, &self.shape, &self.stride, coord)
+        eval_at(ModePath::ROOT, self.shape(), self.stride(), coord)
     }
 
     /// The layout in CuTe order (recursive reversal), as a value that prints CuTe notation
@@ -378,18 +574,23 @@ impl Layout {
     /// layout of this crate. Names follow their modes.
     #[must_use]
     pub fn reversed(&self) -> Layout {
-        let mut names = self.names.clone();
+        let mut names = self.names.to_vec();
         names.reverse();
-        let (shape, stride) = (self.shape.reversed(), self.stride.reversed());
+        let (shape, stride) = (self.shape().reversed(), self.stride().reversed());
         // The leaf paths change with the order; the walk finds no error on a valid layout.
-        let leaves = Walk::run(&shape, &stride).modes;
-        Layout {
-            shape,
-            stride,
-            names,
-            leaves,
-            ..*self
-        }
+        let w = Walk::run(&shape, &stride);
+        let l = Layout::from_checked(
+            w.modes,
+            w.profile,
+            if names.is_empty() {
+                Cow::Borrowed(&[])
+            } else {
+                Cow::Owned(names)
+            },
+            (self.size, self.min, self.max),
+        );
+        let _ = l.trees.set(alloc::boxed::Box::new((shape, stride)));
+        l
     }
 
     /// Reads CuTe notation (first mode fastest, stride `0` on a mode of size > 1 = broadcast,
@@ -517,18 +718,18 @@ pub struct CuteNotation<'a>(&'a Layout);
 impl fmt::Display for CuteNotation<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let r = self.0.reversed();
-        let stride = r.stride.map(&mut |s| match s {
+        let stride = r.stride().map(&mut |s| match s {
             Stride::Broadcast => 0,
             Stride::Int(d) => *d,
         });
-        write_layout(f, &r.shape, &stride, &[])
+        write_layout(f, r.shape(), &stride, &[])
     }
 }
 
 impl fmt::Display for Layout {
     /// Seed notation, exactly what [`str::parse`] reads back.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_layout(f, &self.shape, &self.stride, &self.names)
+        write_layout(f, self.shape(), self.stride(), &self.names)
     }
 }
 
@@ -572,7 +773,7 @@ mod tests {
         ] {
             let l: Layout = text.parse().expect("layout");
             for v in [l.clone(), l.reversed(), l.reversed().reversed()] {
-                assert_eq!(v.modes(), Walk::run(v.shape(), v.stride()).modes);
+                assert_eq!(v.modes(), Walk::run(v.shape(), v.stride()).modes.to_vec());
             }
             assert_eq!(l.reversed().reversed(), l);
         }

@@ -2,6 +2,7 @@
 
 use alloc::boxed::Box;
 use alloc::string::String;
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 use crate::error::Error;
@@ -30,7 +31,8 @@ fn shape_size(shape: &Tree<i64>) -> Option<i64> {
 /// "logical index order"), checked by [`Annotated::new`].
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Annotated {
-    layout: Layout,
+    /// Shared: a map that holds this layout (a composite, a swizzle) copies a pointer.
+    layout: Arc<Layout>,
     domain: Space,
     codomain: Space,
     domain_tile: Option<Vec<i64>>,
@@ -45,7 +47,7 @@ impl Annotated {
     pub fn new(layout: Layout, domain: Space, codomain: Space) -> Result<Annotated, Error> {
         check(&layout, domain, codomain)?;
         Ok(Annotated {
-            layout,
+            layout: Arc::new(layout),
             domain,
             codomain,
             domain_tile: None,
@@ -204,12 +206,22 @@ impl Map {
     /// Number of coordinates of the domain.
     #[must_use]
     pub fn size(&self) -> i64 {
-        match self {
-            Map::Layout(a) => a.layout.size(),
-            Map::Swizzled { inner, .. } => inner.size(),
-            Map::Composite { right, .. } => right.size(),
-            Map::Restricted { .. } => self.domain_shape().leaves().into_iter().product(),
+        // The domain is set by the innermost right operand: walk down to it without recursion.
+        let mut m = self;
+        loop {
+            match m {
+                Map::Layout(a) => return a.layout.size(),
+                Map::Swizzled { inner, .. } => m = inner,
+                Map::Composite { right, .. } => m = right,
+                Map::Restricted { .. } => return m.restricted_size(),
+            }
         }
+    }
+
+    /// The size of a restriction's domain: the product of its free entries.
+    #[cold]
+    fn restricted_size(&self) -> i64 {
+        self.domain_shape().leaves().into_iter().product()
     }
 
     /// The shape of the domain, in seed order: the layout's shape, the right operand's for a
@@ -621,8 +633,15 @@ pub fn compose(left: &Map, right: &Map) -> Result<Map, Error> {
             right: right.size(),
         });
     }
-    if let (Some(l), Some(r)) = (left.domain_tile_shape(), right.codomain_tile()) {
-        check_same_tile(&l, r)?;
+    if let Some(r) = right.codomain_tile() {
+        // Only a restriction's tile is computed; any other is borrowed.
+        if left.is_restricted() {
+            if let Some(l) = left.domain_tile_shape() {
+                check_same_tile(&l, r)?;
+            }
+        } else if let Some(l) = left.domain_tile() {
+            check_same_tile(l, r)?;
+        }
     }
     Ok(Map::Composite {
         left: Box::new(left.clone()),

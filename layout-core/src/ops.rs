@@ -17,13 +17,18 @@
 //!   group when it has exactly one top-level mode; the names of the modes of a larger operand
 //!   cannot survive there (they would be nested). `divide` names its groups `tile` and `rest`.
 
+use alloc::borrow::Cow;
 use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
+use core::ops::Range;
+
+use once_cell::race::OnceBox;
+use smallvec::SmallVec;
 
 use crate::dense::check_dense_bijection;
 use crate::error::{Error, ModePath, Quantity};
-use crate::layout::{Layout, mode_errors};
+use crate::layout::{LEAF, Layout, Leaves, Mode, Profile, mode_errors, subtree};
 use crate::tree::{Stride, Tree};
 
 /// One top-level mode of a layout: its path, shape and stride (the whole layout when its shape
@@ -255,117 +260,6 @@ pub fn scale_mode(l: &Layout, shape: &Tree<i64>) -> Result<Layout, Error> {
     }
 }
 
-/// One top-level mode cut by a tile entry: the tile piece and the rest piece.
-struct Split {
-    tile: (Tree<i64>, Tree<Stride>),
-    rest: (Tree<i64>, Tree<Stride>),
-}
-
-fn piece(leaves: Vec<(i64, Stride)>) -> (Tree<i64>, Tree<Stride>) {
-    let (mut s, mut d): (Vec<_>, Vec<_>) = leaves
-        .into_iter()
-        .map(|(n, d)| (Tree::Leaf(n), Tree::Leaf(d)))
-        .unzip();
-    if s.len() == 1 {
-        (s.remove(0), d.remove(0))
-    } else {
-        (Tree::Tuple(s), Tree::Tuple(d))
-    }
-}
-
-/// The leaves of a subtree, with their paths, sizes and strides, in order.
-fn leaves_of(
-    path: ModePath,
-    shape: &Tree<i64>,
-    stride: &Tree<Stride>,
-    out: &mut Vec<(ModePath, i64, Stride)>,
-) -> Result<(), Error> {
-    match (shape, stride) {
-        (Tree::Leaf(n), Tree::Leaf(d)) => out.push((path, *n, *d)),
-        (Tree::Tuple(ss), Tree::Tuple(ds)) if ss.len() == ds.len() => {
-            for (i, (s, d)) in ss.iter().zip(ds).enumerate() {
-                leaves_of(path.child(i)?, s, d, out)?;
-            }
-        }
-        _ => {
-            return Err(Error::ProfileMismatch {
-                mode: path,
-                shape_rank: shape.rank(),
-                stride_rank: stride.rank(),
-            });
-        }
-    }
-    Ok(())
-}
-
-fn sizes_strides(leaves: &[(ModePath, i64, Stride)]) -> Vec<(i64, Stride)> {
-    leaves.iter().map(|l| (l.1, l.2)).collect()
-}
-
-/// Cuts one top-level mode by the tile entry `k` (see [`divide`] for the rule).
-fn split_mode(m: &TopMode<'_>, k: i64) -> Result<Split, Error> {
-    let mut leaves = Vec::new();
-    leaves_of(m.path, m.shape, m.stride, &mut leaves)?;
-    // The sizes of a constructed layout multiply without overflow.
-    let size = leaves.iter().map(|l| l.1).product::<i64>();
-    let not_divisible = Error::NotDivisible {
-        mode: m.path,
-        size,
-        tile: k,
-    };
-    if k < 1 || size.checked_rem(k) != Some(0) {
-        return Err(not_divisible);
-    }
-    let mut needed = k;
-    for q in (0..leaves.len()).rev() {
-        let (path, n, d) = leaves[q];
-        if n == needed && q > 0 {
-            return Ok(Split {
-                tile: piece(sizes_strides(&leaves[q..])),
-                rest: piece(sizes_strides(&leaves[..q])),
-            });
-        }
-        if n.checked_rem(needed) == Some(0) {
-            let mut tile = vec![(needed, d)];
-            tile.extend(sizes_strides(
-                leaves.get(q.saturating_add(1)..).unwrap_or_default(),
-            ));
-            let mut rest = sizes_strides(&leaves[..q]);
-            rest.push((n.checked_div(needed).unwrap_or(1), scale(path, d, needed)?));
-            return Ok(Split {
-                tile: piece(tile),
-                rest: piece(rest),
-            });
-        }
-        if needed.checked_rem(n) != Some(0) {
-            return Err(Error::TileSplit {
-                mode: path,
-                tile: k,
-                needed,
-                size: n,
-            });
-        }
-        needed = needed.checked_div(n).unwrap_or(1);
-    }
-    // Unreachable: with k | size the slowest leaf is reached with `needed` dividing it.
-    Err(not_divisible)
-}
-
-fn split_all(l: &Layout, tile: &[i64]) -> Result<Vec<Split>, Error> {
-    let modes = top_modes(l)?;
-    if modes.len() != tile.len() {
-        return Err(Error::TileRank {
-            rank: modes.len(),
-            tile: tile.len(),
-        });
-    }
-    modes
-        .iter()
-        .zip(tile)
-        .map(|(m, &k)| split_mode(m, k))
-        .collect()
-}
-
 /// `divide(L, S)`: partitions `L` into tiles of shape `S = (k_1..k_m)`, one entry per top-level
 /// mode, `k_i | n_i`. The result has two groups named `tile` and `rest`:
 /// `(tile: (k_1..k_m), rest: (n_1/k_1..n_m/k_m)) : ((d_1..d_m), (k_1·d_1..k_m·d_m))`, so that
@@ -412,15 +306,207 @@ fn split_all(l: &Layout, tile: &[i64]) -> Result<Vec<Split>, Error> {
 /// [`Error::TileSplit`] naming the leaf where a nested mode cannot be cut,
 /// [`Error::Overflow`] when a stride `k·d` does not fit in `i64`.
 pub fn divide(l: &Layout, tile: &[i64]) -> Result<Layout, Error> {
-    let splits = split_all(l, tile)?;
-    let (tiles, rests): (Vec<_>, Vec<_>) = splits.into_iter().map(|s| (s.tile, s.rest)).unzip();
-    let (ts, td) = unzip(tiles);
-    let (rs, rd) = unzip(rests);
-    make(
-        Tree::Tuple(vec![ts, rs]),
-        Tree::Tuple(vec![td, rd]),
-        vec![Some("tile".to_string()), Some("rest".to_string())],
-    )
+    let mut cuts = Cuts::new();
+    cut_all(l, tile, &mut cuts)?;
+    let leaves = l.leaves();
+    // A regrouping of the cut leaves: the size and the span are `L`'s.
+    let (min, max) = l.span();
+    let mut result = Layout::from_checked(
+        Leaves::new(),
+        Profile::new(),
+        Cow::Borrowed(tile_rest()),
+        (l.size(), min, max),
+    );
+    let (out, profile) = result.parts_mut();
+    profile.push(3);
+    for (g, rest) in [false, true].into_iter().enumerate() {
+        let group = ModePath::ROOT.child(g)?;
+        if cuts.len() != 1 {
+            profile.push(token(cuts.len()));
+        }
+        for (i, c) in cuts.iter().enumerate() {
+            let at = if cuts.len() == 1 {
+                group
+            } else {
+                group.child(i)?
+            };
+            // A group of one mode is that mode's piece, unwrapped when it is a leaf (`(x)` is
+            // `x`); a piece of several leaves stays a tuple inside the group.
+            let wrap = |profile: &mut Profile, n: usize| -> Result<ModePath, Error> {
+                if cuts.len() == 1 && n > 1 {
+                    profile.push(2);
+                    at.child(0)
+                } else {
+                    Ok(at)
+                }
+            };
+            if rest {
+                let at = wrap(profile, c.rest(leaves).count())?;
+                push_piece(out, profile, at, c.rest(leaves))?;
+            } else {
+                let at = wrap(profile, c.tile(leaves).count())?;
+                push_piece(out, profile, at, c.tile(leaves))?;
+            }
+        }
+    }
+    Ok(result)
+}
+
+/// `divide`'s names, made once.
+fn tile_rest() -> &'static [Option<String>] {
+    static NAMES: OnceBox<[Option<String>; 2]> = OnceBox::new();
+    NAMES.get_or_init(|| {
+        alloc::boxed::Box::new([Some("tile".to_string()), Some("rest".to_string())])
+    })
+}
+
+/// The profile token of a tuple of `k` entries (one past the path limit when `k` is too large
+/// to name, which the paths then report).
+fn token(k: usize) -> u16 {
+    u16::try_from(k.saturating_add(1)).unwrap_or(u16::MAX)
+}
+
+/// Appends a flat piece at `at`: its one leaf, or a tuple of its leaves.
+///
+/// # Errors
+/// [`Error::TooWide`] for a piece of more leaves than a path can number.
+fn push_piece(
+    out: &mut Leaves,
+    profile: &mut Profile,
+    at: ModePath,
+    piece: impl Iterator<Item = (i64, Stride)> + Clone,
+) -> Result<(), Error> {
+    let n = piece.clone().count();
+    if n != 1 {
+        profile.push(token(n));
+    }
+    for (j, (size, stride)) in piece.enumerate() {
+        profile.push(LEAF);
+        out.push(Mode {
+            path: if n == 1 { at } else { at.child(j)? },
+            size,
+            stride,
+        });
+    }
+    Ok(())
+}
+
+/// One top-level mode (leaves `range` of the layout) cut by a tile entry: the tile piece is
+/// the cut leaf's tile part and the leaves after it, the rest piece the leaves before it and
+/// the cut leaf's rest part (see [`divide`] for the rule).
+#[derive(Clone, Debug)]
+struct Cut {
+    range: Range<usize>,
+    /// The index of the cut leaf.
+    at: usize,
+    /// `None`: the tile starts whole at leaf `at`. `Some((c, n/c, c·d))`: leaf `at` (`n:d`)
+    /// is cut into `c:d` (tile) and `n/c : c·d` (rest).
+    part: Option<(i64, i64, Stride)>,
+}
+
+impl Cut {
+    fn tile<'a>(&self, leaves: &'a [Mode]) -> impl Iterator<Item = (i64, Stride)> + Clone + 'a {
+        let (first, from) = match self.part {
+            Some((c, _, _)) => (
+                leaves.get(self.at).map(|m| (c, m.stride)),
+                self.at.saturating_add(1),
+            ),
+            None => (None, self.at),
+        };
+        first.into_iter().chain(
+            leaves
+                .get(from..self.range.end)
+                .unwrap_or_default()
+                .iter()
+                .map(|m| (m.size, m.stride)),
+        )
+    }
+
+    fn rest<'a>(&self, leaves: &'a [Mode]) -> impl Iterator<Item = (i64, Stride)> + Clone + 'a {
+        leaves
+            .get(self.range.start..self.at)
+            .unwrap_or_default()
+            .iter()
+            .map(|m| (m.size, m.stride))
+            .chain(self.part.map(|(_, r, d)| (r, d)))
+    }
+}
+
+/// Cuts one top-level mode by the tile entry `k` (see [`divide`] for the rule).
+fn cut_mode(path: ModePath, leaves: &[Mode], range: Range<usize>, k: i64) -> Result<Cut, Error> {
+    let mode = leaves.get(range.clone()).unwrap_or_default();
+    // The sizes of a constructed layout multiply without overflow.
+    let size = mode.iter().map(|m| m.size).product::<i64>();
+    let not_divisible = Error::NotDivisible {
+        mode: path,
+        size,
+        tile: k,
+    };
+    if k < 1 || size.checked_rem(k) != Some(0) {
+        return Err(not_divisible);
+    }
+    let mut needed = k;
+    for (q, m) in mode.iter().enumerate().rev() {
+        let at = range.start.saturating_add(q);
+        if m.size == needed && q > 0 {
+            return Ok(Cut {
+                range,
+                at,
+                part: None,
+            });
+        }
+        if m.size.checked_rem(needed) == Some(0) {
+            let rest = m.size.checked_div(needed).unwrap_or(1);
+            return Ok(Cut {
+                range,
+                at,
+                part: Some((needed, rest, scale(m.path, m.stride, needed)?)),
+            });
+        }
+        if needed.checked_rem(m.size) != Some(0) {
+            return Err(Error::TileSplit {
+                mode: m.path,
+                tile: k,
+                needed,
+                size: m.size,
+            });
+        }
+        needed = needed.checked_div(m.size).unwrap_or(1);
+    }
+    // Unreachable: with k | size the slowest leaf is reached with `needed` dividing it.
+    Err(not_divisible)
+}
+
+/// The cuts of a layout's top-level modes, inline for up to 8 modes.
+type Cuts = SmallVec<[Cut; 8]>;
+
+fn cut_all(l: &Layout, tile: &[i64], cuts: &mut Cuts) -> Result<(), Error> {
+    let rank = l.rank();
+    if rank != tile.len() {
+        return Err(Error::TileRank {
+            rank,
+            tile: tile.len(),
+        });
+    }
+    let (p, leaves) = (l.profile(), l.leaves());
+    match p.first().copied() {
+        // A bare leaf is the one top-level mode.
+        Some(LEAF) | None => {
+            for &k in tile {
+                cuts.push(cut_mode(ModePath::ROOT, leaves, 0..leaves.len(), k)?);
+            }
+        }
+        Some(_) => {
+            let (mut pos, mut start) = (1usize, 0usize);
+            for (i, &k) in tile.iter().enumerate() {
+                let (next, n) = subtree(p, pos);
+                let end = start.saturating_add(n);
+                cuts.push(cut_mode(ModePath::ROOT.child(i)?, leaves, start..end, k)?);
+                (pos, start) = (next, end);
+            }
+        }
+    }
+    Ok(())
 }
 
 /// `divide_modes(L, S)`: [`divide`] with the pieces kept in their modes: mode `i` becomes
@@ -447,12 +533,27 @@ pub fn divide(l: &Layout, tile: &[i64]) -> Result<Layout, Error> {
 /// # Errors
 /// As [`divide`].
 pub fn divide_modes(l: &Layout, tile: &[i64]) -> Result<Layout, Error> {
-    let modes = split_all(l, tile)?
-        .into_iter()
-        .map(|s| unzip(vec![s.rest, s.tile]))
-        .collect();
-    let (s, d) = unzip(modes);
-    make(s, d, l.names().to_vec())
+    let mut cuts = Cuts::new();
+    cut_all(l, tile, &mut cuts)?;
+    let leaves = l.leaves();
+    // `L` regrouped, its leaves in order with one of them cut in two: the size and the span
+    // are `L`'s, and so are the top-level modes that the names label.
+    let (min, max) = l.span();
+    let mut result = Layout::from_checked(
+        Leaves::new(),
+        Profile::new(),
+        l.names_cow(),
+        (l.size(), min, max),
+    );
+    let (out, profile) = result.parts_mut();
+    profile.push(token(cuts.len()));
+    for (i, c) in cuts.iter().enumerate() {
+        let mode = ModePath::ROOT.child(i)?;
+        profile.push(3);
+        push_piece(out, profile, mode.child(0)?, c.rest(leaves))?;
+        push_piece(out, profile, mode.child(1)?, c.tile(leaves))?;
+    }
+    Ok(result)
 }
 
 /// `M = max − min + 1` over `L`'s offsets: the distance between copies.
@@ -669,32 +770,50 @@ pub fn broadcast(l: &Layout, shape: &Tree<i64>) -> Result<Layout, Error> {
 /// [`Error::NotDense`] or [`Error::BroadcastNotDense`] when `L` is not a dense bijection.
 pub fn inverse(l: &Layout) -> Result<Layout, Error> {
     check_dense_bijection(l)?;
-    let modes: Vec<_> = l.modes().into_iter().filter(|m| m.size > 1).collect();
-    if modes.is_empty() {
-        return Layout::new(Tree::Leaf(1), Tree::Leaf(Stride::Int(1)));
-    }
-    let mut weighted = Vec::with_capacity(modes.len());
+    let mut weighted: SmallVec<[(&Mode, i64); 8]> = SmallVec::new();
     let mut w = 1i64;
-    for m in modes.iter().rev() {
+    for m in l.leaves().iter().rev().filter(|m| m.size > 1) {
         weighted.push((m, w));
         w = w.checked_mul(m.size).ok_or(Error::Overflow {
             mode: m.path,
             what: Quantity::Positions,
         })?;
     }
+    if weighted.is_empty() {
+        return Layout::new(Tree::Leaf(1), Tree::Leaf(Stride::Int(1)));
+    }
     weighted.sort_by_key(|(m, _)| core::cmp::Reverse(m.stride.value()));
-    let mut shape = Vec::with_capacity(weighted.len());
-    let mut stride = Vec::with_capacity(weighted.len());
-    let mut names = Vec::with_capacity(weighted.len());
-    for (m, w) in weighted {
-        shape.push(Tree::Leaf(m.size));
-        stride.push(Tree::Leaf(Stride::Int(w)));
-        names.push(match m.path.indices() {
+    let mut leaves = Leaves::new();
+    let mut profile = Profile::new();
+    if weighted.len() != 1 {
+        profile.push(token(weighted.len()));
+    }
+    let mut named = false;
+    for (j, (m, w)) in weighted.iter().enumerate() {
+        profile.push(LEAF);
+        leaves.push(Mode {
+            path: if weighted.len() == 1 {
+                ModePath::ROOT
+            } else {
+                ModePath::ROOT.child(j)?
+            },
+            size: m.size,
+            stride: Stride::Int(*w),
+        });
+        named |= matches!(m.path.indices(), [i] if l.names().get(usize::from(*i)).is_some_and(Option::is_some));
+    }
+    let inv = Layout::from_parts(leaves, profile, Cow::Borrowed(&[]))?;
+    if !named {
+        return Ok(inv);
+    }
+    let names = weighted
+        .iter()
+        .map(|(m, _)| match m.path.indices() {
             [i] => name_of(l, usize::from(*i)),
             _ => None,
-        });
-    }
-    make(Tree::Tuple(shape), Tree::Tuple(stride), names)
+        })
+        .collect();
+    inv.with_names(names)
 }
 
 /// `group(L, start, end)`: the top-level modes `start..end` (from 0, slowest first) become one
