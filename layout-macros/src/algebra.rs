@@ -8,7 +8,8 @@
 //! hidden name, so other crates reach it too). This module resolves every operand by invoking
 //! that macro through the operand's path exactly as written (`a::P!`, `crate::m::P!`,
 //! `other_crate::P!`), so Rust's own name resolution picks the item, imports, re-exports and
-//! renames included. One callback per distinct path: the definitions arrive as
+//! renames included. One chain of those macros per expression, one link per distinct path,
+//! ending in one callback of this macro: the definitions arrive as
 //! `[PATH = DECL]` groups before the expression, keyed by the path as written
 //! (`layout_core::expr::Path::key`), and an operand is looked up by that key only (never by
 //! its last segment). Then the expression is evaluated with `layout-core` during expansion, so
@@ -28,17 +29,29 @@ pub fn expand(k: &TokenStream, rest: TokenStream) -> TokenStream {
         Ok(a) => a,
         Err(l) => return diverging(text.errors(&l)),
     };
-    let defined: Vec<String> = alg.defs.iter().map(|(p, _)| p.key()).collect();
-    if let Some(p) = alg
-        .expr
-        .operands()
-        .into_iter()
-        .find(|p| !defined.contains(&p.key()))
-    {
-        // Ask the item's hidden macro (re-exported under the item's name in the macro
-        // namespace) for its declaration; it calls us back with it, keyed by `p`.
-        let p = text.path_tokens(p);
-        return quote!(#p! { { #k::__private::layout_impl } { #p } { (#k) #rest } });
+    let mut keys: Vec<String> = alg.defs.iter().map(|(p, _)| p.key()).collect();
+    let mut missing = Vec::new();
+    for p in alg.expr.operands() {
+        if !keys.contains(&p.key()) {
+            keys.push(p.key());
+            missing.push(text.path_tokens(p));
+        }
+    }
+    if !missing.is_empty() {
+        // Ask the items' hidden macros (re-exported under the items' names in the macro
+        // namespace) for their declarations, in one chain: each is called with the next
+        // callback, its own key and what to put before its definition (`{cb} {key} {pre}
+        // rest`), and calls `cb! { pre [key = DECL] rest }`. The last callback is this macro,
+        // which receives every definition, each keyed by its operand's path.
+        let mut chain = quote!({ #k::__private::layout_impl });
+        let mut pre = quote!(#k;);
+        for p in missing.iter().rev() {
+            let next = quote!(#chain { #p } { #pre });
+            chain = quote!({ #p });
+            pre = next;
+        }
+        let first = missing.first().cloned().unwrap_or_default();
+        return quote!(#first! { #pre #rest });
     }
     match evaluate(k, &alg, &text) {
         Ok(t) => t,
@@ -86,7 +99,7 @@ fn evaluate(
         .iter()
         .map(|(entry, span)| (*entry, text.tokens(span)))
         .collect();
-    let value = crate::expand::typed_map(k, &v.map, v.index, &runtime)
+    let value = crate::expand::typed_map(k, &v.map, v.index, &runtime, &text.text)
         .map_err(|e| text.errors(&expr::Located::new(e, a.expr.span())))?;
     Ok(if same_item.is_empty() {
         value

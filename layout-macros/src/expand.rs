@@ -73,8 +73,10 @@ fn item(k: &TokenStream, it: &frame::Item) -> TokenStream {
     let Some(c) = checked else {
         return out;
     };
-    let (ty, expr) = typed(k, &c, &text);
+    let (ty, _) = typed(k, &c, &text);
     let (attrs, vis, name) = (&it.attrs, &it.vis, &it.name);
+    // The constant's type and value name the type alias: the type is written once.
+    let expr = quote!(<#name as #k::__private::New>::NEW);
     let decl = &it.tokens;
     // The definition macro is re-exported under the item's own name, in the macro namespace
     // only, so `use m::SMEM;` brings it along with the type and the constant, with the item's
@@ -105,8 +107,8 @@ fn item(k: &TokenStream, it: &frame::Item) -> TokenStream {
         #[allow(unused_macros)]
         #export
         macro_rules! #def {
-            ({ $($cb:tt)* } { $($key:tt)* } { ( $($k:tt)* ) $($rest:tt)* }) => {
-                $($cb)*! { $($k)* ; [$($key)* = #decl] $($rest)* }
+            ({ $($cb:tt)* } { $($key:tt)* } { $($pre:tt)* } $($rest:tt)*) => {
+                $($cb)*! { $($pre)* [$($key)* = #decl] $($rest)* }
             };
         }
         #(#cfgs2)*
@@ -309,6 +311,7 @@ pub fn typed_map(
     map: &Map,
     index: IntType,
     runtime: &[(usize, TokenStream)],
+    algebra: &str,
 ) -> Result<TokenStream, Error> {
     let checked =
         |layout: Layout, swizzle: Option<layout_core::Swizzle>, offset_range: (i64, i64)| Checked {
@@ -357,7 +360,7 @@ pub fn typed_map(
         }
         let e = emit(map, false)?;
         let range = decided_range(map, &e.decision);
-        return generated(k, map, index, &e.program, range, None);
+        return generated(k, map, index, &e.program, range, Err(algebra));
     };
     // Decide every slice at compile time (spec: Restriction): equal layouts → constant + that layout.
     // When the whole map is a layout, every slice is a constant plus the same layout (the
@@ -393,7 +396,7 @@ pub fn typed_map(
             &full
         },
         range,
-        Some((*entry, value, agree, &full)),
+        Ok((*entry, value, agree, &full)),
     )
 }
 
@@ -575,22 +578,25 @@ fn describe(m: &Map) -> String {
     }
 }
 
-/// A generated type whose `offset` runs `program` over the domain's leaf coordinates; with a
-/// run-time `restrict`, `map` is the unrestricted map and `entry` the fixed top-level entry.
+/// A generated type whose `offset` runs `program` over the domain's leaf coordinates: without
+/// a run-time `restrict` (`runtime` is `Err` of the expression's text, which `to_map`
+/// evaluates again), the library's `Generated` over a unit struct that carries the program;
+/// with one, `map` is the unrestricted map and `entry` the fixed top-level entry, and the value
+/// is a struct of its own that holds the value.
 fn generated(
     k: &TokenStream,
     map: &Map,
     index: IntType,
     program: &Program,
     range: Option<(i64, i64)>,
-    runtime: Option<(usize, &TokenStream, bool, &Program)>,
+    runtime: Result<(usize, &TokenStream, bool, &Program), &str>,
 ) -> Result<TokenStream, Error> {
     let full_shape = map.domain_shape();
     let entries = map.domain_entries();
     // The domain of the value: the map's, less a run-time restricted entry.
     let shape = match runtime {
-        None => full_shape.clone(),
-        Some((entry, ..)) => {
+        Err(_) => full_shape.clone(),
+        Ok((entry, ..)) => {
             let free: Vec<Tree<i64>> = entries
                 .iter()
                 .enumerate()
@@ -622,7 +628,7 @@ fn generated(
     };
     let dt = tile(
         k,
-        if runtime.is_some() {
+        if runtime.is_ok() {
             None
         } else {
             map.domain_tile_shape()
@@ -649,13 +655,31 @@ fn generated(
         .collect();
     let text = describe(map);
     let (fields, init, body, restrict) = match runtime {
-        None => (
-            quote!(),
-            quote!(__LayoutExpr {}),
-            program_tokens(program, &coords)?,
-            quote!(__m),
-        ),
-        Some((entry, value, agree, full)) => {
+        Err(algebra) => {
+            // The library's type, generic over a unit struct that carries what is this map's
+            // own: the range, the notation, the text and the program.
+            let body = program_tokens(program, &coords)?;
+            let (min, max) = (Literal::i64_unsuffixed(min), Literal::i64_unsuffixed(max));
+            return Ok(quote!({
+                struct __LayoutExpr;
+                impl #k::__private::Program<#idx> for __LayoutExpr {
+                    const MIN_OFFSET: i64 = #min;
+                    const MAX_OFFSET: i64 = #max;
+                    const NOTATION: &'static str = #text;
+                    const ALGEBRA: &'static str = #algebra;
+                    #[inline(always)]
+                    #[allow(unused_parens, clippy::all)]
+                    fn eval(l: &[usize; #k::MAX_LEAVES]) -> #idx {
+                        let _ = l;
+                        let v: isize = #body;
+                        v as #idx
+                    }
+                }
+                <#k::Generated<#form, #k::Spec<#dom, #cod, #k::Size<#n>, #acc, #dt, #ct, #idx>, __LayoutExpr>
+                    as #k::__private::New>::NEW
+            }));
+        }
+        Ok((entry, value, agree, full)) => {
             // The full map's leaves: the fixed entry's from `t` (unflattened, last fastest),
             // the others from `l` (or 0, for the constant part).
             let full_coords = |free_leaf: &dyn Fn(usize) -> TokenStream| {
