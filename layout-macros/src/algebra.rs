@@ -20,10 +20,11 @@ use layout_core::expr::{self, Env, Options};
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use crate::frame::Krate;
 use crate::text::Text;
 
 /// Either the callback that fetches the next definition, or the evaluated expression.
-pub fn expand(k: &TokenStream, rest: TokenStream) -> TokenStream {
+pub fn expand(k: &Krate, rest: TokenStream) -> TokenStream {
     let text = Text::new(&rest);
     let alg = match expr::parse_algebra(&text.text, &Options::default()) {
         Ok(a) => a,
@@ -68,7 +69,7 @@ fn diverging(errs: Vec<syn::Error>) -> TokenStream {
 }
 
 fn evaluate(
-    k: &TokenStream,
+    k: &Krate,
     a: &expr::Algebra<expr::Span>,
     text: &Text,
 ) -> Result<TokenStream, Vec<syn::Error>> {
@@ -84,7 +85,7 @@ fn evaluate(
         match c {
             Some(c) if errs.is_empty() => {
                 let span = text.at(&path.span).span();
-                let (ty, _) = crate::expand::typed(k, &c, text);
+                let ty = crate::expand::typed_type(k, &c);
                 let path_tokens = text.path_tokens(path);
                 same_item.extend(quote::quote_spanned!(span=> let _: #ty = #path_tokens;));
                 env.define(path.key(), c);
