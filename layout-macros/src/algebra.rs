@@ -8,7 +8,8 @@
 //! hidden name, so other crates reach it too). This module resolves every operand by invoking
 //! that macro through the operand's path exactly as written (`a::P!`, `crate::m::P!`,
 //! `other_crate::P!`), so Rust's own name resolution picks the item, imports, re-exports and
-//! renames included. One callback per distinct path: the definitions arrive as
+//! renames included. One chain of those macros per expression, one link per distinct path,
+//! ending in one callback of this macro: the definitions arrive as
 //! `[PATH = DECL]` groups before the expression, keyed by the path as written
 //! (`layout_core::expr::Path::key`), and an operand is looked up by that key only (never by
 //! its last segment). Then the expression is evaluated with `layout-core` during expansion, so
@@ -19,26 +20,39 @@ use layout_core::expr::{self, Env, Options};
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use crate::frame::Krate;
 use crate::text::Text;
 
 /// Either the callback that fetches the next definition, or the evaluated expression.
-pub fn expand(k: &TokenStream, rest: TokenStream) -> TokenStream {
+pub fn expand(k: &Krate, rest: TokenStream) -> TokenStream {
     let text = Text::new(&rest);
     let alg = match expr::parse_algebra(&text.text, &Options::default()) {
         Ok(a) => a,
         Err(l) => return diverging(text.errors(&l)),
     };
-    let defined: Vec<String> = alg.defs.iter().map(|(p, _)| p.key()).collect();
-    if let Some(p) = alg
-        .expr
-        .operands()
-        .into_iter()
-        .find(|p| !defined.contains(&p.key()))
-    {
-        // Ask the item's hidden macro (re-exported under the item's name in the macro
-        // namespace) for its declaration; it calls us back with it, keyed by `p`.
-        let p = text.path_tokens(p);
-        return quote!(#p! { { #k::__private::layout_impl } { #p } { (#k) #rest } });
+    let mut keys: Vec<String> = alg.defs.iter().map(|(p, _)| p.key()).collect();
+    let mut missing = Vec::new();
+    for p in alg.expr.operands() {
+        if !keys.contains(&p.key()) {
+            keys.push(p.key());
+            missing.push(text.path_tokens(p));
+        }
+    }
+    if !missing.is_empty() {
+        // Ask the items' hidden macros (re-exported under the items' names in the macro
+        // namespace) for their declarations, in one chain: each is called with the next
+        // callback, its own key and what to put before its definition (`{cb} {key} {pre}
+        // rest`), and calls `cb! { pre [key = DECL] rest }`. The last callback is this macro,
+        // which receives every definition, each keyed by its operand's path.
+        let mut chain = quote!({ #k::__private::layout_impl });
+        let mut pre = quote!(#k;);
+        for p in missing.iter().rev() {
+            let next = quote!(#chain { #p } { #pre });
+            chain = quote!({ #p });
+            pre = next;
+        }
+        let first = missing.first().cloned().unwrap_or_default();
+        return quote!(#first! { #pre #rest });
     }
     match evaluate(k, &alg, &text) {
         Ok(t) => t,
@@ -55,7 +69,7 @@ fn diverging(errs: Vec<syn::Error>) -> TokenStream {
 }
 
 fn evaluate(
-    k: &TokenStream,
+    k: &Krate,
     a: &expr::Algebra<expr::Span>,
     text: &Text,
 ) -> Result<TokenStream, Vec<syn::Error>> {
@@ -71,7 +85,7 @@ fn evaluate(
         match c {
             Some(c) if errs.is_empty() => {
                 let span = text.at(&path.span).span();
-                let (ty, _) = crate::expand::typed(k, &c, text);
+                let ty = crate::expand::typed_type(k, &c);
                 let path_tokens = text.path_tokens(path);
                 same_item.extend(quote::quote_spanned!(span=> let _: #ty = #path_tokens;));
                 env.define(path.key(), c);
@@ -86,7 +100,7 @@ fn evaluate(
         .iter()
         .map(|(entry, span)| (*entry, text.tokens(span)))
         .collect();
-    let value = crate::expand::typed_map(k, &v.map, v.index, &runtime)
+    let value = crate::expand::typed_map(k, &v.map, v.index, &runtime, &text.text)
         .map_err(|e| text.errors(&expr::Located::new(e, a.expr.span())))?;
     Ok(if same_item.is_empty() {
         value

@@ -6,10 +6,10 @@ use layout_core::{
     Decision, Error, IntType, Layout, Map, Program, Space, Stride, Sum, Term, Tree, Var, decide,
     emit, layout_form,
 };
-use proc_macro2::{Literal, TokenStream};
-use quote::quote;
+use proc_macro2::{Delimiter, Group, Ident, Literal, Punct, Spacing, TokenStream, TokenTree};
+use quote::{ToTokens, quote};
 
-use crate::frame::{self, Input};
+use crate::frame::{self, Input, Krate};
 use crate::text::Text;
 use crate::valid;
 
@@ -27,8 +27,10 @@ pub fn layout(tokens: TokenStream) -> TokenStream {
                 Ok(d) => valid::check(&d, &text),
                 Err(l) => (None, text.errors(&l)),
             };
-            let expr =
-                checked.map_or_else(|| quote!(::core::unreachable!()), |c| typed(k, &c, &text).1);
+            let expr = checked.map_or_else(
+                || quote!(::core::unreachable!()),
+                |c| typed_expr(k, &c, &text),
+            );
             if errs.is_empty() {
                 expr
             } else {
@@ -51,7 +53,7 @@ pub fn layout(tokens: TokenStream) -> TokenStream {
 }
 
 /// One item: its errors, or its type alias, constant and definition macro.
-fn item(k: &TokenStream, it: &frame::Item) -> TokenStream {
+fn item(k: &Krate, it: &frame::Item) -> TokenStream {
     let text = Text::ending_at(&it.tokens, it.end);
     let d = match expr::parse_decl(&text.text, &Options::default()) {
         Ok(d) => d,
@@ -73,7 +75,7 @@ fn item(k: &TokenStream, it: &frame::Item) -> TokenStream {
     let Some(c) = checked else {
         return out;
     };
-    let (ty, expr) = typed(k, &c, &text);
+    let ty = typed_type(k, &c);
     let (attrs, vis, name) = (&it.attrs, &it.vis, &it.name);
     let decl = &it.tokens;
     // The definition macro is re-exported under the item's own name, in the macro namespace
@@ -98,15 +100,16 @@ fn item(k: &TokenStream, it: &frame::Item) -> TokenStream {
         #(#attrs)*
         #[allow(non_camel_case_types)]
         #vis type #name = #ty;
+        // The constant's type and value name the type alias: the type is written once.
         #(#attrs)*
-        #vis const #name: #name = #expr;
+        #vis const #name: #name = <#name as #k::__private::New>::NEW;
         #(#cfgs)*
         #[doc(hidden)]
         #[allow(unused_macros)]
         #export
         macro_rules! #def {
-            ({ $($cb:tt)* } { $($key:tt)* } { ( $($k:tt)* ) $($rest:tt)* }) => {
-                $($cb)*! { $($k)* ; [$($key)* = #decl] $($rest)* }
+            ({ $($cb:tt)* } { $($key:tt)* } { $($pre:tt)* } $($rest:tt)*) => {
+                $($cb)*! { $($pre)* [$($key)* = #decl] $($rest)* }
             };
         }
         #(#cfgs2)*
@@ -144,66 +147,154 @@ fn errors(errs: Vec<syn::Error>) -> TokenStream {
     errs.into_iter().map(|e| e.to_compile_error()).collect()
 }
 
-fn form(k: &TokenStream, shape: &Tree<i64>, stride: &Tree<Stride>) -> TokenStream {
+/// Appends token trees one by one. Inside the compiler, pushing a tree onto a stream stays on
+/// the macro's side of the bridge, where interpolating a finished stream (`quote!`'s `#x`) is a
+/// call across it; the types of the expansion are made this way.
+struct Emit<'a>(&'a mut TokenStream);
+
+impl Emit<'_> {
+    fn tree(&mut self, t: TokenTree) {
+        self.0.extend([t]);
+    }
+    fn punct(&mut self, c: char) {
+        self.tree(TokenTree::Punct(Punct::new(c, Spacing::Alone)));
+    }
+    fn colons(&mut self) {
+        self.tree(TokenTree::Punct(Punct::new(':', Spacing::Joint)));
+        self.punct(':');
+    }
+    fn ident(&mut self, name: &str) {
+        self.tree(TokenTree::Ident(Ident::new(
+            name,
+            proc_macro2::Span::call_site(),
+        )));
+    }
+    fn lit(&mut self, l: Literal) {
+        self.tree(TokenTree::Literal(l));
+    }
+    /// `k::name`.
+    fn path(&mut self, k: &Krate, name: &str) {
+        k.to_tokens(self.0);
+        self.colons();
+        self.ident(name);
+    }
+    /// `( inner )`.
+    fn parens(&mut self, inner: TokenStream) {
+        self.tree(TokenTree::Group(Group::new(Delimiter::Parenthesis, inner)));
+    }
+}
+
+fn form(k: &Krate, shape: &Tree<i64>, stride: &Tree<Stride>) -> TokenStream {
+    let mut t = TokenStream::new();
+    form_into(&mut Emit(&mut t), k, shape, stride);
+    t
+}
+
+fn form_into(e: &mut Emit<'_>, k: &Krate, shape: &Tree<i64>, stride: &Tree<Stride>) {
     match (shape, stride) {
         (Tree::Leaf(n), Tree::Leaf(d)) => {
             // Sizes are positive (checked by `layout-core`); an unsuffixed literal takes the
             // parameter's type, and one that does not fit is a compile error, never a wrap.
             let n = Literal::i64_unsuffixed(*n);
             match d {
-                Stride::Broadcast => quote!(#k::Bcast<#n>),
-                Stride::Int(d) if *d < 0 => {
-                    let d = Literal::u64_unsuffixed(d.unsigned_abs());
-                    quote!(#k::Dim<#n, { -#d }>)
+                Stride::Broadcast => {
+                    e.path(k, "Bcast");
+                    e.punct('<');
+                    e.lit(n);
+                    e.punct('>');
                 }
                 Stride::Int(d) => {
-                    let d = Literal::i64_unsuffixed(*d);
-                    quote!(#k::Dim<#n, #d>)
+                    e.path(k, "Dim");
+                    e.punct('<');
+                    e.lit(n);
+                    e.punct(',');
+                    if *d < 0 {
+                        let d = Literal::u64_unsuffixed(d.unsigned_abs());
+                        e.tree(TokenTree::Group(Group::new(Delimiter::Brace, quote!(-#d))));
+                    } else {
+                        e.lit(Literal::i64_unsuffixed(*d));
+                    }
+                    e.punct('>');
                 }
             }
         }
         // A rank-1 tuple is its entry (spec: Layouts and evaluation).
         (Tree::Tuple(a), Tree::Tuple(b)) if let ([a], [b]) = (a.as_slice(), b.as_slice()) => {
-            form(k, a, b)
+            form_into(e, k, a, b);
         }
         (Tree::Tuple(a), Tree::Tuple(b)) => {
-            let parts = a.iter().zip(b).map(|(s, d)| form(k, s, d));
-            quote!((#(#parts,)*))
+            let mut inner = TokenStream::new();
+            let mut i = Emit(&mut inner);
+            for (s, d) in a.iter().zip(b) {
+                form_into(&mut i, k, s, d);
+                i.punct(',');
+            }
+            e.parens(inner);
         }
         // Profiles were checked equal by `layout-core`.
-        _ => quote!(()),
+        _ => e.parens(TokenStream::new()),
     }
 }
 
 fn index_type(i: IntType) -> TokenStream {
-    match i {
-        IntType::I32 => quote!(::core::primitive::i32),
-        IntType::I64 => quote!(::core::primitive::i64),
-        IntType::U32 => quote!(::core::primitive::u32),
-        IntType::Usize => quote!(::core::primitive::usize),
-    }
+    let mut t = TokenStream::new();
+    index_type_into(&mut Emit(&mut t), i);
+    t
 }
 
-fn space(k: &TokenStream, s: Space) -> TokenStream {
+fn index_type_into(e: &mut Emit<'_>, i: IntType) {
+    e.colons();
+    e.ident("core");
+    e.colons();
+    e.ident("primitive");
+    e.colons();
+    e.ident(match i {
+        IntType::I32 => "i32",
+        IntType::I64 => "i64",
+        IntType::U32 => "u32",
+        IntType::Usize => "usize",
+    });
+}
+
+fn space(k: &Krate, s: Space) -> TokenStream {
+    let mut t = TokenStream::new();
+    Emit(&mut t).path(k, space_name(s));
+    t
+}
+
+fn space_name(s: Space) -> &'static str {
     match s {
-        Space::Logical => quote!(#k::LogicalSpace),
-        Space::ThreadValue => quote!(#k::ThreadValueSpace),
-        Space::Physical => quote!(#k::PhysicalSpace),
+        Space::Logical => "LogicalSpace",
+        Space::ThreadValue => "ThreadValueSpace",
+        Space::Physical => "PhysicalSpace",
     }
 }
 
-fn tile(k: &TokenStream, t: Option<&Vec<i64>>) -> TokenStream {
+fn tile(k: &Krate, t: Option<&Vec<i64>>) -> TokenStream {
+    let mut ts = TokenStream::new();
+    tile_into(&mut Emit(&mut ts), k, t);
+    ts
+}
+
+fn tile_into(e: &mut Emit<'_>, k: &Krate, t: Option<&Vec<i64>>) {
     let Some(t) = t else {
-        return quote!(#k::NoTile);
+        e.path(k, "NoTile");
+        return;
     };
-    let ext = t.iter().map(|e| Literal::i64_unsuffixed(*e));
-    let name = quote::format_ident!("Tile{}", t.len());
-    quote!(#k::#name<#(#ext),*>)
+    e.path(k, &format!("Tile{}", t.len()));
+    e.punct('<');
+    for (i, x) in t.iter().enumerate() {
+        if i > 0 {
+            e.punct(',');
+        }
+        e.lit(Literal::i64_unsuffixed(*x));
+    }
+    e.punct('>');
 }
 
 /// The value of a declaration with run-time leaves: `Result<Dynamic<..>, layout_core::Error>`,
 /// checked when it is built (spec: Typed surface).
-fn dynamic(k: &TokenStream, c: &Checked<TokenStream>) -> TokenStream {
+fn dynamic(k: &Krate, c: &Checked<TokenStream>) -> TokenStream {
     let f = form(k, c.layout.shape(), c.layout.stride());
     let (dom, cod) = (space(k, c.domain), space(k, c.codomain));
     let idx = index_type(c.index);
@@ -229,8 +320,17 @@ fn dynamic(k: &TokenStream, c: &Checked<TokenStream>) -> TokenStream {
     quote!(#k::Dynamic::<#f, #dom, #cod, #idx>::__new(&[#(#sizes),*], &[#(#strides),*]))
 }
 
-/// The type and the value expression of a checked declaration.
-pub fn typed(k: &TokenStream, c: &Checked<Span>, text: &Text) -> (TokenStream, TokenStream) {
+/// The type of a checked declaration (`()` for one with run-time leaves, whose value is a
+/// `Result`).
+pub fn typed_type(k: &Krate, c: &Checked<Span>) -> TokenStream {
+    if !c.runtime.is_empty() {
+        return quote!(());
+    }
+    static_type(k, c)
+}
+
+/// The value expression of a checked declaration.
+pub fn typed_expr(k: &Krate, c: &Checked<Span>, text: &Text) -> TokenStream {
     let tokens = |s: &Option<Span>| s.as_ref().map(|s| text.leaf_value(s));
     let c = Checked {
         layout: c.layout.clone(),
@@ -250,44 +350,72 @@ pub fn typed(k: &TokenStream, c: &Checked<Span>, text: &Text) -> (TokenStream, T
     typed_value(k, &c)
 }
 
-/// The type and the value expression of a checked declaration whose run-time leaves are
-/// tokens.
-fn typed_value(k: &TokenStream, c: &Checked<TokenStream>) -> (TokenStream, TokenStream) {
+/// The value expression of a checked declaration whose run-time leaves are tokens.
+fn typed_value(k: &Krate, c: &Checked<TokenStream>) -> TokenStream {
     if !c.runtime.is_empty() {
-        return (quote!(()), dynamic(k, c));
+        return dynamic(k, c);
     }
-    let f = form(k, c.layout.shape(), c.layout.stride());
-    let (dom, cod) = (space(k, c.domain), space(k, c.codomain));
-    let n = Literal::i64_unsuffixed(c.layout.size());
-    let acc = if c.layout.is_broadcast() {
-        quote!(#k::ReadOnly)
-    } else {
-        quote!(#k::Exclusive)
-    };
-    let (dt, ct) = (
-        tile(k, c.domain_tile.as_ref()),
-        tile(k, c.codomain_tile.as_ref()),
+    let ty = static_type(k, c);
+    quote!(<#ty as #k::__private::New>::NEW)
+}
+
+/// `Static<Form, Spec<Domain, Codomain, Size<N>, Access, DomainTile, CodomainTile, Index>>`,
+/// wrapped in `Swizzled<.., B, SRC, DST, MIN, MAX>` when swizzled.
+fn static_type<S>(k: &Krate, c: &Checked<S>) -> TokenStream {
+    let mut ty = TokenStream::new();
+    let e = &mut Emit(&mut ty);
+    if c.swizzle.is_some() {
+        e.path(k, "Swizzled");
+        e.punct('<');
+    }
+    e.path(k, "Static");
+    e.punct('<');
+    form_into(e, k, c.layout.shape(), c.layout.stride());
+    e.punct(',');
+    e.path(k, "Spec");
+    e.punct('<');
+    e.path(k, space_name(c.domain));
+    e.punct(',');
+    e.path(k, space_name(c.codomain));
+    e.punct(',');
+    e.path(k, "Size");
+    e.punct('<');
+    e.lit(Literal::i64_unsuffixed(c.layout.size()));
+    e.punct('>');
+    e.punct(',');
+    e.path(
+        k,
+        if c.layout.is_broadcast() {
+            "ReadOnly"
+        } else {
+            "Exclusive"
+        },
     );
-    let idx = index_type(c.index);
-    let ty = quote!(#k::Static<#f, #k::Spec<#dom, #cod, #k::Size<#n>, #acc, #dt, #ct, #idx>>);
-    let expr = quote!(<#ty as #k::__private::New>::NEW);
-    match c.swizzle {
-        None => (ty, expr),
-        Some(s) => {
-            let (b, src, dst) = (
-                Literal::u32_unsuffixed(s.bits()),
-                Literal::u32_unsuffixed(s.src()),
-                Literal::u32_unsuffixed(s.dst()),
-            );
-            // The exact range (checked by `check_decl`, which reported an undecided one; the
-            // bound then only keeps the value well-typed next to that error).
-            let (min, max) = c.offset_range;
-            let (min, max) = (Literal::i64_unsuffixed(min), Literal::i64_unsuffixed(max));
-            let sty = quote!(#k::Swizzled<#ty, #b, #src, #dst, #min, #max>);
-            let sexpr = quote!(<#sty as #k::__private::New>::NEW);
-            (sty, sexpr)
+    e.punct(',');
+    tile_into(e, k, c.domain_tile.as_ref());
+    e.punct(',');
+    tile_into(e, k, c.codomain_tile.as_ref());
+    e.punct(',');
+    index_type_into(e, c.index);
+    e.punct('>');
+    e.punct('>');
+    if let Some(s) = c.swizzle {
+        // The exact range (checked by `check_decl`, which reported an undecided one; the
+        // bound then only keeps the value well-typed next to that error).
+        let (min, max) = c.offset_range;
+        for l in [
+            Literal::u32_unsuffixed(s.bits()),
+            Literal::u32_unsuffixed(s.src()),
+            Literal::u32_unsuffixed(s.dst()),
+            Literal::i64_unsuffixed(min),
+            Literal::i64_unsuffixed(max),
+        ] {
+            e.punct(',');
+            e.lit(l);
         }
+        e.punct('>');
     }
+    ty
 }
 
 /// Whether stores through the map are refused: a broadcast anywhere on its left chain.
@@ -305,10 +433,11 @@ fn read_only(m: &Map) -> bool {
 /// `offset` is the emitted program (spec: Code emission). A run-time `restrict` value is a field of that
 /// type; its constant part is computed once when the value is built.
 pub fn typed_map(
-    k: &TokenStream,
+    k: &Krate,
     map: &Map,
     index: IntType,
     runtime: &[(usize, TokenStream)],
+    algebra: &str,
 ) -> Result<TokenStream, Error> {
     let checked =
         |layout: Layout, swizzle: Option<layout_core::Swizzle>, offset_range: (i64, i64)| Checked {
@@ -335,7 +464,7 @@ pub fn typed_map(
             Map::Layout(a) => {
                 typed_limits(a.layout().shape())?;
                 let range = a.layout().span();
-                return Ok(typed_value(k, &checked(a.layout().clone(), None, range)).1);
+                return Ok(typed_value(k, &checked(a.layout().clone(), None, range)));
             }
             Map::Swizzled { swizzle, inner } => {
                 if let Map::Layout(a) = inner.as_ref() {
@@ -343,7 +472,7 @@ pub fn typed_map(
                     // An undecided range is an error here (the type carries the exact one).
                     let range = map.offset_range()?;
                     let c = checked(a.layout().clone(), Some(*swizzle), range);
-                    return Ok(typed_value(k, &c).1);
+                    return Ok(typed_value(k, &c));
                 }
             }
             _ => {}
@@ -352,12 +481,12 @@ pub fn typed_map(
             let d = decide(map, false)?;
             if let Some(l) = decided_layout(&map.domain_shape(), &d) {
                 let range = l.span();
-                return Ok(typed_value(k, &checked(l, None, range)).1);
+                return Ok(typed_value(k, &checked(l, None, range)));
             }
         }
         let e = emit(map, false)?;
         let range = decided_range(map, &e.decision);
-        return generated(k, map, index, &e.program, range, None);
+        return generated(k, map, index, &e.program, range, Err(algebra));
     };
     // Decide every slice at compile time (spec: Restriction): equal layouts → constant + that layout.
     // When the whole map is a layout, every slice is a constant plus the same layout (the
@@ -393,7 +522,7 @@ pub fn typed_map(
             &full
         },
         range,
-        Some((*entry, value, agree, &full)),
+        Ok((*entry, value, agree, &full)),
     )
 }
 
@@ -634,7 +763,7 @@ fn program_tokens(p: &Program, coords: &[TokenStream], a: Arith) -> Result<Token
 }
 
 /// Rust code that rebuilds the map at run time with `layout-core` (for `to_map`).
-fn map_builder(k: &TokenStream, m: &Map) -> TokenStream {
+fn map_builder(k: &Krate, m: &Map) -> TokenStream {
     let sp = |s: Space| match s {
         Space::Logical => quote!(#k::core_algebra::Space::Logical),
         Space::ThreadValue => quote!(#k::core_algebra::Space::ThreadValue),
@@ -689,7 +818,7 @@ fn map_builder(k: &TokenStream, m: &Map) -> TokenStream {
 }
 
 /// Rust code that builds `t` as a `layout_core::Tree`, each leaf written by `leaf`.
-fn tree_tokens<T>(k: &TokenStream, t: &Tree<T>, leaf: &dyn Fn(&T) -> TokenStream) -> TokenStream {
+fn tree_tokens<T>(k: &Krate, t: &Tree<T>, leaf: &dyn Fn(&T) -> TokenStream) -> TokenStream {
     match t {
         Tree::Leaf(x) => {
             let x = leaf(x);
@@ -763,22 +892,25 @@ fn generated_arith(
     (arith, arith != Arith::Wide)
 }
 
-/// A generated type whose `offset` runs `program` over the domain's leaf coordinates; with a
-/// run-time `restrict`, `map` is the unrestricted map and `entry` the fixed top-level entry.
+/// A generated type whose `offset` runs `program` over the domain's leaf coordinates: without
+/// a run-time `restrict` (`runtime` is `Err` of the expression's text, which `to_map`
+/// evaluates again), the library's `Generated` over a unit struct that carries the program;
+/// with one, `map` is the unrestricted map and `entry` the fixed top-level entry, and the value
+/// is a struct of its own that holds the value.
 fn generated(
-    k: &TokenStream,
+    k: &Krate,
     map: &Map,
     index: IntType,
     program: &Program,
     range: Option<(i64, i64)>,
-    runtime: Option<(usize, &TokenStream, bool, &Program)>,
+    runtime: Result<(usize, &TokenStream, bool, &Program), &str>,
 ) -> Result<TokenStream, Error> {
     let full_shape = map.domain_shape();
     let entries = map.domain_entries();
     // The domain of the value: the map's, less a run-time restricted entry.
     let shape = match runtime {
-        None => full_shape.clone(),
-        Some((entry, ..)) => {
+        Err(_) => full_shape.clone(),
+        Ok((entry, ..)) => {
             let free: Vec<Tree<i64>> = entries
                 .iter()
                 .enumerate()
@@ -810,7 +942,7 @@ fn generated(
     };
     let dt = tile(
         k,
-        if runtime.is_some() {
+        if runtime.is_ok() {
             None
         } else {
             map.domain_tile_shape()
@@ -832,20 +964,39 @@ fn generated(
         Some(r) => r,
         None => map.offset_range()?,
     };
-    let (arith, narrow) = generated_arith(map, index, &shape, program, runtime);
+    let (arith, narrow) = generated_arith(map, index, &shape, program, runtime.ok());
     let cty = arith.ty();
     let coords: Vec<TokenStream> = (0..shape.leaves().len())
         .map(|i| quote!((l[#i] as #cty)))
         .collect();
     let text = describe(map);
     let (fields, init, body, restrict) = match runtime {
-        None => (
-            quote!(),
-            quote!(__LayoutExpr {}),
-            program_tokens(program, &coords, arith)?,
-            quote!(__m),
-        ),
-        Some((entry, value, agree, full)) => {
+        Err(algebra) => {
+            // The library's type, generic over a unit struct that carries what is this map's
+            // own: the range, the notation, the text and the program.
+            let body = program_tokens(program, &coords, arith)?;
+            let (min, max) = (Literal::i64_unsuffixed(min), Literal::i64_unsuffixed(max));
+            return Ok(quote!({
+                struct __LayoutExpr;
+                impl #k::__private::Program<#idx> for __LayoutExpr {
+                    const MIN_OFFSET: i64 = #min;
+                    const MAX_OFFSET: i64 = #max;
+                    const NOTATION: &'static str = #text;
+                    const ALGEBRA: &'static str = #algebra;
+                    const NARROW: bool = #narrow;
+                    #[inline(always)]
+                    #[allow(unused_parens, clippy::all)]
+                    fn eval(l: &[usize; #k::MAX_LEAVES]) -> #idx {
+                        let _ = l;
+                        let v: #cty = #body;
+                        v as #idx
+                    }
+                }
+                <#k::Generated<#form, #k::Spec<#dom, #cod, #k::Size<#n>, #acc, #dt, #ct, #idx>, __LayoutExpr>
+                    as #k::__private::New>::NEW
+            }));
+        }
+        Ok((entry, value, agree, full)) => {
             // The full map's leaves: the fixed entry's from `t` (unflattened, last fastest),
             // the others from `l` (or 0, for the constant part).
             let full_coords = |free_leaf: &dyn Fn(usize) -> TokenStream| {

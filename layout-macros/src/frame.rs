@@ -2,7 +2,7 @@
 //! forms the rest is, and an item's attributes, visibility and name around its declaration.
 //! What is inside a declaration or an expression is the core's (`layout_core::expr`).
 
-use proc_macro2::{Span, TokenStream, TokenTree};
+use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
 use syn::parse::{ParseStream, Parser};
 use syn::{Ident, Token};
 
@@ -26,6 +26,17 @@ pub struct Item {
     pub end: Span,
 }
 
+/// The crate path `layout_typed::layout!` passes (`$crate`), kept as its token trees: each
+/// use in the expansion copies the trees (identifiers and punctuation, cheap) instead of
+/// cloning a token stream, which inside the compiler is a call across the macro's bridge.
+pub struct Krate(Vec<TokenTree>);
+
+impl quote::ToTokens for Krate {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        tokens.extend(self.0.iter().cloned());
+    }
+}
+
 /// The macro input after the crate path.
 pub enum Input {
     /// `LAYOUT, DOMAIN -> CODOMAIN [, OPTIONS]`: a value.
@@ -38,7 +49,7 @@ pub enum Input {
 
 /// Everything the macro reads: the crate path, the tokens after it and their form.
 pub struct Invocation {
-    pub krate: TokenStream,
+    pub krate: Krate,
     /// The tokens after the crate path, as given.
     pub rest: TokenStream,
     pub input: Input,
@@ -46,7 +57,7 @@ pub struct Invocation {
 
 /// Splits `$crate; rest` and tells the form of the rest.
 pub fn invocation(tokens: TokenStream) -> syn::Result<Invocation> {
-    let mut krate = TokenStream::new();
+    let mut krate = Vec::new();
     let mut iter = tokens.into_iter();
     let mut seen_semi = false;
     for tt in iter.by_ref() {
@@ -56,14 +67,38 @@ pub fn invocation(tokens: TokenStream) -> syn::Result<Invocation> {
             seen_semi = true;
             break;
         }
-        krate.extend([tt]);
+        krate.push(tt);
     }
     if !seen_semi {
         return Err(frame_error(Span::call_site(), Error::MacroPath));
     }
     let rest: TokenStream = iter.collect();
-    let input = input.parse2(rest.clone())?;
-    Ok(Invocation { krate, rest, input })
+    let input = if algebra_at_a_glance(&rest) {
+        Input::Algebra
+    } else {
+        input.parse2(rest.clone())?
+    };
+    Ok(Invocation {
+        krate: Krate(krate),
+        rest,
+        input,
+    })
+}
+
+/// Whether the input is an algebra expression by its first two token trees: a bracketed
+/// definition, or an operation's name and its parenthesis, which [`input`] reads as one too.
+/// The callback of an expression carries its operands' declarations; this spares reading them
+/// into `syn`'s buffer. Anything else is left to [`input`].
+fn algebra_at_a_glance(rest: &TokenStream) -> bool {
+    let mut trees = rest.clone().into_iter();
+    match (trees.next(), trees.next()) {
+        (Some(TokenTree::Group(g)), _) => g.delimiter() == Delimiter::Bracket,
+        (Some(TokenTree::Ident(op)), Some(TokenTree::Group(g))) => {
+            g.delimiter() == Delimiter::Parenthesis
+                && layout_core::expr::Op::from_name(&op.to_string()).is_some()
+        }
+        _ => false,
+    }
 }
 
 fn input(s: ParseStream) -> syn::Result<Input> {

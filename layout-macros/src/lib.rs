@@ -89,10 +89,14 @@
 //!   under a unique hidden name for a `pub` item) that hands the declaration's tokens to algebra
 //!   expressions. An expression invokes it through the operand's path as written, so Rust's
 //!   own resolution finds the item (this is how `divide(SMEM, ..)` sees `SMEM` during
-//!   expansion, with full spans and numbers in its errors).
+//!   expansion, with full spans and numbers in its errors). The hidden macros of an
+//!   expression's operands are invoked in one chain, the last calling `layout!` back with
+//!   every declaration.
 //! - An algebra expression is evaluated here with `layout-core`; a result that is a layout
 //!   (an operation's result, or a composite that Theorem 1 decides to be one) is a `Static`,
-//!   otherwise a generated type whose `offset` runs the emitted program (spec: Code emission).
+//!   otherwise a `Generated<Form, Spec<..>, P>` whose `offset` runs the emitted program
+//!   (spec: Code emission), carried by `P`, a unit struct of the expansion (a run-time
+//!   `restrict` makes a struct of its own, which holds the value).
 //! - Run-time leaves (`{m}`): a `Result<Dynamic<..>, Error>` checked when built; the checks
 //!   that do not depend on them still run here.
 //!

@@ -760,7 +760,7 @@ fn expansions_name_the_checked_form() {
     let item = expand_str("pub const SMEM = (16,32):(32,1), logical -> physical;").compact();
     assert!(item.contains("pubtypeSMEM=::layout_typed::Static<(::layout_typed::Dim<16,32>,::layout_typed::Dim<32,1>,)"), "{item}");
     assert!(
-        item.contains("pubconstSMEM:SMEM=<::layout_typed::Static<"),
+        item.contains("pubconstSMEM:SMEM=<SMEMas::layout_typed::__private::New>::NEW;"),
         "{item}"
     );
 }
@@ -1849,5 +1849,187 @@ fn run_time_leaves_reach_rust_as_blocks() {
         let e = expand_str(input);
         assert!(!e.has_errors(), "{input}: {:?}", e.errors);
         assert!(e.compact().contains(leaf), "{input}: {}", e.text);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// What an expansion emits, and how it fetches its operands.
+
+/// An item writes its layout's type once (the constant is typed and valued through the type
+/// alias); a composite that is not a layout is the library's `Generated` over a unit struct of
+/// the expansion, which carries the program and the expression's text, and no code that
+/// rebuilds the map: that text evaluates, at run time, to the map the expansion decided.
+#[test]
+fn expansions_write_each_type_once_and_no_map_builder() {
+    for (item, ty) in [
+        (
+            "pub const SMEM = (16,32):(32,1), logical -> physical;",
+            "Static<",
+        ),
+        (
+            "const SW = (8,8):(8,1), logical -> physical, swizzle(b = 2, src = 3, dst = 0);",
+            "Swizzled<",
+        ),
+        (
+            "pub(crate) const TV = cute ((4,8),(2,2)):((32,1),(16,8)), thread-value -> logical(16,8);",
+            "Static<",
+        ),
+    ] {
+        let c = expand_str(item).compact();
+        assert_eq!(c.matches(ty).count(), 1, "{item}: {c}");
+        assert_eq!(c.matches("Static<").count(), 1, "{item}: {c}");
+    }
+    // σ(x) = x ^ ((x >> 3) & 3) after two identities of 64 positions.
+    let sw = "(8,8):(8,1), logical(8,8) -> physical, swizzle(b = 2, src = 3, dst = 0)";
+    let tv = "(16,4):(4,1), thread-value -> logical(8,8)";
+    for input in [
+        format!("[S = {sw}] [T = {tv}] compose(S, T)"),
+        format!("[T = {tv}] [a::S = {sw}] compose(a::S, T)"),
+        format!("compose([{sw}], [{tv}])"),
+    ] {
+        let e = expand_str(&input);
+        assert!(!e.has_errors(), "{input}: {:?}", e.errors);
+        let c = e.compact();
+        for want in ["::layout_typed::Generated<", "__private::Program<"] {
+            assert!(c.contains(want), "{input}: {c}");
+        }
+        for unwanted in ["core_algebra", "vec!", "derive"] {
+            assert!(!c.contains(unwanted), "{input}: {unwanted} in {c}");
+        }
+        // The text `to_map` evaluates: the expansion's only string literal after `ALGEBRA`.
+        let text = string_after(&e.text, "ALGEBRA");
+        let map = layout_core::expr::evaluate_text(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(map.size(), 64, "{text}");
+        for i in 0..64i64 {
+            assert_eq!(map.eval_index(i), Ok(i ^ ((i >> 3) & 3)), "{text} at {i}");
+        }
+    }
+}
+
+/// The value of the first string literal after the identifier `name` in `text`.
+fn string_after(text: &str, name: &str) -> String {
+    let tokens: Vec<TokenTree> = TokenStream::from_str(text).unwrap().into_iter().collect();
+    fn find(ts: &[TokenTree], name: &str, seen: &mut bool) -> Option<String> {
+        for tt in ts {
+            match tt {
+                TokenTree::Ident(i) if i == name => *seen = true,
+                TokenTree::Literal(l) if *seen => {
+                    if let Ok(s) = syn::parse_str::<syn::LitStr>(&l.to_string()) {
+                        return Some(s.value());
+                    }
+                }
+                TokenTree::Group(g) => {
+                    let inner: Vec<TokenTree> = g.stream().into_iter().collect();
+                    if let Some(s) = find(&inner, name, seen) {
+                        return Some(s);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+    find(&tokens, name, &mut false).unwrap_or_else(|| panic!("no string after {name}: {text}"))
+}
+
+/// An expression fetches the declarations of all its named operands in one chain of their
+/// items' hidden macros and comes back to `layout!` once, with every definition: one operand,
+/// several, a path named twice, every path form. The hidden macros are played here by their
+/// rule, `{cb} {key} {pre} rest => cb! { pre [key = DECL] rest }`, with the item's declaration.
+#[test]
+fn operands_are_fetched_in_one_chain() {
+    let a = "(2,3):(1,2), logical -> logical";
+    let b = "(3,2):(1,3), logical -> logical";
+    let c = "(2,3):(3,1), logical -> logical";
+    let decls: Vec<(&str, &str)> = vec![
+        ("a :: A", a),
+        ("crate :: m :: B", b),
+        ("C", c),
+        (":: x :: D", a),
+        ("super :: E", b),
+        ("self :: F", c),
+    ];
+    let decl_of = |key: &str| -> &str {
+        decls
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, d)| *d)
+            .unwrap_or_else(|| panic!("no item at `{key}`"))
+    };
+    let cases: Vec<(&str, Vec<&str>)> = vec![
+        ("compose(C, C)", vec!["C"]),
+        (
+            "compose(a::A, crate::m::B)",
+            vec!["a :: A", "crate :: m :: B"],
+        ),
+        (
+            "compose(a::A, compose(crate::m::B, compose(C, a::A)))",
+            vec!["a :: A", "crate :: m :: B", "C"],
+        ),
+        (
+            "compose(::x::D, compose(super::E, compose(self::F, compose(C, ::x::D))))",
+            vec![":: x :: D", "super :: E", "self :: F", "C"],
+        ),
+        // A definition already given is not fetched again.
+        (
+            "[C = (2,3):(3,1), logical -> logical] compose(a::A, C)",
+            vec!["a :: A"],
+        ),
+    ];
+    for (expr, want) in cases {
+        let mut out = TokenStream::from_str(&format!("{KRATE} {expr}")).unwrap();
+        out = expand::layout(out);
+        let mut hops = Vec::new();
+        let mut callbacks = 0;
+        loop {
+            // `PATH ! { .. }`: the path before `!`, then one brace group.
+            let tts: Vec<TokenTree> = out.clone().into_iter().collect();
+            let Some(bang) = tts
+                .iter()
+                .position(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == '!'))
+            else {
+                break;
+            };
+            let path: TokenStream = tts[..bang].iter().cloned().collect();
+            let Some(TokenTree::Group(body)) = tts.get(bang + 1) else {
+                break;
+            };
+            if body.delimiter() != Delimiter::Brace || tts.len() != bang + 2 {
+                break;
+            }
+            let path = path.to_string();
+            if path.ends_with("layout_impl") {
+                callbacks += 1;
+                out = expand::layout(body.stream());
+                continue;
+            }
+            hops.push(path.clone());
+            let parts: Vec<TokenTree> = body.stream().into_iter().collect();
+            let group = |i: usize| match parts.get(i) {
+                Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Brace => g.stream(),
+                other => panic!("{expr}: part {i} of `{path}!` is {other:?}"),
+            };
+            let (cb, key, pre) = (group(0), group(1), group(2));
+            assert_eq!(
+                key.to_string(),
+                path,
+                "{expr}: the key is the path as written"
+            );
+            let rest: TokenStream = parts[3..].iter().cloned().collect();
+            out = TokenStream::from_str(&format!(
+                "{cb} ! {{ {pre} [{key} = {}] {rest} }}",
+                decl_of(&path)
+            ))
+            .unwrap();
+        }
+        assert_eq!(hops, want, "{expr}: the items' macros, in order");
+        assert_eq!(callbacks, 1, "{expr}: one callback of `layout!`");
+        let mut errors = Vec::new();
+        collect_errors(out.clone(), &mut errors);
+        assert!(errors.is_empty(), "{expr}: {errors:?}");
+        // One assertion of the declaration's type per definition fetched or given.
+        let defs = want.len() + usize::from(expr.starts_with('['));
+        let text: String = out.to_string().split_whitespace().collect();
+        assert_eq!(text.matches("let_:").count(), defs, "{expr}: {text}");
     }
 }

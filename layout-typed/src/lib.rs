@@ -755,6 +755,104 @@ where
     }
 }
 
+/// A map that `layout!` evaluated and found not to be a layout with one stride per leaf (a
+/// swizzled composite, a composite that Theorem 1 does not decide to be a layout, ...): form
+/// `F` (the domain's shape, every stride 1), [`Spec`] `S` as for [`Static`], and `P`, the
+/// program `layout!` emitted for this map (spec: Code emission), an item of its expansion that
+/// cannot be named outside it. Zero-sized; its `offset` inlines to the emitted program; its
+/// only values are those `layout!` made after checking the expression:
+///
+/// ```
+/// use layout_typed::prelude::*;
+/// layout! {
+///     const SW = (8,8):(8,1), logical(8, 8) -> physical, swizzle(b = 2, src = 3, dst = 0);
+///     const TV = (16,4):(4,1), thread-value -> logical(8, 8);
+/// }
+/// let c = layout!(compose(SW, TV)); // a swizzled composite: a `Generated`
+/// assert_eq!(c.offset((2usize, 1usize)), 9 ^ 1); // TV: position 9 = (1, 1); SW: 9, bit 3 into bit 0
+/// assert_eq!(c.to_map()?.eval_index(9), Ok(9 ^ 1));
+/// let notation = "[swizzle(b = 2, src = 3, dst = 0) ∘ (8,8):(8,1)] ∘ [(16,4):(4,1)]";
+/// assert_eq!((c.to_string(), format!("{c:?}")), (notation.into(), notation.into()));
+/// # Ok::<(), layout_typed::core_algebra::Error>(())
+/// ```
+#[allow(clippy::type_complexity)]
+pub struct Generated<F, S, P>(PhantomData<fn() -> (F, S, P)>);
+
+impl<F, S, P> Clone for Generated<F, S, P> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<F, S, P> Copy for Generated<F, S, P> {}
+impl<F, S, P> fmt::Debug for Generated<F, S, P>
+where
+    Self: Layout,
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        <Self as Layout>::write(f, f.alternate())
+    }
+}
+impl<F, S, P> fmt::Display for Generated<F, S, P>
+where
+    Self: Layout,
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        <Self as Layout>::write(f, f.alternate())
+    }
+}
+impl<F, S, P> __private::Sealed for Generated<F, S, P> {}
+impl<F, S, P> __private::New for Generated<F, S, P> {
+    const NEW: Self = Generated(PhantomData);
+}
+
+impl<F, Dom, Cod, const N: usize, Acc, DTile, CTile, Idx, P> Layout
+    for Generated<F, Spec<Dom, Cod, Size<N>, Acc, DTile, CTile, Idx>, P>
+where
+    F: Form,
+    Dom: SpaceMarker,
+    Cod: SpaceMarker,
+    DTile: TileMarker,
+    CTile: TileMarker,
+    Idx: IndexType,
+    P: __private::Program<Idx>,
+{
+    type Domain = Dom;
+    type Codomain = Cod;
+    type Size = Size<N>;
+    type Access = Acc;
+    type DomainTile = DTile;
+    type CodomainTile = CTile;
+    type Index = Idx;
+    type Form = F;
+    const SIZE: usize = N;
+    const MIN_OFFSET: i64 = P::MIN_OFFSET;
+    const MAX_OFFSET: i64 = P::MAX_OFFSET;
+    const LINEAR: Option<Leaves> = None;
+    const NARROW: bool = P::NARROW;
+
+    #[inline(always)]
+    fn offset<C: Coord<F>>(&self, c: C) -> Idx {
+        let mut l = [0usize; MAX_LEAVES];
+        c.leaves(&mut l, 0);
+        P::eval(&l)
+    }
+
+    #[inline(always)]
+    fn offset_index(&self, i: usize) -> Idx {
+        let mut l = [0usize; MAX_LEAVES];
+        F::leaves_of_index(i, &mut l, 0);
+        P::eval(&l)
+    }
+
+    fn write(f: &mut fmt::Formatter<'_>, _cute: bool) -> fmt::Result {
+        f.write_str(P::NOTATION)
+    }
+
+    fn to_map(&self) -> Result<layout_core::Map, layout_core::Error> {
+        layout_core::expr::evaluate_text(P::ALGEBRA)
+    }
+}
+
 /// `max + 1` when `min ≥ 0`, else 0 (saturating at `usize::MAX`, which no buffer reaches).
 const fn cosize(min: i64, max: i64) -> usize {
     if min < 0 || max < 0 {
@@ -955,5 +1053,24 @@ pub mod __private {
     pub trait New: Sized {
         /// The value.
         const NEW: Self;
+    }
+
+    /// The program of a [`Generated`](crate::Generated) map, emitted by `layout!` for one
+    /// expression: its exact offset range, its notation, the expression's text (definitions,
+    /// then the expression, as `layout_core::expr::parse_algebra` reads it) and its `offset`
+    /// over the domain's leaf coordinates (seed order, in `l[0..]`), in the index type `Idx`.
+    pub trait Program<Idx> {
+        /// Smallest offset (elements).
+        const MIN_OFFSET: i64;
+        /// Largest offset (elements).
+        const MAX_OFFSET: i64;
+        /// The map in seed notation.
+        const NOTATION: &'static str;
+        /// The expression that made the map, re-evaluated by `to_map`.
+        const ALGEBRA: &'static str;
+        /// Whether `eval` computes in the 32-bit index type ([`Layout::NARROW`](crate::Layout::NARROW)).
+        const NARROW: bool;
+        /// The offset at the leaf coordinates `l`.
+        fn eval(l: &[usize; crate::MAX_LEAVES]) -> Idx;
     }
 }

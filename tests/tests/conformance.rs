@@ -1349,7 +1349,7 @@ fn inputs_per_source() {
     println!("inputs {got:?}, skipped {skip:?}");
     let expected: BTreeMap<Origin, usize> = [
         (Origin::Ui, 103),
-        (Origin::Docs, 112),
+        (Origin::Docs, 115),
         (Origin::CliDocs, 10),
         (Origin::Data, 293),
     ]

@@ -332,5 +332,45 @@ pub fn parse_algebra(text: &str, opts: &Options) -> Result<Algebra<Span>, Locate
     })
 }
 
+/// Evaluates a whole algebra text (`[PATH = DECL]` definitions, then one expression, as
+/// [`parse_algebra`] reads it) to its map, with the default [`Options`]: each definition
+/// checked ([`check_decl`]) and bound to its path's key, then [`evaluate`]. A pure function of
+/// the text: the map `layout!` computed from the same text while compiling (the `to_map` of a
+/// generated composite calls it with the text of its expression).
+///
+/// ```
+/// use layout_core::expr::evaluate_text;
+/// let m = evaluate_text("[S = (4,8):(8,1), logical -> physical] [T = (8,4):(4,1), tv -> logical] compose(S, T)")?;
+/// assert_eq!(m.eval_index(9), Ok(9));
+/// # Ok::<(), layout_core::Error>(())
+/// ```
+///
+/// # Errors
+/// The first error of the text, without its location: a syntax error, a definition's first
+/// error, or the expression's ([`evaluate`]).
+pub fn evaluate_text(text: &str) -> Result<crate::map::Map, Error> {
+    let opts = Options::default();
+    let a = parse_algebra(text, &opts).map_err(|l| l.error)?;
+    let mut env = Env::new();
+    for (path, d) in &a.defs {
+        let (checked, errs) = check_decl(d);
+        if let Some(l) = errs.into_iter().next() {
+            return Err(l.error);
+        }
+        // A declaration that could not be built has errors (above); were there none, the
+        // operand stays unbound and `evaluate` reports it as unknown.
+        if let Some(c) = checked {
+            env.define(path.key(), c);
+        }
+    }
+    evaluate(&a.expr, &env, &opts)
+        .map(|v| v.map)
+        .map_err(|errs| {
+            errs.into_iter()
+                .next()
+                .map_or(Error::UnknownOperand, |l| l.error)
+        })
+}
+
 #[cfg(test)]
 mod tests;
