@@ -2,9 +2,11 @@
 //! `Generated` map (swizzled composites, composites that are not layouts) or a run-time
 //! restriction, with operands named in every path form (two modules with items of the same
 //! name, `pub use … as` re-exports, raw identifiers, items local to a block, the same operand
-//! twice, 1 to 4 operands) and the call wrapped in `macro_rules!`. Each value's `offset` (flat
-//! and by coordinate), `offset_index` and `to_map()` are compared with a brute-force evaluator
-//! of the declared `shape:stride` text written here.
+//! twice, 1 to 4 operands) and the call wrapped in `macro_rules!`, including operands named
+//! through `$crate` by the macros of two crates in one expression
+//! (`fixtures/operand_crates/user/src/bin/crate_paths.rs`). Each value's `offset` (flat and by
+//! coordinate), `offset_index` and `to_map()` are compared with a brute-force evaluator of the
+//! declared `shape:stride` text written here.
 
 use layout_typed::prelude::*;
 
@@ -262,4 +264,64 @@ fn restrictions_of_generated_maps() {
         values(layout!(restrict(compose(b::SW, b::P), 0 = 3))),
         full[48..64].to_vec()
     );
+}
+
+/// The values of `fixtures/operand_crates/user`'s binary `bin`, one `name values` line each.
+fn fixture_lines(bin: &str) -> Vec<String> {
+    use std::path::Path;
+    use std::process::Command;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args([
+            "run",
+            "--quiet",
+            "--offline",
+            "--bin",
+            bin,
+            "--manifest-path",
+        ])
+        .arg(root.join("fixtures/operand_crates/user/Cargo.toml"))
+        .env(
+            "CARGO_TARGET_DIR",
+            Path::new(env!("CARGO_TARGET_TMPDIR")).join("operand_crates"),
+        )
+        .output()
+        .expect("cargo runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "the fixture builds and runs:\n{stderr}"
+    );
+    assert!(!stderr.contains("warning"), "no warnings:\n{stderr}");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+fn line(name: &str, v: &[i64]) -> String {
+    let v: Vec<String> = v.iter().map(i64::to_string).collect();
+    format!("{name} {}", v.join(","))
+}
+
+#[test]
+fn operands_named_through_dollar_crate_by_macros_of_two_crates() {
+    // `$crate::M` of the user crate and of the other crate are two layouts; `crate::M` written
+    // in the user crate is the user's.
+    let user_m = lay("(3,2):(1,3)");
+    let other_m = lay("(2,3):(1,2)");
+    let store = lay("(2,3):(8,1)");
+    assert_ne!(comp(&user_m, &other_m), comp(&other_m, &other_m));
+    assert_ne!(comp(&user_m, &other_m), comp(&user_m, &user_m));
+    let expected = [
+        line("ours", &comp(&store, &comp(&other_m, &user_m))),
+        line(
+            "ours-swizzled",
+            &comp(&swz(&store, 1, 3, 0), &comp(&other_m, &user_m)),
+        ),
+        line("theirs-crate", &comp(&user_m, &other_m)),
+        line("theirs-dollar-crate", &comp(&user_m, &other_m)),
+        line("theirs-other", &comp(&other_m, &other_m)),
+    ];
+    assert_eq!(fixture_lines("crate_paths"), expected);
 }
