@@ -8,12 +8,25 @@
 //! (`0x10`, `1_000` read as 16 and 1000); a suffix stays attached (`5i32`), which the core
 //! reports at that token. Other literals (strings, floats, characters) are written as one `?`,
 //! a token the grammar never accepts, so the error points at the literal. A raw identifier is
-//! written without its `r#`. The core may read one token as several (`1é` as `1` and `é`):
+//! written without its `r#`; `$crate` as an identifier of its own per crate ([`dollar_crate`]). The core may read one token as several (`1é` as `1` and `é`):
 //! a range that starts or ends inside a token is widened to the whole token.
 
 use layout_core::Error;
 use layout_core::expr::{Located, NoteKind};
 use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
+
+/// `$crate` (in a path a `macro_rules!` wrote) as an identifier: `__crate_` and a hash of the
+/// token's span. `$crate` names the crate of the macro that wrote it, so the same text can name
+/// two crates in one expression (`$crate::M` of a library's macro given `$crate::M` by a macro
+/// of the crate calling it); an operand is looked up by its path's text, so the two must be
+/// written apart. Two `$crate`s written alike come from one place of one macro, hence one crate;
+/// two written apart that name one crate are only fetched twice.
+fn dollar_crate(span: Span) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    format!("{span:?}").hash(&mut h);
+    format!("__crate_{:016x}", h.finish())
+}
 
 /// Where a core span points in the tokens: one token (or group), or the range from the first
 /// to the last of several (on stable Rust a range is made of two tokens' spans).
@@ -132,7 +145,11 @@ impl Text {
                     // A raw identifier is the identifier (`r#logical` is `logical` to Rust);
                     // a path keeps the tokens as written.
                     let word = i.to_string();
-                    self.text.push_str(word.strip_prefix("r#").unwrap_or(&word));
+                    if word == "$crate" {
+                        self.text.push_str(&dollar_crate(i.span()));
+                    } else {
+                        self.text.push_str(word.strip_prefix("r#").unwrap_or(&word));
+                    }
                 }
                 TokenTree::Punct(p) => self.text.push(p.as_char()),
                 TokenTree::Literal(l) => self.literal(l),
