@@ -8,7 +8,7 @@ use std::hash::{Hash, Hasher};
 
 use layout_core::{
     Annotated, Layout, Map, Space, Stride, Swizzle, Tree, compose, decide, divide, divide_modes,
-    interleave, inverse, repeat,
+    flatten, group, interleave, inverse, permute, repeat, select,
 };
 use proptest::prelude::*;
 
@@ -941,6 +941,90 @@ proptest! {
             let i = i.rem_euclid(n);
             prop_assert_eq!(i128::from(l.eval_index(i as i64).unwrap()), model(i), "{} at {}", l, i);
             prop_assert_eq!(i128::from(m.eval_index(i as i64).unwrap()), model(i));
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 192, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// `group`, `flatten`, `select`, `permute` against the trees they are documented to build.
+    #[test]
+    fn regroupings_agree(seed in any::<u64>(), big in 0usize..3, named in any::<bool>()) {
+        let r = gen_layout(seed, [5, 12, 22][big], 1 << 11);
+        let tops = top(&r);
+        let rank = tops.len();
+        let names: Vec<Option<String>> = (0..rank)
+            .map(|k| (named && (k + seed as usize) % 3 != 0).then(|| format!("n{k}")))
+            .collect();
+        let l = if rank > 1 && names.iter().any(Option::is_some) {
+            lay(&r).with_names(names.clone()).unwrap()
+        } else {
+            lay(&r)
+        };
+        let names = if rank > 1 { names } else { vec![None] };
+        let lv = leaves(&r);
+        let n = size_of(&lv);
+        let mut rng = Rng(seed ^ 0xfeed);
+        // group
+        let s0 = rng.below(rank as u64) as usize;
+        let e0 = s0 + 1 + rng.below((rank - s0) as u64) as usize;
+        let g = group(&l, s0, e0).unwrap();
+        check_layout(&g);
+        for i in 0..n {
+            prop_assert_eq!(i128::from(g.eval_index(i as i64).unwrap()), eval_leaves(&lv, i));
+        }
+        if e0 - s0 == 1 {
+            same_value(&g, &l);
+        } else if !(s0 == 0 && e0 == rank) {
+            let mut t: Vec<R> = tops[..s0].to_vec();
+            t.push(R::Tup(tops[s0..e0].to_vec()));
+            t.extend(tops[e0..].iter().cloned());
+            let mut nm: Vec<Option<String>> = names[..s0].to_vec();
+            nm.push(None);
+            nm.extend(names[e0..].iter().cloned());
+            prop_assert_eq!(g.to_string(), render(&R::Tup(t), &nm));
+        }
+        // flatten
+        let f = flatten(&l).unwrap();
+        check_layout(&f);
+        if lv.len() > 1 {
+            let mut nm = Vec::new();
+            for (t, name) in tops.iter().zip(&names) {
+                match t {
+                    R::Leaf(..) => nm.push(name.clone()),
+                    R::Tup(_) => nm.extend(std::iter::repeat_n(None, leaves(t).len())),
+                }
+            }
+            let flat = R::Tup(lv.iter().map(|&(n, d)| R::Leaf(n, d)).collect());
+            prop_assert_eq!(f.to_string(), render(&flat, &nm));
+        }
+        // select and permute
+        let mut idx: Vec<usize> = (0..rank).collect();
+        for i in (1..rank).rev() {
+            let j = rng.below(i as u64 + 1) as usize;
+            idx.swap(i, j);
+        }
+        let p = permute(&l, &idx).unwrap();
+        check_layout(&p);
+        let k = 1 + rng.below(rank as u64) as usize;
+        let sel = &idx[..k];
+        let sl = select(&l, sel).unwrap();
+        check_layout(&sl);
+        for (res, ix) in [(&p, &idx[..]), (&sl, sel)] {
+            let st: Vec<R> = ix.iter().map(|&i| tops[i].clone()).collect();
+            let sizes: Vec<i128> = st.iter().map(|t| size_of(&leaves(t))).collect();
+            let m: i128 = sizes.iter().product();
+            prop_assert_eq!(i128::from(res.size()), m);
+            for x in 0..m {
+                let c = unflatten(&sizes, x);
+                let want: i128 = ix.iter().zip(&c).map(|(&i, &cj)| eval_leaves(&leaves(&tops[i]), cj)).sum();
+                prop_assert_eq!(i128::from(res.eval_index(x as i64).unwrap()), want);
+            }
+            if ix.len() > 1 {
+                let nm: Vec<Option<String>> = ix.iter().map(|&i| names[i].clone()).collect();
+                prop_assert_eq!(res.to_string(), render(&R::Tup(st), &nm));
+            }
         }
     }
 }
