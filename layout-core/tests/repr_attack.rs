@@ -1180,3 +1180,108 @@ fn one_entry_tuples_are_their_entry() {
     let e = divide(&"12:1".parse().unwrap(), &[1]).unwrap();
     check_layout(&e);
 }
+
+/// Results one level deeper than their operand, at the nesting limit: an error, or a layout
+/// that prints and parses back as itself.
+#[test]
+fn results_past_the_depth_limit() {
+    for depth in 1..=10 {
+        let mut r = R::Tup(vec![R::Leaf(2, Some(1)), R::Leaf(3, Some(2))]);
+        for k in 0..depth {
+            r = R::Tup(vec![r, R::Leaf(2, Some(6 << k))]);
+        }
+        let text = render(&r, &[]);
+        let Ok(l) = text.parse::<Layout>() else {
+            continue;
+        };
+        check_layout(&l);
+        let a: Layout = "2:1".parse().unwrap();
+        let results = [
+            ("group", group(&l, 0, 2)),
+            ("divide", divide(&l, &[1, 2])),
+            ("divide_modes", divide_modes(&l, &[1, 2])),
+            ("repeat", repeat(&l, &a)),
+            ("interleave", interleave(&l, &a)),
+            ("select", select(&l, &[0])),
+        ];
+        for (what, res) in results {
+            match res {
+                Ok(x) => {
+                    let back = x.to_string().parse::<Layout>();
+                    assert!(
+                        back.is_ok(),
+                        "{what} of {text} gave {x}, which does not parse: {back:?}"
+                    );
+                    check_layout(&x);
+                }
+                Err(e) => assert!(
+                    matches!(e, layout_core::Error::TooDeep { .. }),
+                    "{what} of {text}: {e}"
+                ),
+            }
+        }
+    }
+}
+
+/// Degenerate trees given to `Layout::new` directly: an error, never a panic, and never a
+/// layout that does not print and parse back.
+#[test]
+fn degenerate_trees() {
+    let cases: Vec<(Tree<i64>, Tree<Stride>)> = vec![
+        (Tree::Tuple(vec![]), Tree::Tuple(vec![])),
+        (
+            Tree::Tuple(vec![Tree::Leaf(2), Tree::Tuple(vec![])]),
+            Tree::Tuple(vec![Tree::Leaf(Stride::Int(1)), Tree::Tuple(vec![])]),
+        ),
+        (
+            Tree::Tuple(vec![Tree::Tuple(vec![Tree::Tuple(vec![Tree::Leaf(4)])])]),
+            Tree::Tuple(vec![Tree::Tuple(vec![Tree::Tuple(vec![Tree::Leaf(
+                Stride::Int(3),
+            )])])]),
+        ),
+        (Tree::Leaf(0), Tree::Leaf(Stride::Int(1))),
+        (Tree::Leaf(-2), Tree::Leaf(Stride::Int(1))),
+        (Tree::Leaf(2), Tree::Leaf(Stride::Int(0))),
+        (Tree::Leaf(1), Tree::Leaf(Stride::Int(0))),
+        (
+            Tree::Tuple(vec![Tree::Leaf(2), Tree::Leaf(3)]),
+            Tree::Tuple(vec![Tree::Leaf(Stride::Int(1))]),
+        ),
+        (
+            Tree::Tuple(vec![Tree::Leaf(2)]),
+            Tree::Tuple(vec![Tree::Tuple(vec![Tree::Leaf(Stride::Int(1))])]),
+        ),
+    ];
+    for (s, d) in cases {
+        let desc = format!("{s:?} : {d:?}");
+        if let Ok(l) = Layout::new(s, d) {
+            let back = l.to_string().parse::<Layout>();
+            assert!(
+                back.is_ok(),
+                "{desc} gave {l}, which does not parse: {back:?}"
+            );
+            check_layout(&l);
+        }
+    }
+    // Too many top-level modes for a mode path.
+    for count in [255usize, 256, 257, 300] {
+        let r = R::Tup(
+            (0..count)
+                .map(|i| R::Leaf(1, Some(i as i128 + 1)))
+                .collect(),
+        );
+        let text = render(&r, &[]);
+        match text.parse::<Layout>() {
+            Ok(l) => {
+                check_layout(&l);
+                let f = flatten(&l).unwrap();
+                check_layout(&f);
+                let g = group(&l, 0, count / 2);
+                if let Ok(g) = g {
+                    check_layout(&g);
+                }
+            }
+            Err(e) => assert!(matches!(e.rule(), "too-wide" | "too-large"), "{count}: {e}"),
+        }
+    }
+}
