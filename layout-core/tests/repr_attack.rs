@@ -869,6 +869,32 @@ proptest! {
             (Err(_), None) => {}
             _ => prop_assert!(false, "by mode: library {:?}, model {:?}", d.result, want),
         }
+        // A swizzled or restricted left operand.
+        if left_kind != 0 && (0..n).all(|i| eval_leaves(&av, i) >= 0) {
+            let sw = Swizzle::new(1, 2 + rng.below(3) as u32, 0).unwrap();
+            let sm = am.clone().swizzle(sw).unwrap();
+            if let Ok(c) = compose(&sm, &bm) {
+                let smodel = |i: i128| i128::from(sw.apply(model(i) as i64));
+                for i in 0..n {
+                    prop_assert_eq!(i128::from(c.eval_index(i as i64).unwrap()), smodel(i));
+                }
+            }
+        }
+        let atops = top(&ar);
+        if left_kind != 0 && atops.len() > 1 {
+            let e0 = size_of(&leaves(&atops[0]));
+            let v = rng.below(e0 as u64) as i128;
+            let rest = n / e0;
+            let rm = am.restrict(&[(0, v as i64)]).unwrap();
+            let cr = make_dense(&factor_tree(&mut rng, rest), seed ^ 21);
+            let cv = leaves(&cr);
+            let cm = annotated(lay(&cr), Space::ThreadValue, Space::Logical).unwrap();
+            if let Ok(c) = compose(&rm, &cm) {
+                let rmodel = |i: i128| eval_leaves(&av, v * rest + eval_leaves(&cv, i));
+                let csizes: Vec<i128> = cv.iter().map(|x| x.0).collect();
+                check_map(&c, &rmodel, &csizes);
+            }
+        }
         // Composed once more with a logical-to-logical map in front of the left operand.
         let cr = make_dense(&factor_tree(&mut rng, n), seed ^ 11);
         let cv = leaves(&cr);
@@ -1179,6 +1205,23 @@ fn one_entry_tuples_are_their_entry() {
     check_layout(&e);
     let e = divide(&"12:1".parse().unwrap(), &[1]).unwrap();
     check_layout(&e);
+    // Names on a rank-1 layout, put on and taken off.
+    for text in ["(x:5):(2)", "(x:(2,3)):((3,1))", "(x:(2,(3,1))):((3,(1,7)))"] {
+        if let Ok(l) = text.parse::<Layout>() {
+            check_layout(&l);
+            let off = l.clone().with_names(vec![None]).unwrap();
+            check_layout(&off);
+            let on = off.clone().with_names(vec![Some("y".into())]).unwrap();
+            check_layout(&on);
+            eq_iff_display(&l, &off);
+            eq_iff_display(&on, &off);
+        }
+    }
+    let five: Layout = "5:2".parse().unwrap();
+    let named = five.clone().with_names(vec![Some("x".into())]).unwrap();
+    check_layout(&named);
+    let plain = named.with_names(vec![None]).unwrap();
+    same_value(&plain, &five);
 }
 
 /// Results one level deeper than their operand, at the nesting limit: an error, or a layout
