@@ -1206,7 +1206,11 @@ fn one_entry_tuples_are_their_entry() {
     let e = divide(&"12:1".parse().unwrap(), &[1]).unwrap();
     check_layout(&e);
     // Names on a rank-1 layout, put on and taken off.
-    for text in ["(x:5):(2)", "(x:(2,3)):((3,1))", "(x:(2,(3,1))):((3,(1,7)))"] {
+    for text in [
+        "(x:5):(2)",
+        "(x:(2,3)):((3,1))",
+        "(x:(2,(3,1))):((3,(1,7)))",
+    ] {
         if let Ok(l) = text.parse::<Layout>() {
             check_layout(&l);
             let off = l.clone().with_names(vec![None]).unwrap();
@@ -1216,6 +1220,17 @@ fn one_entry_tuples_are_their_entry() {
             eq_iff_display(&l, &off);
             eq_iff_display(&on, &off);
         }
+    }
+    // CuTe notation has no names: a named mode of one leaf prints as the leaf.
+    for (text, cute) in [
+        ("(x:5):(2)", "5:2"),
+        ("(x:1):(_)", "1:0"),
+        ("(x:5):(_)", "5:0"),
+    ] {
+        let l: Layout = text.parse().unwrap();
+        assert_eq!(l.to_cute().to_string(), cute, "{text}");
+        let s = select(&"(a:1,b:4):(_,1)".parse().unwrap(), &[1]).unwrap();
+        assert_eq!(s.to_cute().to_string(), "4:1");
     }
     let five: Layout = "5:2".parse().unwrap();
     let named = five.clone().with_names(vec![Some("x".into())]).unwrap();
