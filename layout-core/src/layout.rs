@@ -722,7 +722,13 @@ impl fmt::Display for CuteNotation<'_> {
             Stride::Broadcast => 0,
             Stride::Int(d) => *d,
         });
-        write_layout(f, r.shape(), &stride, &[])
+        // Only a name keeps a tuple of one leaf; without names it is that leaf (`(3):(1)` is `3:1`).
+        match (r.shape(), &stride) {
+            (Tree::Tuple(s), Tree::Tuple(d)) if s.len() == 1 && matches!(s[0], Tree::Leaf(_)) => {
+                write_layout(f, &s[0], &d[0], &[])
+            }
+            (shape, stride) => write_layout(f, shape, stride, &[]),
+        }
     }
 }
 
