@@ -17,7 +17,8 @@
 //! Every operand is parsed once, outside the timed loop; the timed work is the operation
 //! (checks, result construction, allocation). `cargo bench -p layout-bench --bench
 //! runtime_algebra` runs the criterion group `runtime_algebra`; `--table` prints operations per
-//! second (fastest of 31 rounds) for `bench/run.sh`.
+//! second (fastest of 31 rounds) for `bench/run.sh`; `--loop NAME SECONDS` runs one operation
+//! for a profiler.
 //!
 //! The group `check` is the regression guard of item 1 (compile-time checking): the work the
 //! `layout!` proc-macro does with `layout-core` for one declaration of `bench/gen_check.py`'s
@@ -177,8 +178,32 @@ fn check(c: &mut Criterion) {
     g.finish();
 }
 
+/// Runs one operation for about `seconds`, for a profiler (`perf record`, callgrind):
+/// `--loop NAME SECONDS`.
+fn run_one(name: &str, seconds: f64) {
+    let ops = operations();
+    let (_, f) = ops
+        .iter()
+        .find(|(n, _)| *n == name)
+        .unwrap_or_else(|| panic!("no operation {name}"));
+    let start = Instant::now();
+    let mut calls = 0u64;
+    while start.elapsed().as_secs_f64() < seconds {
+        for _ in 0..1000 {
+            black_box(f());
+        }
+        calls += 1000;
+    }
+    println!("{name} {calls} calls");
+}
+
 fn main() {
-    if std::env::args().any(|a| a == "--table") {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(i) = args.iter().position(|a| a == "--loop") {
+        let name = args.get(i + 1).expect("--loop NAME SECONDS");
+        let seconds = args.get(i + 2).and_then(|s| s.parse().ok()).unwrap_or(1.0);
+        run_one(name, seconds);
+    } else if args.iter().any(|a| a == "--table") {
         table();
     } else {
         let mut c = Criterion::default().configure_from_args();
