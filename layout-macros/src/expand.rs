@@ -85,7 +85,7 @@ fn item(k: &Krate, it: &frame::Item) -> TokenStream {
     // item's path.
     let exported = matches!(vis, syn::Visibility::Public(_));
     let def = if exported {
-        quote::format_ident!("__layout_def_{}_{:016x}", name, unique(it))
+        quote::format_ident!("__layout_def_{}_{:016x}", name, unique(it, &text.text))
     } else {
         quote::format_ident!("__layout_def_{}", name)
     };
@@ -119,15 +119,17 @@ fn item(k: &Krate, it: &frame::Item) -> TokenStream {
     out
 }
 
-/// A hash of an item (its name, its declaration, where it is written): the suffix of its
-/// exported definition macro's name. The span's debug form tells apart equal declarations
-/// written in different places (or made by different expansions of one `macro_rules!`).
-fn unique(it: &frame::Item) -> u64 {
+/// A hash of an item (its name, its declaration's text `decl`, where it is written): the
+/// suffix of its exported definition macro's name. The span's debug form tells apart equal
+/// declarations written in different places (or made by different expansions of one
+/// `macro_rules!`). The declaration is hashed as the text the core read, made already, rather
+/// than printed again from its tokens.
+fn unique(it: &frame::Item, decl: &str) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
     it.name.to_string().hash(&mut h);
     format!("{:?}", it.name.span()).hash(&mut h);
-    it.tokens.to_string().hash(&mut h);
+    decl.hash(&mut h);
     h.finish()
 }
 
