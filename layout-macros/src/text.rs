@@ -162,11 +162,21 @@ impl Text {
     }
 
     fn literal(&mut self, l: &proc_macro2::Literal) {
+        let written = l.to_string();
+        // The common case, a plain decimal without suffix, underscores or leading zeros, is
+        // its own value's digits: `syn` is asked only for the others.
+        let b = written.as_bytes();
+        if b.iter().all(u8::is_ascii_digit)
+            && (b.len() == 1 || b.first().is_some_and(|&d| d != b'0'))
+        {
+            self.text.push_str(&written);
+            return;
+        }
         let lit = syn::Lit::new(l.clone());
         match lit {
             syn::Lit::Int(i) => {
                 // A literal made by a macro may carry its sign (`Literal::i64_unsuffixed(-5)`).
-                if l.to_string().starts_with('-') {
+                if written.starts_with('-') {
                     self.text.push_str("- ");
                 }
                 self.text.push_str(i.base10_digits());
@@ -466,4 +476,44 @@ pub fn message<S>(l: &Located<S>) -> String {
 /// in unit tests, where spans have no position).
 fn source_column(span: Span) -> Option<usize> {
     proc_macro::is_available().then(|| span.unwrap().column())
+}
+
+/// Integer literals in every spelling read as their value's decimal digits and suffix: the
+/// plain decimals written directly, the others (leading zeros, underscores, bases, suffixes,
+/// a sign carried by a macro-made literal) as `syn` reads them.
+#[cfg(test)]
+mod literal_tests {
+    use super::Text;
+    use proc_macro2::{Literal, TokenStream, TokenTree};
+    use std::str::FromStr;
+
+    #[test]
+    fn every_spelling_reads_as_its_value() {
+        for (written, text) in [
+            ("0", "0"),
+            ("7", "7"),
+            ("10", "10"),
+            ("4096", "4096"),
+            ("00", "0"),
+            ("007", "7"),
+            ("1_0", "10"),
+            ("0b101", "5"),
+            ("0o17", "15"),
+            ("0x1F", "31"),
+            ("18446744073709551616", "18446744073709551616"),
+            ("5i64", "5i64"),
+            ("0_5usize", "5usize"),
+        ] {
+            let t = TokenStream::from_str(written).unwrap_or_else(|e| panic!("{written}: {e}"));
+            assert_eq!(Text::new(&t).text, text, "{written}");
+        }
+        for (v, text) in [
+            (-12i64, "- 12"),
+            (0, "0"),
+            (i64::MIN, "- 9223372036854775808"),
+        ] {
+            let t: TokenStream = TokenTree::Literal(Literal::i64_unsuffixed(v)).into();
+            assert_eq!(Text::new(&t).text, text, "{v}");
+        }
+    }
 }
