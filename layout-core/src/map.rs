@@ -139,13 +139,9 @@ pub enum Map {
         /// The map it follows.
         inner: Box<Map>,
     },
-    /// `left ∘ right`: `right` first.
-    Composite {
-        /// The outer map, domain logical.
-        left: Box<Map>,
-        /// The inner map, into logical, a dense bijection onto the left domain.
-        right: Box<Map>,
-    },
+    /// `left ∘ right`: `right` first. The two operands share one allocation, so building a
+    /// composite allocates once and cloning one copies a pointer.
+    Composite(Arc<Composite>),
     /// `inner|p` (spec: Restriction): `inner` with some top-level entries of its domain
     /// fixed. Its domain is the remaining entries, in order.
     Restricted {
@@ -155,6 +151,15 @@ pub enum Map {
         /// The map being sliced; never itself `Restricted`.
         inner: Box<Map>,
     },
+}
+
+/// The operands of a [`Map::Composite`], `left ∘ right` (`right` first), held together.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Composite {
+    /// The outer map, domain logical.
+    pub left: Map,
+    /// The inner map, into logical, a dense bijection onto the left domain.
+    pub right: Map,
 }
 
 impl From<Annotated> for Map {
@@ -187,7 +192,7 @@ impl Map {
         match self {
             Map::Layout(a) => a.domain,
             Map::Swizzled { inner, .. } => inner.domain(),
-            Map::Composite { right, .. } => right.domain(),
+            Map::Composite(c) => c.right.domain(),
             Map::Restricted { inner, .. } => inner.domain(),
         }
     }
@@ -198,7 +203,7 @@ impl Map {
         match self {
             Map::Layout(a) => a.codomain,
             Map::Swizzled { .. } => Space::Physical,
-            Map::Composite { left, .. } => left.codomain(),
+            Map::Composite(c) => c.left.codomain(),
             Map::Restricted { inner, .. } => inner.codomain(),
         }
     }
@@ -212,7 +217,7 @@ impl Map {
             match m {
                 Map::Layout(a) => return a.layout.size(),
                 Map::Swizzled { inner, .. } => m = inner,
-                Map::Composite { right, .. } => m = right,
+                Map::Composite(c) => m = &c.right,
                 Map::Restricted { .. } => return m.restricted_size(),
             }
         }
@@ -231,7 +236,7 @@ impl Map {
         match self {
             Map::Layout(a) => a.layout.shape().clone(),
             Map::Swizzled { inner, .. } => inner.domain_shape(),
-            Map::Composite { right, .. } => right.domain_shape(),
+            Map::Composite(c) => c.right.domain_shape(),
             Map::Restricted { .. } => {
                 let free = self.domain_entries();
                 match free.len() {
@@ -265,7 +270,7 @@ impl Map {
         match self {
             Map::Layout(a) => entries(a.layout.shape()),
             Map::Swizzled { inner, .. } => inner.domain_entries(),
-            Map::Composite { right, .. } => right.domain_entries(),
+            Map::Composite(c) => c.right.domain_entries(),
             Map::Restricted { fixed, inner } => inner
                 .domain_entries()
                 .into_iter()
@@ -292,7 +297,7 @@ impl Map {
         match self {
             Map::Layout(a) => a.layout.names().to_vec(),
             Map::Swizzled { inner, .. } => inner.domain_names(),
-            Map::Composite { right, .. } => right.domain_names(),
+            Map::Composite(c) => c.right.domain_names(),
             Map::Restricted { fixed, inner } => {
                 let names = inner.domain_names();
                 if names.is_empty() {
@@ -415,7 +420,7 @@ impl Map {
         match self {
             Map::Layout(a) => a.domain_tile.as_deref(),
             Map::Swizzled { inner, .. } => inner.domain_tile(),
-            Map::Composite { right, .. } => right.domain_tile(),
+            Map::Composite(c) => c.right.domain_tile(),
             Map::Restricted { .. } => None,
         }
     }
@@ -454,7 +459,7 @@ impl Map {
         match self {
             Map::Layout(a) => a.codomain_tile.as_deref(),
             Map::Swizzled { .. } => None,
-            Map::Composite { left, .. } => left.codomain_tile(),
+            Map::Composite(c) => c.left.codomain_tile(),
             Map::Restricted { inner, .. } => inner.codomain_tile(),
         }
     }
@@ -465,7 +470,7 @@ impl Map {
         match self {
             Map::Layout(_) => false,
             Map::Swizzled { .. } => true,
-            Map::Composite { left, .. } => left.is_swizzled(),
+            Map::Composite(c) => c.left.is_swizzled(),
             Map::Restricted { inner, .. } => inner.is_swizzled(),
         }
     }
@@ -511,7 +516,7 @@ impl Map {
         let min = match self {
             Map::Layout(a) => a.layout.span().0,
             Map::Swizzled { .. } => return Ok(None),
-            Map::Composite { left, .. } => return left.negative_min(),
+            Map::Composite(c) => return c.left.negative_min(),
             Map::Restricted { inner, .. } => {
                 if inner.negative_min()?.is_none() {
                     return Ok(None);
@@ -553,7 +558,7 @@ impl Map {
         match self {
             Map::Layout(a) => a.layout.eval_index(index),
             Map::Swizzled { swizzle, inner } => Ok(swizzle.apply(inner.eval_index(index)?)),
-            Map::Composite { left, right } => left.eval_index(right.eval_index(index)?),
+            Map::Composite(c) => c.left.eval_index(c.right.eval_index(index)?),
             Map::Restricted { fixed, inner } => {
                 let size = self.size();
                 if !(0..size).contains(&index) {
@@ -643,8 +648,8 @@ pub fn compose(left: &Map, right: &Map) -> Result<Map, Error> {
             check_same_tile(l, r)?;
         }
     }
-    Ok(Map::Composite {
-        left: Box::new(left.clone()),
-        right: Box::new(right.clone()),
-    })
+    Ok(Map::Composite(Arc::new(Composite {
+        left: left.clone(),
+        right: right.clone(),
+    })))
 }
