@@ -30,9 +30,16 @@ fn shape_size(shape: &Tree<i64>) -> Option<i64> {
 /// A layout with its two spaces and, on a logical side, an optional tile shape (spec: Logical tile shapes;
 /// "logical index order"), checked by [`Annotated::new`].
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct Annotated {
-    /// Shared: a map that holds this layout (a composite, a swizzle) copies a pointer.
-    layout: Arc<Layout>,
+pub struct Annotated(
+    /// Shared, and one pointer wide: a map that holds this layout (a composite, a swizzle)
+    /// copies a pointer.
+    Arc<Parts>,
+);
+
+/// What an [`Annotated`] holds.
+#[derive(Clone, PartialEq, Eq, Debug)]
+struct Parts {
+    layout: Layout,
     domain: Space,
     codomain: Space,
     domain_tile: Option<Vec<i64>>,
@@ -46,13 +53,13 @@ impl Annotated {
     /// As [`check`].
     pub fn new(layout: Layout, domain: Space, codomain: Space) -> Result<Annotated, Error> {
         check(&layout, domain, codomain)?;
-        Ok(Annotated {
-            layout: Arc::new(layout),
+        Ok(Annotated(Arc::new(Parts {
+            layout,
             domain,
             codomain,
             domain_tile: None,
             codomain_tile: None,
-        })
+        })))
     }
 
     /// Attaches tile shapes (seed order, slowest extent first) to the logical sides.
@@ -65,20 +72,25 @@ impl Annotated {
         domain_tile: Option<Vec<i64>>,
         codomain_tile: Option<Vec<i64>>,
     ) -> Result<Annotated, Error> {
-        for (tile, space) in [(&domain_tile, self.domain), (&codomain_tile, self.codomain)] {
+        for (tile, space) in [
+            (&domain_tile, self.0.domain),
+            (&codomain_tile, self.0.codomain),
+        ] {
             if let Some(t) = tile {
-                check_tile(t, space, self.layout.size())?;
+                check_tile(t, space, self.0.layout.size())?;
             }
         }
-        self.domain_tile = domain_tile;
-        self.codomain_tile = codomain_tile;
+        // Not yet shared when just built; otherwise copied once.
+        let parts = Arc::make_mut(&mut self.0);
+        parts.domain_tile = domain_tile;
+        parts.codomain_tile = codomain_tile;
         Ok(self)
     }
 
     /// The layout.
     #[must_use]
     pub fn layout(&self) -> &Layout {
-        &self.layout
+        &self.0.layout
     }
 }
 
@@ -190,7 +202,7 @@ impl Map {
     #[must_use]
     pub fn domain(&self) -> Space {
         match self {
-            Map::Layout(a) => a.domain,
+            Map::Layout(a) => a.0.domain,
             Map::Swizzled { inner, .. } => inner.domain(),
             Map::Composite(c) => c.right.domain(),
             Map::Restricted { inner, .. } => inner.domain(),
@@ -201,7 +213,7 @@ impl Map {
     #[must_use]
     pub fn codomain(&self) -> Space {
         match self {
-            Map::Layout(a) => a.codomain,
+            Map::Layout(a) => a.0.codomain,
             Map::Swizzled { .. } => Space::Physical,
             Map::Composite(c) => c.left.codomain(),
             Map::Restricted { inner, .. } => inner.codomain(),
@@ -210,12 +222,13 @@ impl Map {
 
     /// Number of coordinates of the domain.
     #[must_use]
+    #[inline]
     pub fn size(&self) -> i64 {
         // The domain is set by the innermost right operand: walk down to it without recursion.
         let mut m = self;
         loop {
             match m {
-                Map::Layout(a) => return a.layout.size(),
+                Map::Layout(a) => return a.0.layout.size(),
                 Map::Swizzled { inner, .. } => m = inner,
                 Map::Composite(c) => m = &c.right,
                 Map::Restricted { .. } => return m.restricted_size(),
@@ -234,7 +247,7 @@ impl Map {
     #[must_use]
     pub fn domain_shape(&self) -> Tree<i64> {
         match self {
-            Map::Layout(a) => a.layout.shape().clone(),
+            Map::Layout(a) => a.0.layout.shape().clone(),
             Map::Swizzled { inner, .. } => inner.domain_shape(),
             Map::Composite(c) => c.right.domain_shape(),
             Map::Restricted { .. } => {
@@ -268,7 +281,7 @@ impl Map {
     #[must_use]
     pub fn domain_entries(&self) -> Vec<Tree<i64>> {
         match self {
-            Map::Layout(a) => entries(a.layout.shape()),
+            Map::Layout(a) => entries(a.0.layout.shape()),
             Map::Swizzled { inner, .. } => inner.domain_entries(),
             Map::Composite(c) => c.right.domain_entries(),
             Map::Restricted { fixed, inner } => inner
@@ -295,7 +308,7 @@ impl Map {
     #[must_use]
     pub fn domain_names(&self) -> Vec<Option<String>> {
         match self {
-            Map::Layout(a) => a.layout.names().to_vec(),
+            Map::Layout(a) => a.0.layout.names().to_vec(),
             Map::Swizzled { inner, .. } => inner.domain_names(),
             Map::Composite(c) => c.right.domain_names(),
             Map::Restricted { fixed, inner } => {
@@ -418,7 +431,7 @@ impl Map {
     #[must_use]
     pub fn domain_tile(&self) -> Option<&[i64]> {
         match self {
-            Map::Layout(a) => a.domain_tile.as_deref(),
+            Map::Layout(a) => a.0.domain_tile.as_deref(),
             Map::Swizzled { inner, .. } => inner.domain_tile(),
             Map::Composite(c) => c.right.domain_tile(),
             Map::Restricted { .. } => None,
@@ -457,7 +470,7 @@ impl Map {
     #[must_use]
     pub fn codomain_tile(&self) -> Option<&[i64]> {
         match self {
-            Map::Layout(a) => a.codomain_tile.as_deref(),
+            Map::Layout(a) => a.0.codomain_tile.as_deref(),
             Map::Swizzled { .. } => None,
             Map::Composite(c) => c.left.codomain_tile(),
             Map::Restricted { inner, .. } => inner.codomain_tile(),
@@ -514,7 +527,7 @@ impl Map {
     /// slice is not a layout, by enumeration.
     fn negative_min(&self) -> Result<Option<i64>, Error> {
         let min = match self {
-            Map::Layout(a) => a.layout.span().0,
+            Map::Layout(a) => a.0.layout.span().0,
             Map::Swizzled { .. } => return Ok(None),
             Map::Composite(c) => return c.left.negative_min(),
             Map::Restricted { inner, .. } => {
@@ -556,7 +569,7 @@ impl Map {
     /// [`Error::IndexOutOfRange`] outside `[0, size)`.
     pub fn eval_index(&self, index: i64) -> Result<i64, Error> {
         match self {
-            Map::Layout(a) => a.layout.eval_index(index),
+            Map::Layout(a) => a.0.layout.eval_index(index),
             Map::Swizzled { swizzle, inner } => Ok(swizzle.apply(inner.eval_index(index)?)),
             Map::Composite(c) => c.left.eval_index(c.right.eval_index(index)?),
             Map::Restricted { fixed, inner } => {

@@ -468,7 +468,11 @@ fn cut_mode(
                 part: Some((
                     needed,
                     rest,
-                    scale(leaf_path(profile, at), m.stride, needed)?,
+                    // The leaf's path only for the error: it is computed when needed.
+                    scale(ModePath::ROOT, m.stride, needed).map_err(|_| Error::Overflow {
+                        mode: leaf_path(profile, at),
+                        what: Quantity::Offset,
+                    })?,
                 )),
             });
         }
