@@ -200,6 +200,7 @@ impl Map {
 
     /// The space of the domain.
     #[must_use]
+    #[inline]
     pub fn domain(&self) -> Space {
         match self {
             Map::Layout(a) => a.0.domain,
@@ -211,6 +212,7 @@ impl Map {
 
     /// The space of the codomain.
     #[must_use]
+    #[inline]
     pub fn codomain(&self) -> Space {
         match self {
             Map::Layout(a) => a.0.codomain,
@@ -429,6 +431,7 @@ impl Map {
 
     /// The tile shape of the domain, if it carries one.
     #[must_use]
+    #[inline]
     pub fn domain_tile(&self) -> Option<&[i64]> {
         match self {
             Map::Layout(a) => a.0.domain_tile.as_deref(),
@@ -468,6 +471,7 @@ impl Map {
 
     /// The tile shape of the codomain, if it carries one.
     #[must_use]
+    #[inline]
     pub fn codomain_tile(&self) -> Option<&[i64]> {
         match self {
             Map::Layout(a) => a.0.codomain_tile.as_deref(),
@@ -479,6 +483,7 @@ impl Map {
 
     /// Whether a swizzle is the last step.
     #[must_use]
+    #[inline]
     pub fn is_swizzled(&self) -> bool {
         match self {
             Map::Layout(_) => false,
@@ -490,6 +495,7 @@ impl Map {
 
     /// Whether this is a restriction (never a right operand of a composition).
     #[must_use]
+    #[inline]
     pub fn is_restricted(&self) -> bool {
         matches!(self, Map::Restricted { .. })
     }
@@ -626,6 +632,7 @@ impl Map {
 /// # Errors
 /// [`Error::RightSwizzled`], [`Error::RightNotLogical`], [`Error::LeftDomainNotLogical`],
 /// [`Error::SizeMismatch`], [`Error::TileMismatch`], in that order.
+#[inline]
 pub fn compose(left: &Map, right: &Map) -> Result<Map, Error> {
     if right.is_restricted() {
         return Err(Error::RightNotLogical {
