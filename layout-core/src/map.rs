@@ -29,12 +29,26 @@ fn shape_size(shape: &Tree<i64>) -> Option<i64> {
 
 /// A layout with its two spaces and, on a logical side, an optional tile shape (spec: Logical tile shapes;
 /// "logical index order"), checked by [`Annotated::new`].
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct Annotated(
     /// Shared, and one pointer wide: a map that holds this layout (a composite, a swizzle)
     /// copies a pointer.
     Arc<Parts>,
 );
+
+impl core::fmt::Debug for Annotated {
+    /// The fields, as a struct named `Annotated` (the sharing is not shown).
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let p = &self.0;
+        f.debug_struct("Annotated")
+            .field("layout", &p.layout)
+            .field("domain", &p.domain)
+            .field("codomain", &p.codomain)
+            .field("domain_tile", &p.domain_tile)
+            .field("codomain_tile", &p.codomain_tile)
+            .finish()
+    }
+}
 
 /// What an [`Annotated`] holds.
 #[derive(Clone, PartialEq, Eq, Debug)]
