@@ -288,7 +288,7 @@ fn domain_leaf_sizes(map: &Map) -> Vec<i64> {
     match map {
         Map::Layout(a) => a.layout().leaves().iter().map(|m| m.size).collect(),
         Map::Swizzled { inner, .. } => domain_leaf_sizes(inner),
-        Map::Composite { right, .. } => domain_leaf_sizes(right),
+        Map::Composite(c) => domain_leaf_sizes(&c.right),
         Map::Restricted { .. } => coordinate_sizes(&map.domain_shape()),
     }
 }
@@ -412,9 +412,10 @@ fn merged_runs(modes: impl DoubleEndedIterator<Item = (i64, i64)>) -> Option<Fla
 /// composite contributes the pieces of its domain leaves, and the chains stay one per domain
 /// leaf of `right` (the map's coordinates). `None` sends [`decide`] to enumeration.
 fn symbolic(map: &Map) -> Option<Vec<Chain>> {
-    let Map::Composite { left, right } = map else {
+    let Map::Composite(c) = map else {
         return None;
     };
+    let (left, right) = (&c.left, &c.right);
     let (mut left_flat, mut left_ends) = (Flat::new(), SmallVec::new());
     grouped_leaves(left, &mut left_flat, &mut left_ends)?;
     let a = merged_runs(left_flat.into_iter())?;
@@ -623,7 +624,8 @@ fn tabulate(map: &Map) -> Result<Vec<i64>, Error> {
             }
             Ok(values)
         }
-        Map::Composite { left, right } => {
+        Map::Composite(c) => {
+            let (left, right) = (&c.left, &c.right);
             let table = tabulate(left)?;
             tabulate(right)?
                 .into_iter()

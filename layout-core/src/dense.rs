@@ -3,7 +3,7 @@
 use smallvec::SmallVec;
 
 use crate::error::Error;
-use crate::layout::{Layout, Mode};
+use crate::layout::{Layout, Leaf};
 use crate::tree::Stride;
 
 /// Whether `layout` is a dense bijection onto `[0, size)` (Lemma 1; spec: Dense bijections).
@@ -31,20 +31,25 @@ pub fn is_dense_bijection(layout: &Layout) -> bool {
 /// first mode, in stride order, whose stride is not the running product, with the stride
 /// expected and the stride found.
 pub fn check_dense_bijection(layout: &Layout) -> Result<(), Error> {
-    let mut modes: SmallVec<[&Mode; 8]> = layout.leaves().iter().filter(|m| m.size > 1).collect();
-    if let Some(m) = modes.iter().find(|m| m.stride == Stride::Broadcast) {
+    let mut modes: SmallVec<[(usize, &Leaf); 8]> = layout
+        .leaves()
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| m.size > 1)
+        .collect();
+    if let Some((i, m)) = modes.iter().find(|(_, m)| m.stride == Stride::Broadcast) {
         return Err(Error::BroadcastNotDense {
-            mode: m.path,
+            mode: layout.leaf_path(*i),
             size: m.size,
         });
     }
-    modes.sort_by_key(|m| m.stride.value());
+    modes.sort_by_key(|(_, m)| m.stride.value());
     let mut expected = 1i64;
-    for m in &modes {
+    for &(i, m) in &modes {
         let found = m.stride.value();
         if found != expected {
             return Err(Error::NotDense {
-                mode: m.path,
+                mode: layout.leaf_path(i),
                 expected,
                 found,
             });

@@ -899,11 +899,11 @@ impl Builder {
                     )],
                 }
             }
-            Map::Composite { left, right } => {
-                let r = self.written(right, leaves);
+            Map::Composite(c) => {
+                let r = self.written(&c.right, leaves);
                 let x = self.atomize(r);
-                let left_leaves = Builder::unflatten(x, &left.domain_shape());
-                self.written(left, &left_leaves)
+                let left_leaves = Builder::unflatten(x, &c.left.domain_shape());
+                self.written(&c.left, &left_leaves)
             }
             Map::Restricted { fixed, inner } => {
                 let entries = inner.domain_entries();

@@ -53,7 +53,17 @@ pub struct Layout {
 pub(crate) const INLINE_LEAVES: usize = 8;
 
 /// The leaves of a layout: inline up to [`INLINE_LEAVES`], on the heap beyond.
-pub(crate) type Leaves = SmallVec<[Mode; INLINE_LEAVES]>;
+pub(crate) type Leaves = SmallVec<[Leaf; INLINE_LEAVES]>;
+
+/// One leaf as a layout stores it: its size and stride. Its path is a function of the
+/// profile, computed when asked for ([`Layout::modes`], errors), so that a layout stays small.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Leaf {
+    /// Its size (≥ 1).
+    pub(crate) size: i64,
+    /// Its stride.
+    pub(crate) stride: Stride,
+}
 
 /// The nesting of a layout in preorder tokens: [`LEAF`], or `1 + k` for a tuple of `k`.
 pub(crate) type Profile = SmallVec<[u16; 16]>;
@@ -177,8 +187,7 @@ impl Walk {
                     });
                 }
                 self.profile.push(LEAF);
-                self.modes.push(Mode {
-                    path,
+                self.modes.push(Leaf {
                     size: *n,
                     stride: *d,
                 });
@@ -204,10 +213,10 @@ impl Walk {
 }
 
 /// The shape and stride trees of a profile and its leaves.
-fn decode(profile: &[u16], leaves: &[Mode]) -> (Tree<i64>, Tree<Stride>) {
+fn decode(profile: &[u16], leaves: &[Leaf]) -> (Tree<i64>, Tree<Stride>) {
     fn go(
         p: &mut core::slice::Iter<'_, u16>,
-        l: &mut core::slice::Iter<'_, Mode>,
+        l: &mut core::slice::Iter<'_, Leaf>,
     ) -> (Tree<i64>, Tree<Stride>) {
         match p.next().copied().unwrap_or(LEAF) {
             LEAF => l
@@ -255,6 +264,43 @@ pub(crate) fn assign_paths(profile: &[u16], leaves: &mut [Mode]) -> Result<(), E
         Ok(())
     }
     go(ModePath::ROOT, &mut profile.iter(), &mut leaves.iter_mut())
+}
+
+/// The path of leaf `leaf` (0-based, in order) of a profile whose paths are within the limits
+/// (every layout's: they were checked when it was built); the root past the last leaf.
+pub(crate) fn leaf_path(profile: &[u16], leaf: usize) -> ModePath {
+    /// Walks the subtree at `p`; `Some(path)` once leaf number `*left` is reached.
+    fn go(
+        path: ModePath,
+        p: &mut core::slice::Iter<'_, u16>,
+        left: &mut usize,
+    ) -> Option<ModePath> {
+        match p.next().copied().unwrap_or(LEAF) {
+            LEAF => {
+                if *left == 0 {
+                    return Some(path);
+                }
+                *left = left.saturating_sub(1);
+            }
+            t => {
+                for i in 0..usize::from(t.saturating_sub(1)) {
+                    let child = path.child(i).unwrap_or(ModePath::ROOT);
+                    if let Some(found) = go(child, p, left) {
+                        return Some(found);
+                    }
+                }
+            }
+        }
+        None
+    }
+    let mut left = leaf;
+    let mut p = profile.iter();
+    while p.len() > 0 {
+        if let Some(found) = go(ModePath::ROOT, &mut p, &mut left) {
+            return found;
+        }
+    }
+    ModePath::ROOT
 }
 
 /// The token after the subtree that starts at `pos`, and the number of leaves in it.
@@ -312,7 +358,6 @@ impl Layout {
             // Unnamed: a rank-1 tuple of one leaf is that leaf again (`(x)` is `x`).
             if self.profile.as_slice() == [2, LEAF] {
                 self.profile = Profile::from_slice(&[LEAF]);
-                assign_paths(&self.profile, &mut self.leaves)?;
             }
             self.names = Cow::Borrowed(&[]);
             self.trees = OnceBox::new();
@@ -320,7 +365,6 @@ impl Layout {
         }
         if self.profile.first() == Some(&LEAF) {
             self.profile = Profile::from_slice(&[2, LEAF]);
-            assign_paths(&self.profile, &mut self.leaves)?;
             self.trees = OnceBox::new();
         }
         let rank = self.rank();
@@ -361,7 +405,7 @@ impl Layout {
     }
 
     /// A layout from leaves whose sizes are positive, whose strides are not `0` at a size
-    /// above 1, with their paths set, and a profile of that many leaves: what an operation
+    /// above 1, and a profile of that many leaves within the path limits: what an operation
     /// builds when every leaf is correct by construction. Only the size and the span are
     /// computed, with checked arithmetic.
     ///
@@ -373,24 +417,23 @@ impl Layout {
         names: Cow<'static, [Option<String>]>,
     ) -> Result<Layout, Error> {
         let (mut size, mut min, mut max) = (1i64, 0i64, 0i64);
-        for m in &leaves {
-            size = size.checked_mul(m.size).ok_or(Error::Overflow {
-                mode: m.path,
-                what: Quantity::Positions,
-            })?;
+        let overflow = |i: usize, what: Quantity| Error::Overflow {
+            mode: leaf_path(&profile, i),
+            what,
+        };
+        for (i, m) in leaves.iter().enumerate() {
+            size = size
+                .checked_mul(m.size)
+                .ok_or_else(|| overflow(i, Quantity::Positions))?;
             let reach = m
                 .size
                 .saturating_sub(1)
                 .checked_mul(m.stride.value())
-                .ok_or(Error::Overflow {
-                    mode: m.path,
-                    what: Quantity::Offset,
-                })?;
+                .ok_or_else(|| overflow(i, Quantity::Offset))?;
             let acc = if reach >= 0 { &mut max } else { &mut min };
-            *acc = acc.checked_add(reach).ok_or(Error::Overflow {
-                mode: m.path,
-                what: Quantity::Offset,
-            })?;
+            *acc = acc
+                .checked_add(reach)
+                .ok_or_else(|| overflow(i, Quantity::Offset))?;
         }
         Ok(Layout::from_checked(
             leaves,
@@ -505,15 +548,32 @@ impl Layout {
         })
     }
 
-    /// The leaf modes, in order (the last varies fastest), with their paths.
+    /// The leaf modes, in order (the last varies fastest), with their paths (computed from
+    /// the nesting on each call).
     #[must_use]
     pub fn modes(&self) -> Vec<Mode> {
-        self.leaves.to_vec()
+        let mut modes: Vec<Mode> = self
+            .leaves
+            .iter()
+            .map(|m| Mode {
+                path: ModePath::ROOT,
+                size: m.size,
+                stride: m.stride,
+            })
+            .collect();
+        // The paths were checked when the layout was built.
+        let _ = assign_paths(&self.profile, &mut modes);
+        modes
     }
 
-    /// The leaf modes, in order, without a copy.
-    pub(crate) fn leaves(&self) -> &[Mode] {
+    /// The leaves (sizes and strides), in order, without a copy.
+    pub(crate) fn leaves(&self) -> &[Leaf] {
         &self.leaves
+    }
+
+    /// The path of leaf `leaf` (0-based, in order).
+    pub(crate) fn leaf_path(&self, leaf: usize) -> ModePath {
+        leaf_path(&self.profile, leaf)
     }
 
     /// Whether the layout is a broadcast: it has a `_` mode of size > 1 (spec: Broadcast stride). Broadcast
@@ -539,7 +599,7 @@ impl Layout {
         }
         let mut rest = index;
         let mut acc = 0i64;
-        for m in self.leaves.iter().rev() {
+        for (i, m) in self.leaves.iter().enumerate().rev() {
             // Sizes are at least 1, so neither division can fail.
             let (Some(c), Some(r)) = (rest.checked_rem(m.size), rest.checked_div(m.size)) else {
                 return Err(Error::IndexOutOfRange {
@@ -548,7 +608,13 @@ impl Layout {
                 });
             };
             rest = r;
-            acc = add_term(acc, c, m)?;
+            acc = c
+                .checked_mul(m.stride.value())
+                .and_then(|t| acc.checked_add(t))
+                .ok_or_else(|| Error::Overflow {
+                    mode: self.leaf_path(i),
+                    what: Quantity::Offset,
+                })?;
         }
         Ok(acc)
     }
@@ -613,15 +679,6 @@ impl Layout {
     }
 }
 
-fn add_term(acc: i64, c: i64, m: &Mode) -> Result<i64, Error> {
-    c.checked_mul(m.stride.value())
-        .and_then(|t| acc.checked_add(t))
-        .ok_or(Error::Overflow {
-            mode: m.path,
-            what: Quantity::Offset,
-        })
-}
-
 fn tree_size(t: &Tree<i64>) -> i64 {
     // Sizes were checked at construction; the product of a subtree cannot overflow.
     t.leaves().into_iter().product()
@@ -642,15 +699,10 @@ fn eval_at(
                     size: *n,
                 });
             }
-            add_term(
-                0,
-                *c,
-                &Mode {
-                    path,
-                    size: *n,
-                    stride: *d,
-                },
-            )
+            c.checked_mul(d.value()).ok_or(Error::Overflow {
+                mode: path,
+                what: Quantity::Offset,
+            })
         }
         (Tree::Tuple(ss), Tree::Tuple(ds), Tree::Leaf(c)) => {
             let total = tree_size(shape);
@@ -779,7 +831,18 @@ mod tests {
         ] {
             let l: Layout = text.parse().expect("layout");
             for v in [l.clone(), l.reversed(), l.reversed().reversed()] {
-                assert_eq!(v.modes(), Walk::run(v.shape(), v.stride()).modes.to_vec());
+                assert_eq!(v.leaves(), &Walk::run(v.shape(), v.stride()).modes[..]);
+                for (i, m) in v.modes().iter().enumerate() {
+                    assert_eq!(v.leaf_path(i), m.path);
+                    let mut at = (v.shape(), v.stride());
+                    for &k in m.path.indices() {
+                        let (Tree::Tuple(s), Tree::Tuple(d)) = at else {
+                            panic!("path past a leaf")
+                        };
+                        at = (&s[usize::from(k)], &d[usize::from(k)]);
+                    }
+                    assert_eq!(at, (&Tree::Leaf(m.size), &Tree::Leaf(m.stride)));
+                }
             }
             assert_eq!(l.reversed().reversed(), l);
         }

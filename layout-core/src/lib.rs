@@ -141,7 +141,7 @@ pub use error::{
     CliOption, Error, Expected, HelpText, MAX_DEPTH, ModePath, NotLayoutReason, Quantity,
 };
 pub use layout::{CuteNotation, Layout, Mode, mode_errors};
-pub use map::{Annotated, Map, check_same_tile, check_tile, compose};
+pub use map::{Annotated, Composite, Map, check_same_tile, check_tile, compose};
 pub use ops::{
     broadcast, canonical, divide, divide_modes, flatten, group, interleave, inverse, permute,
     repeat, repeat_modewise, repeat_modewise_raked, scale_mode, select,

@@ -29,10 +29,31 @@ fn shape_size(shape: &Tree<i64>) -> Option<i64> {
 
 /// A layout with its two spaces and, on a logical side, an optional tile shape (spec: Logical tile shapes;
 /// "logical index order"), checked by [`Annotated::new`].
+#[derive(Clone, PartialEq, Eq)]
+pub struct Annotated(
+    /// Shared, and one pointer wide: a map that holds this layout (a composite, a swizzle)
+    /// copies a pointer.
+    Arc<Parts>,
+);
+
+impl core::fmt::Debug for Annotated {
+    /// The fields, as a struct named `Annotated` (the sharing is not shown).
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let p = &self.0;
+        f.debug_struct("Annotated")
+            .field("layout", &p.layout)
+            .field("domain", &p.domain)
+            .field("codomain", &p.codomain)
+            .field("domain_tile", &p.domain_tile)
+            .field("codomain_tile", &p.codomain_tile)
+            .finish()
+    }
+}
+
+/// What an [`Annotated`] holds.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct Annotated {
-    /// Shared: a map that holds this layout (a composite, a swizzle) copies a pointer.
-    layout: Arc<Layout>,
+struct Parts {
+    layout: Layout,
     domain: Space,
     codomain: Space,
     domain_tile: Option<Vec<i64>>,
@@ -46,13 +67,13 @@ impl Annotated {
     /// As [`check`].
     pub fn new(layout: Layout, domain: Space, codomain: Space) -> Result<Annotated, Error> {
         check(&layout, domain, codomain)?;
-        Ok(Annotated {
-            layout: Arc::new(layout),
+        Ok(Annotated(Arc::new(Parts {
+            layout,
             domain,
             codomain,
             domain_tile: None,
             codomain_tile: None,
-        })
+        })))
     }
 
     /// Attaches tile shapes (seed order, slowest extent first) to the logical sides.
@@ -65,20 +86,25 @@ impl Annotated {
         domain_tile: Option<Vec<i64>>,
         codomain_tile: Option<Vec<i64>>,
     ) -> Result<Annotated, Error> {
-        for (tile, space) in [(&domain_tile, self.domain), (&codomain_tile, self.codomain)] {
+        for (tile, space) in [
+            (&domain_tile, self.0.domain),
+            (&codomain_tile, self.0.codomain),
+        ] {
             if let Some(t) = tile {
-                check_tile(t, space, self.layout.size())?;
+                check_tile(t, space, self.0.layout.size())?;
             }
         }
-        self.domain_tile = domain_tile;
-        self.codomain_tile = codomain_tile;
+        // Not yet shared when just built; otherwise copied once.
+        let parts = Arc::make_mut(&mut self.0);
+        parts.domain_tile = domain_tile;
+        parts.codomain_tile = codomain_tile;
         Ok(self)
     }
 
     /// The layout.
     #[must_use]
     pub fn layout(&self) -> &Layout {
-        &self.layout
+        &self.0.layout
     }
 }
 
@@ -139,13 +165,9 @@ pub enum Map {
         /// The map it follows.
         inner: Box<Map>,
     },
-    /// `left ∘ right`: `right` first.
-    Composite {
-        /// The outer map, domain logical.
-        left: Box<Map>,
-        /// The inner map, into logical, a dense bijection onto the left domain.
-        right: Box<Map>,
-    },
+    /// `left ∘ right`: `right` first. The two operands share one allocation, so building a
+    /// composite allocates once and cloning one copies a pointer.
+    Composite(Arc<Composite>),
     /// `inner|p` (spec: Restriction): `inner` with some top-level entries of its domain
     /// fixed. Its domain is the remaining entries, in order.
     Restricted {
@@ -155,6 +177,15 @@ pub enum Map {
         /// The map being sliced; never itself `Restricted`.
         inner: Box<Map>,
     },
+}
+
+/// The operands of a [`Map::Composite`], `left ∘ right` (`right` first), held together.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Composite {
+    /// The outer map, domain logical.
+    pub left: Map,
+    /// The inner map, into logical, a dense bijection onto the left domain.
+    pub right: Map,
 }
 
 impl From<Annotated> for Map {
@@ -183,36 +214,39 @@ impl Map {
 
     /// The space of the domain.
     #[must_use]
+    #[inline]
     pub fn domain(&self) -> Space {
         match self {
-            Map::Layout(a) => a.domain,
+            Map::Layout(a) => a.0.domain,
             Map::Swizzled { inner, .. } => inner.domain(),
-            Map::Composite { right, .. } => right.domain(),
+            Map::Composite(c) => c.right.domain(),
             Map::Restricted { inner, .. } => inner.domain(),
         }
     }
 
     /// The space of the codomain.
     #[must_use]
+    #[inline]
     pub fn codomain(&self) -> Space {
         match self {
-            Map::Layout(a) => a.codomain,
+            Map::Layout(a) => a.0.codomain,
             Map::Swizzled { .. } => Space::Physical,
-            Map::Composite { left, .. } => left.codomain(),
+            Map::Composite(c) => c.left.codomain(),
             Map::Restricted { inner, .. } => inner.codomain(),
         }
     }
 
     /// Number of coordinates of the domain.
     #[must_use]
+    #[inline]
     pub fn size(&self) -> i64 {
         // The domain is set by the innermost right operand: walk down to it without recursion.
         let mut m = self;
         loop {
             match m {
-                Map::Layout(a) => return a.layout.size(),
+                Map::Layout(a) => return a.0.layout.size(),
                 Map::Swizzled { inner, .. } => m = inner,
-                Map::Composite { right, .. } => m = right,
+                Map::Composite(c) => m = &c.right,
                 Map::Restricted { .. } => return m.restricted_size(),
             }
         }
@@ -229,9 +263,9 @@ impl Map {
     #[must_use]
     pub fn domain_shape(&self) -> Tree<i64> {
         match self {
-            Map::Layout(a) => a.layout.shape().clone(),
+            Map::Layout(a) => a.0.layout.shape().clone(),
             Map::Swizzled { inner, .. } => inner.domain_shape(),
-            Map::Composite { right, .. } => right.domain_shape(),
+            Map::Composite(c) => c.right.domain_shape(),
             Map::Restricted { .. } => {
                 let free = self.domain_entries();
                 match free.len() {
@@ -263,9 +297,9 @@ impl Map {
     #[must_use]
     pub fn domain_entries(&self) -> Vec<Tree<i64>> {
         match self {
-            Map::Layout(a) => entries(a.layout.shape()),
+            Map::Layout(a) => entries(a.0.layout.shape()),
             Map::Swizzled { inner, .. } => inner.domain_entries(),
-            Map::Composite { right, .. } => right.domain_entries(),
+            Map::Composite(c) => c.right.domain_entries(),
             Map::Restricted { fixed, inner } => inner
                 .domain_entries()
                 .into_iter()
@@ -290,9 +324,9 @@ impl Map {
     #[must_use]
     pub fn domain_names(&self) -> Vec<Option<String>> {
         match self {
-            Map::Layout(a) => a.layout.names().to_vec(),
+            Map::Layout(a) => a.0.layout.names().to_vec(),
             Map::Swizzled { inner, .. } => inner.domain_names(),
-            Map::Composite { right, .. } => right.domain_names(),
+            Map::Composite(c) => c.right.domain_names(),
             Map::Restricted { fixed, inner } => {
                 let names = inner.domain_names();
                 if names.is_empty() {
@@ -411,11 +445,12 @@ impl Map {
 
     /// The tile shape of the domain, if it carries one.
     #[must_use]
+    #[inline]
     pub fn domain_tile(&self) -> Option<&[i64]> {
         match self {
-            Map::Layout(a) => a.domain_tile.as_deref(),
+            Map::Layout(a) => a.0.domain_tile.as_deref(),
             Map::Swizzled { inner, .. } => inner.domain_tile(),
-            Map::Composite { right, .. } => right.domain_tile(),
+            Map::Composite(c) => c.right.domain_tile(),
             Map::Restricted { .. } => None,
         }
     }
@@ -450,28 +485,31 @@ impl Map {
 
     /// The tile shape of the codomain, if it carries one.
     #[must_use]
+    #[inline]
     pub fn codomain_tile(&self) -> Option<&[i64]> {
         match self {
-            Map::Layout(a) => a.codomain_tile.as_deref(),
+            Map::Layout(a) => a.0.codomain_tile.as_deref(),
             Map::Swizzled { .. } => None,
-            Map::Composite { left, .. } => left.codomain_tile(),
+            Map::Composite(c) => c.left.codomain_tile(),
             Map::Restricted { inner, .. } => inner.codomain_tile(),
         }
     }
 
     /// Whether a swizzle is the last step.
     #[must_use]
+    #[inline]
     pub fn is_swizzled(&self) -> bool {
         match self {
             Map::Layout(_) => false,
             Map::Swizzled { .. } => true,
-            Map::Composite { left, .. } => left.is_swizzled(),
+            Map::Composite(c) => c.left.is_swizzled(),
             Map::Restricted { inner, .. } => inner.is_swizzled(),
         }
     }
 
     /// Whether this is a restriction (never a right operand of a composition).
     #[must_use]
+    #[inline]
     pub fn is_restricted(&self) -> bool {
         matches!(self, Map::Restricted { .. })
     }
@@ -509,9 +547,9 @@ impl Map {
     /// slice is not a layout, by enumeration.
     fn negative_min(&self) -> Result<Option<i64>, Error> {
         let min = match self {
-            Map::Layout(a) => a.layout.span().0,
+            Map::Layout(a) => a.0.layout.span().0,
             Map::Swizzled { .. } => return Ok(None),
-            Map::Composite { left, .. } => return left.negative_min(),
+            Map::Composite(c) => return c.left.negative_min(),
             Map::Restricted { inner, .. } => {
                 if inner.negative_min()?.is_none() {
                     return Ok(None);
@@ -551,9 +589,9 @@ impl Map {
     /// [`Error::IndexOutOfRange`] outside `[0, size)`.
     pub fn eval_index(&self, index: i64) -> Result<i64, Error> {
         match self {
-            Map::Layout(a) => a.layout.eval_index(index),
+            Map::Layout(a) => a.0.layout.eval_index(index),
             Map::Swizzled { swizzle, inner } => Ok(swizzle.apply(inner.eval_index(index)?)),
-            Map::Composite { left, right } => left.eval_index(right.eval_index(index)?),
+            Map::Composite(c) => c.left.eval_index(c.right.eval_index(index)?),
             Map::Restricted { fixed, inner } => {
                 let size = self.size();
                 if !(0..size).contains(&index) {
@@ -608,6 +646,7 @@ impl Map {
 /// # Errors
 /// [`Error::RightSwizzled`], [`Error::RightNotLogical`], [`Error::LeftDomainNotLogical`],
 /// [`Error::SizeMismatch`], [`Error::TileMismatch`], in that order.
+#[inline]
 pub fn compose(left: &Map, right: &Map) -> Result<Map, Error> {
     if right.is_restricted() {
         return Err(Error::RightNotLogical {
@@ -643,8 +682,8 @@ pub fn compose(left: &Map, right: &Map) -> Result<Map, Error> {
             check_same_tile(l, r)?;
         }
     }
-    Ok(Map::Composite {
-        left: Box::new(left.clone()),
-        right: Box::new(right.clone()),
-    })
+    Ok(Map::Composite(Arc::new(Composite {
+        left: left.clone(),
+        right: right.clone(),
+    })))
 }

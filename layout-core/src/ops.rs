@@ -28,7 +28,7 @@ use smallvec::SmallVec;
 
 use crate::dense::check_dense_bijection;
 use crate::error::{Error, ModePath, Quantity};
-use crate::layout::{LEAF, Layout, Leaves, Mode, Profile, mode_errors, subtree};
+use crate::layout::{LEAF, Layout, Leaf, Leaves, Profile, leaf_path, mode_errors, subtree};
 use crate::tree::{Stride, Tree};
 
 /// One top-level mode of a layout: its path, shape and stride (the whole layout when its shape
@@ -382,11 +382,11 @@ fn push_piece(
     }
     for (j, (size, stride)) in piece.enumerate() {
         profile.push(LEAF);
-        out.push(Mode {
-            path: if n == 1 { at } else { at.child(j)? },
-            size,
-            stride,
-        });
+        // The path is not kept, but it must be one a path can name.
+        if n != 1 {
+            at.child(j)?;
+        }
+        out.push(Leaf { size, stride });
     }
     Ok(())
 }
@@ -405,7 +405,7 @@ struct Cut {
 }
 
 impl Cut {
-    fn tile<'a>(&self, leaves: &'a [Mode]) -> impl Iterator<Item = (i64, Stride)> + Clone + 'a {
+    fn tile<'a>(&self, leaves: &'a [Leaf]) -> impl Iterator<Item = (i64, Stride)> + Clone + 'a {
         let (first, from) = match self.part {
             Some((c, _, _)) => (
                 leaves.get(self.at).map(|m| (c, m.stride)),
@@ -422,7 +422,7 @@ impl Cut {
         )
     }
 
-    fn rest<'a>(&self, leaves: &'a [Mode]) -> impl Iterator<Item = (i64, Stride)> + Clone + 'a {
+    fn rest<'a>(&self, leaves: &'a [Leaf]) -> impl Iterator<Item = (i64, Stride)> + Clone + 'a {
         leaves
             .get(self.range.start..self.at)
             .unwrap_or_default()
@@ -433,7 +433,12 @@ impl Cut {
 }
 
 /// Cuts one top-level mode by the tile entry `k` (see [`divide`] for the rule).
-fn cut_mode(path: ModePath, leaves: &[Mode], range: Range<usize>, k: i64) -> Result<Cut, Error> {
+fn cut_mode(
+    path: ModePath,
+    (profile, leaves): (&[u16], &[Leaf]),
+    range: Range<usize>,
+    k: i64,
+) -> Result<Cut, Error> {
     let mode = leaves.get(range.clone()).unwrap_or_default();
     // The sizes of a constructed layout multiply without overflow.
     let size = mode.iter().map(|m| m.size).product::<i64>();
@@ -460,12 +465,20 @@ fn cut_mode(path: ModePath, leaves: &[Mode], range: Range<usize>, k: i64) -> Res
             return Ok(Cut {
                 range,
                 at,
-                part: Some((needed, rest, scale(m.path, m.stride, needed)?)),
+                part: Some((
+                    needed,
+                    rest,
+                    // The leaf's path only for the error: it is computed when needed.
+                    scale(ModePath::ROOT, m.stride, needed).map_err(|_| Error::Overflow {
+                        mode: leaf_path(profile, at),
+                        what: Quantity::Offset,
+                    })?,
+                )),
             });
         }
         if needed.checked_rem(m.size) != Some(0) {
             return Err(Error::TileSplit {
-                mode: m.path,
+                mode: leaf_path(profile, at),
                 tile: k,
                 needed,
                 size: m.size,
@@ -493,7 +506,7 @@ fn cut_all(l: &Layout, tile: &[i64], cuts: &mut Cuts) -> Result<(), Error> {
         // A bare leaf is the one top-level mode.
         Some(LEAF) | None => {
             for &k in tile {
-                cuts.push(cut_mode(ModePath::ROOT, leaves, 0..leaves.len(), k)?);
+                cuts.push(cut_mode(ModePath::ROOT, (p, leaves), 0..leaves.len(), k)?);
             }
         }
         Some(_) => {
@@ -501,7 +514,12 @@ fn cut_all(l: &Layout, tile: &[i64], cuts: &mut Cuts) -> Result<(), Error> {
             for (i, &k) in tile.iter().enumerate() {
                 let (next, n) = subtree(p, pos);
                 let end = start.saturating_add(n);
-                cuts.push(cut_mode(ModePath::ROOT.child(i)?, leaves, start..end, k)?);
+                cuts.push(cut_mode(
+                    ModePath::ROOT.child(i)?,
+                    (p, leaves),
+                    start..end,
+                    k,
+                )?);
                 (pos, start) = (next, end);
             }
         }
@@ -770,37 +788,44 @@ pub fn broadcast(l: &Layout, shape: &Tree<i64>) -> Result<Layout, Error> {
 /// [`Error::NotDense`] or [`Error::BroadcastNotDense`] when `L` is not a dense bijection.
 pub fn inverse(l: &Layout) -> Result<Layout, Error> {
     check_dense_bijection(l)?;
-    let mut weighted: SmallVec<[(&Mode, i64); 8]> = SmallVec::new();
+    // (leaf number, leaf, weight)
+    let mut weighted: SmallVec<[(usize, &Leaf, i64); 8]> = SmallVec::new();
     let mut w = 1i64;
-    for m in l.leaves().iter().rev().filter(|m| m.size > 1) {
-        weighted.push((m, w));
-        w = w.checked_mul(m.size).ok_or(Error::Overflow {
-            mode: m.path,
+    for (i, m) in l
+        .leaves()
+        .iter()
+        .enumerate()
+        .rev()
+        .filter(|(_, m)| m.size > 1)
+    {
+        weighted.push((i, m, w));
+        w = w.checked_mul(m.size).ok_or_else(|| Error::Overflow {
+            mode: l.leaf_path(i),
             what: Quantity::Positions,
         })?;
     }
     if weighted.is_empty() {
         return Layout::new(Tree::Leaf(1), Tree::Leaf(Stride::Int(1)));
     }
-    weighted.sort_by_key(|(m, _)| core::cmp::Reverse(m.stride.value()));
+    weighted.sort_by_key(|(_, m, _)| core::cmp::Reverse(m.stride.value()));
     let mut leaves = Leaves::new();
     let mut profile = Profile::new();
     if weighted.len() != 1 {
         profile.push(token(weighted.len()));
     }
     let mut named = false;
-    for (j, (m, w)) in weighted.iter().enumerate() {
+    for (j, &(i, m, w)) in weighted.iter().enumerate() {
         profile.push(LEAF);
-        leaves.push(Mode {
-            path: if weighted.len() == 1 {
-                ModePath::ROOT
-            } else {
-                ModePath::ROOT.child(j)?
-            },
+        // The path is not kept, but it must be one a path can name.
+        if weighted.len() != 1 {
+            ModePath::ROOT.child(j)?;
+        }
+        leaves.push(Leaf {
             size: m.size,
-            stride: Stride::Int(*w),
+            stride: Stride::Int(w),
         });
-        named |= matches!(m.path.indices(), [i] if l.names().get(usize::from(*i)).is_some_and(Option::is_some));
+        named |= !l.names().is_empty()
+            && matches!(l.leaf_path(i).indices(), [k] if l.names().get(usize::from(*k)).is_some_and(Option::is_some));
     }
     let inv = Layout::from_parts(leaves, profile, Cow::Borrowed(&[]))?;
     if !named {
@@ -808,8 +833,8 @@ pub fn inverse(l: &Layout) -> Result<Layout, Error> {
     }
     let names = weighted
         .iter()
-        .map(|(m, _)| match m.path.indices() {
-            [i] => name_of(l, usize::from(*i)),
+        .map(|&(i, _, _)| match l.leaf_path(i).indices() {
+            [k] => name_of(l, usize::from(*k)),
             _ => None,
         })
         .collect();

@@ -137,16 +137,16 @@ fn image(map: &Map, fixed: &[(usize, i64)]) -> Result<Image, Error> {
             }
             image(inner, &all)
         }
-        Map::Composite { left, right } => {
+        Map::Composite(c) => {
             if fixed.is_empty() {
                 // `right` is a bijection onto the domain of `left`.
-                return image(left, &[]);
+                return image(&c.left, &[]);
             }
-            if let Map::Swizzled { swizzle, inner } = left.as_ref() {
-                let unswizzled = Map::Composite {
-                    left: inner.clone(),
-                    right: right.clone(),
-                };
+            if let Map::Swizzled { swizzle, inner } = &c.left {
+                let unswizzled = Map::Composite(alloc::sync::Arc::new(crate::map::Composite {
+                    left: inner.as_ref().clone(),
+                    right: c.right.clone(),
+                }));
                 let mut im = image(&unswizzled, fixed)?;
                 im.swizzles.push(*swizzle);
                 return Ok(im);
@@ -495,7 +495,7 @@ impl Map {
     pub fn offset_bounds(&self) -> (i64, i64) {
         match self {
             Map::Layout(a) => a.layout().span(),
-            Map::Composite { left, .. } => left.offset_bounds(),
+            Map::Composite(c) => c.left.offset_bounds(),
             Map::Restricted { inner, .. } => inner.offset_bounds(),
             Map::Swizzled { swizzle, inner } => {
                 let (lo, hi) = inner.offset_bounds();

@@ -425,7 +425,7 @@ fn read_only(m: &Map) -> bool {
     match m {
         Map::Layout(a) => a.layout().is_broadcast(),
         Map::Swizzled { inner, .. } | Map::Restricted { inner, .. } => read_only(inner),
-        Map::Composite { left, .. } => read_only(left),
+        Map::Composite(c) => read_only(&c.left),
     }
 }
 
@@ -875,8 +875,8 @@ fn map_builder(k: &Krate, m: &Map) -> TokenStream {
             let (b, s, d) = (swizzle.bits(), swizzle.src(), swizzle.dst());
             quote!(#i.swizzle(#k::core_algebra::Swizzle::new(#b, #s, #d)?)?)
         }
-        Map::Composite { left, right } => {
-            let (l, r) = (map_builder(k, left), map_builder(k, right));
+        Map::Composite(c) => {
+            let (l, r) = (map_builder(k, &c.left), map_builder(k, &c.right));
             quote!(#k::core_algebra::compose(&#l, &#r)?)
         }
         Map::Restricted { fixed, inner } => {
@@ -906,7 +906,7 @@ fn describe(m: &Map) -> String {
     match m {
         Map::Layout(a) => a.layout().to_string(),
         Map::Swizzled { swizzle, inner } => format!("{swizzle} ∘ {}", describe(inner)),
-        Map::Composite { left, right } => format!("[{}] ∘ [{}]", describe(left), describe(right)),
+        Map::Composite(c) => format!("[{}] ∘ [{}]", describe(&c.left), describe(&c.right)),
         Map::Restricted { fixed, inner } => {
             let f: Vec<String> = fixed.iter().map(|(e, v)| format!("{e} = {v}")).collect();
             format!("restrict({}, {})", describe(inner), f.join(", "))
