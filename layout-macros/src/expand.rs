@@ -399,6 +399,10 @@ fn static_type<S>(k: &Krate, c: &Checked<S>) -> TokenStream {
     tile_into(e, k, c.codomain_tile.as_ref());
     e.punct(',');
     index_type_into(e, c.index);
+    if let Some(h) = names_fingerprint(c.layout.names()) {
+        e.punct(',');
+        e.lit(Literal::u64_unsuffixed(h));
+    }
     e.punct('>');
     e.punct('>');
     if let Some(s) = c.swizzle {
@@ -418,6 +422,28 @@ fn static_type<S>(k: &Krate, c: &Checked<S>) -> TokenStream {
         e.punct('>');
     }
     ty
+}
+
+/// `Spec`'s `NAMES` parameter: `None` (the default, 0) when no top-level mode has a name, else
+/// a non-zero 64-bit FNV-1a fingerprint of the names in the written order (an unnamed mode and
+/// the end of each name are separate bytes that no name contains), so that two declarations that
+/// differ only in names have different types.
+fn names_fingerprint(names: &[Option<String>]) -> Option<u64> {
+    if names.iter().all(Option::is_none) {
+        return None;
+    }
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut byte = |b: u8| {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    };
+    for n in names {
+        match n {
+            Some(n) => n.bytes().chain([0xff]).for_each(&mut byte),
+            None => byte(0xfe),
+        }
+    }
+    Some(h.max(1))
 }
 
 /// Whether stores through the map are refused: a broadcast anywhere on its left chain.

@@ -498,8 +498,14 @@ impl<L: Layout> fmt::Display for Notation<L> {
 }
 
 /// The parameters of a [`Static`] layout other than its form, as types.
+///
+/// `NAMES` is 0 for a layout whose top-level modes carry no names, and otherwise a 64-bit
+/// fingerprint of the names in the written order, which `layout!` computes: two declarations
+/// that differ only in their names have different types, so an expression that names an item
+/// (`restrict(P, x = 1)` reads the name `x` off `P`'s declaration) cannot be given a value of
+/// the other one under the same path.
 #[allow(clippy::type_complexity)]
-pub struct Spec<Dom, Cod, Sz, Acc, DTile, CTile, Idx>(
+pub struct Spec<Dom, Cod, Sz, Acc, DTile, CTile, Idx, const NAMES: u64 = 0>(
     PhantomData<fn() -> (Dom, Cod, Sz, Acc, DTile, CTile, Idx)>,
 );
 
@@ -580,8 +586,8 @@ impl<F, S> __private::New for Static<F, S> {
     const NEW: Self = Static(PhantomData);
 }
 
-impl<F, Dom, Cod, const N: usize, Acc, DTile, CTile, Idx> Layout
-    for Static<F, Spec<Dom, Cod, Size<N>, Acc, DTile, CTile, Idx>>
+impl<F, Dom, Cod, const N: usize, Acc, DTile, CTile, Idx, const NAMES: u64> Layout
+    for Static<F, Spec<Dom, Cod, Size<N>, Acc, DTile, CTile, Idx, NAMES>>
 where
     F: Form,
     Dom: SpaceMarker,

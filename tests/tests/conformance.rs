@@ -1348,7 +1348,7 @@ fn inputs_per_source() {
     println!("inputs per file: {per_file:#?}");
     println!("inputs {got:?}, skipped {skip:?}");
     let expected: BTreeMap<Origin, usize> = [
-        (Origin::Ui, 103),
+        (Origin::Ui, 106),
         (Origin::Docs, 115),
         (Origin::CliDocs, 10),
         (Origin::Data, 293),

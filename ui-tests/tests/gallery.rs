@@ -345,6 +345,14 @@ const SECTIONS: &[Section] = &[
                  the value, the two differ, and the expansion refuses at the operand instead of \
                  computing with the other layout.",
             ),
+            case(
+                "algebra/operand_names_shadowed.rs",
+                "An operand shadowed by the same layout with other names",
+                "The names of an item's modes are part of its type (a fingerprint in `Spec`), so \
+                 a value that differs from the declaration only in its names is refused at the \
+                 operand too: `restrict(P, x = 1)` never reads `x` off one declaration and \
+                 applies it to the other.",
+            ),
         ],
     },
     Section {
