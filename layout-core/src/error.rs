@@ -2382,7 +2382,7 @@ impl Error {
                     )
                 },
                 Some(&|f| {
-                    f.write_str("name intermediate results (`layout! { const NAME = ..; }` items, `--def` in the CLI)")
+                    f.write_str("nest fewer operations: write an intermediate result that is a layout out as a declaration (`layout! { const NAME = ..; }` items, `--def` in the CLI) and name it")
                 }),
             ),
             Error::RuntimeOperand => row(
