@@ -773,6 +773,57 @@ impl<F: Form> Coord<F> for usize {
     }
 }
 
+/// Where each of `K` entries' leaves start in a flat leaf array: `first`, then `first` plus the
+/// leaf counts of the entries before.
+#[inline(always)]
+// Reviewed: the counts are those of a form's entries, whose sum is at most `MAX_LEAVES`.
+#[allow(clippy::arithmetic_side_effects)]
+fn starts<const K: usize>(first: usize, counts: &[usize; K]) -> [usize; K] {
+    let mut at = [first; K];
+    let mut k = 1;
+    while k < K {
+        at[k] = at[k - 1] + counts[k - 1];
+        k += 1;
+    }
+    at
+}
+
+/// The flat index `i` unflattened into `K` entries of the given sizes, the last fastest; the
+/// slowest entry takes no modulus (so an index past the size lands in it, as before).
+#[inline(always)]
+// Reviewed: the sizes are a form's entry sizes, each at least 1.
+#[allow(clippy::arithmetic_side_effects)]
+fn unflatten<const K: usize>(i: usize, sizes: &[usize; K]) -> [usize; K] {
+    let mut c = [0usize; K];
+    let mut rest = i;
+    let mut k = K - 1;
+    while k > 0 {
+        c[k] = rest % sizes[k];
+        rest /= sizes[k];
+        k -= 1;
+    }
+    c[0] = rest;
+    c
+}
+
+/// [`unflatten`] in `u32` (divisions by constants in 32 bits), for a form whose size fits `u32`:
+/// then `i` and every entry's size convert exactly.
+#[inline(always)]
+// Reviewed: as for `unflatten`; the caller checked that the size fits `u32`.
+#[allow(clippy::arithmetic_side_effects, clippy::cast_possible_truncation)]
+fn unflatten_u32<const K: usize>(i: u32, sizes: &[usize; K]) -> [usize; K] {
+    let mut c = [0usize; K];
+    let mut rest = i;
+    let mut k = K - 1;
+    while k > 0 {
+        c[k] = (rest % sizes[k] as u32) as usize;
+        rest /= sizes[k] as u32;
+        k -= 1;
+    }
+    c[0] = rest as usize;
+    c
+}
+
 macro_rules! tuple_form {
     ($($F:ident $C:ident $i:tt),+ ; $last:ident $lastc:ident $li:tt) => {
         impl<$($C: sealed::Sealed,)+ $lastc: sealed::Sealed> sealed::Sealed for ($($C,)+ $lastc) {}
@@ -812,21 +863,8 @@ macro_rules! tuple_form {
                 // Unflatten, last entry fastest; the slowest entry takes no modulus.
                 let sizes = [$($F::SIZE,)+ $last::SIZE];
                 let counts = [$($F::LEAVES.len,)+ $last::LEAVES.len];
-                let mut c = [0usize; $li + 1];
-                let mut rest = i;
-                let mut k = $li;
-                while k > 0 {
-                    c[k] = rest % sizes[k];
-                    rest /= sizes[k];
-                    k -= 1;
-                }
-                c[0] = rest;
-                let mut at = [first; $li + 1];
-                let mut k = 1;
-                while k <= $li {
-                    at[k] = at[k - 1] + counts[k - 1];
-                    k += 1;
-                }
+                let c = unflatten(i, &sizes);
+                let at = starts(first, &counts);
                 $($F::eval_index_with(c[$i], strides, at[$i]) +)+
                     $last::eval_index_with(c[$li], strides, at[$li])
             }
@@ -837,33 +875,13 @@ macro_rules! tuple_form {
             fn eval_index_in<T: Compute>(i: usize, strides: &[isize; MAX_LEAVES], first: usize) -> T {
                 let sizes = [$($F::SIZE,)+ $last::SIZE];
                 let counts = [$($F::LEAVES.len,)+ $last::LEAVES.len];
-                let mut c = [0usize; $li + 1];
-                if T::NARROW && Self::SIZE <= u32::MAX as usize {
+                let c = if T::NARROW && Self::SIZE <= u32::MAX as usize {
                     // Unsigned 32-bit division by constants: shifts, masks or a multiply.
-                    let mut rest = i as u32;
-                    let mut k = $li;
-                    while k > 0 {
-                        c[k] = (rest % sizes[k] as u32) as usize;
-                        rest /= sizes[k] as u32;
-                        k -= 1;
-                    }
-                    c[0] = rest as usize;
+                    unflatten_u32(i as u32, &sizes)
                 } else {
-                    let mut rest = i;
-                    let mut k = $li;
-                    while k > 0 {
-                        c[k] = rest % sizes[k];
-                        rest /= sizes[k];
-                        k -= 1;
-                    }
-                    c[0] = rest;
-                }
-                let mut at = [first; $li + 1];
-                let mut k = 1;
-                while k <= $li {
-                    at[k] = at[k - 1] + counts[k - 1];
-                    k += 1;
-                }
+                    unflatten(i, &sizes)
+                };
+                let at = starts(first, &counts);
                 T::coord(0)
                     $(.add($F::eval_index_in::<T>(c[$i], strides, at[$i])))+
                     .add($last::eval_index_in::<T>(c[$li], strides, at[$li]))
@@ -872,21 +890,8 @@ macro_rules! tuple_form {
             fn leaves_of_index(i: usize, out: &mut [usize; MAX_LEAVES], first: usize) {
                 let sizes = [$($F::SIZE,)+ $last::SIZE];
                 let counts = [$($F::LEAVES.len,)+ $last::LEAVES.len];
-                let mut rest = i;
-                let mut k = $li;
-                let mut at = [first; $li + 1];
-                let mut j = 1;
-                while j <= $li {
-                    at[j] = at[j - 1] + counts[j - 1];
-                    j += 1;
-                }
-                let mut c = [0usize; $li + 1];
-                while k > 0 {
-                    c[k] = rest % sizes[k];
-                    rest /= sizes[k];
-                    k -= 1;
-                }
-                c[0] = rest;
+                let at = starts(first, &counts);
+                let c = unflatten(i, &sizes);
                 $($F::leaves_of_index(c[$i], out, at[$i]);)+
                 $last::leaves_of_index(c[$li], out, at[$li]);
             }
@@ -912,12 +917,7 @@ macro_rules! tuple_form {
                 first: usize,
             ) {
                 let counts = [$($F::LEAVES.len,)+ $last::LEAVES.len];
-                let mut at = [first; $li + 1];
-                let mut j = 1;
-                while j <= $li {
-                    at[j] = at[j - 1] + counts[j - 1];
-                    j += 1;
-                }
+                let at = starts(first, &counts);
                 // Each entry's size is the product of its leaves' run-time sizes.
                 let mut entry = [1usize; $li + 1];
                 let mut k = 0;
@@ -929,15 +929,7 @@ macro_rules! tuple_form {
                     }
                     k += 1;
                 }
-                let mut c = [0usize; $li + 1];
-                let mut rest = i;
-                let mut k = $li;
-                while k > 0 {
-                    c[k] = rest % entry[k];
-                    rest /= entry[k];
-                    k -= 1;
-                }
-                c[0] = rest;
+                let c = unflatten(i, &entry);
                 $($F::leaves_of_index_dyn(c[$i], sizes, out, at[$i]);)+
                 $last::leaves_of_index_dyn(c[$li], sizes, out, at[$li]);
             }
@@ -954,13 +946,7 @@ macro_rules! tuple_form {
             }
             #[inline(always)]
             fn in_domain_dyn(&self, sizes: &[usize; MAX_LEAVES], first: usize) -> bool {
-                let counts = [$($F::LEAVES.len,)+ $last::LEAVES.len];
-                let mut at = [first; $li + 1];
-                let mut k = 1;
-                while k <= $li {
-                    at[k] = at[k - 1] + counts[k - 1];
-                    k += 1;
-                }
+                let at = starts(first, &[$($F::LEAVES.len,)+ $last::LEAVES.len]);
                 $(self.$i.in_domain_dyn(sizes, at[$i]) &&)+ self.$li.in_domain_dyn(sizes, at[$li])
             }
             #[inline(always)]
@@ -969,49 +955,25 @@ macro_rules! tuple_form {
             }
             #[inline(always)]
             fn eval_with(self, strides: &[isize; MAX_LEAVES], first: usize) -> isize {
-                let counts = [$($F::LEAVES.len,)+ $last::LEAVES.len];
-                let mut at = [first; $li + 1];
-                let mut k = 1;
-                while k <= $li {
-                    at[k] = at[k - 1] + counts[k - 1];
-                    k += 1;
-                }
+                let at = starts(first, &[$($F::LEAVES.len,)+ $last::LEAVES.len]);
                 $(self.$i.eval_with(strides, at[$i]) +)+ self.$li.eval_with(strides, at[$li])
             }
             #[inline(always)]
             fn eval_in<T: Compute>(self, strides: &[isize; MAX_LEAVES], first: usize) -> T {
-                let counts = [$($F::LEAVES.len,)+ $last::LEAVES.len];
-                let mut at = [first; $li + 1];
-                let mut k = 1;
-                while k <= $li {
-                    at[k] = at[k - 1] + counts[k - 1];
-                    k += 1;
-                }
+                let at = starts(first, &[$($F::LEAVES.len,)+ $last::LEAVES.len]);
                 T::coord(0)
                     $(.add(self.$i.eval_in::<T>(strides, at[$i])))+
                     .add(self.$li.eval_in::<T>(strides, at[$li]))
             }
             #[inline(always)]
             fn leaves(self, out: &mut [usize; MAX_LEAVES], first: usize) {
-                let counts = [$($F::LEAVES.len,)+ $last::LEAVES.len];
-                let mut at = [first; $li + 1];
-                let mut k = 1;
-                while k <= $li {
-                    at[k] = at[k - 1] + counts[k - 1];
-                    k += 1;
-                }
+                let at = starts(first, &[$($F::LEAVES.len,)+ $last::LEAVES.len]);
                 $(self.$i.leaves(out, at[$i]);)+
                 self.$li.leaves(out, at[$li]);
             }
             #[inline(always)]
             fn leaves_dyn(self, sizes: &[usize; MAX_LEAVES], out: &mut [usize; MAX_LEAVES], first: usize) {
-                let counts = [$($F::LEAVES.len,)+ $last::LEAVES.len];
-                let mut at = [first; $li + 1];
-                let mut k = 1;
-                while k <= $li {
-                    at[k] = at[k - 1] + counts[k - 1];
-                    k += 1;
-                }
+                let at = starts(first, &[$($F::LEAVES.len,)+ $last::LEAVES.len]);
                 $(self.$i.leaves_dyn(sizes, out, at[$i]);)+
                 self.$li.leaves_dyn(sizes, out, at[$li]);
             }
