@@ -309,14 +309,8 @@ pub fn divide(l: &Layout, tile: &[i64]) -> Result<Layout, Error> {
     let mut cuts = Cuts::new();
     cut_all(l, tile, &mut cuts)?;
     let leaves = l.leaves();
-    // A regrouping of the cut leaves: the size and the span are `L`'s.
-    let (min, max) = l.span();
-    let mut result = Layout::from_checked(
-        Leaves::new(),
-        Profile::new(),
-        Cow::Borrowed(tile_rest()),
-        (l.size(), min, max),
-    );
+    // A regrouping of the cut leaves.
+    let mut result = regrouping(l, Cow::Borrowed(tile_rest()));
     let (out, profile) = result.parts_mut();
     profile.push(3);
     for (g, rest) in [false, true].into_iter().enumerate() {
@@ -350,6 +344,15 @@ pub fn divide(l: &Layout, tile: &[i64]) -> Result<Layout, Error> {
         }
     }
     Ok(result)
+}
+
+/// An empty layout with `l`'s size and span and the given names, to be filled with a
+/// regrouping of `l`'s (possibly cut) leaves: a regrouping is the same function, so the result
+/// needs no re-validation once its leaves and profile are pushed.
+#[inline]
+fn regrouping(l: &Layout, names: Cow<'static, [Option<String>]>) -> Layout {
+    let (min, max) = l.span();
+    Layout::from_checked(Leaves::new(), Profile::new(), names, (l.size(), min, max))
 }
 
 /// `divide`'s names, made once.
@@ -554,15 +557,9 @@ pub fn divide_modes(l: &Layout, tile: &[i64]) -> Result<Layout, Error> {
     let mut cuts = Cuts::new();
     cut_all(l, tile, &mut cuts)?;
     let leaves = l.leaves();
-    // `L` regrouped, its leaves in order with one of them cut in two: the size and the span
-    // are `L`'s, and so are the top-level modes that the names label.
-    let (min, max) = l.span();
-    let mut result = Layout::from_checked(
-        Leaves::new(),
-        Profile::new(),
-        l.names_cow(),
-        (l.size(), min, max),
-    );
+    // `L` regrouped, its leaves in order with one of them cut in two: so are the top-level
+    // modes that the names label.
+    let mut result = regrouping(l, l.names_cow());
     let (out, profile) = result.parts_mut();
     profile.push(token(cuts.len()));
     for (i, c) in cuts.iter().enumerate() {
