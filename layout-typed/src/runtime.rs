@@ -31,6 +31,10 @@ use crate::rules::SpaceMarker;
 /// [`DynamicMap`] keeps as strides; a result with more is evaluated as written.
 pub const MAX_PIECES: usize = 2 * MAX_LEAVES;
 
+/// The most coordinates of a composite whose decision (Theorem 1) `DynamicMap` makes when it
+/// is built; a larger one is evaluated as written.
+const DECIDE_WHEN_BUILT: i64 = 1 << 20;
+
 /// What a run-time value of `layout!`'s expression stands for: the size or the stride of a
 /// leaf (its number among its layout's leaves, seed order), or a `restrict` value.
 #[doc(hidden)]
@@ -344,6 +348,12 @@ fn pieces(map: &Map, leaves: &[i64]) -> Option<Pieces> {
         }
         0
     } else {
+        // A swizzled map has no symbolic decision, and a large composite that the symbolic
+        // decision does not take would be tabulated: both are evaluated as written rather than
+        // decided coordinate by coordinate when the value is built.
+        if map.is_swizzled() || map.size() > DECIDE_WHEN_BUILT {
+            return None;
+        }
         let d = layout_core::decide(map, false).ok()?;
         let chains = d.result.ok()?;
         if chains.len() != leaves.len() {
