@@ -171,7 +171,9 @@ pub use rules::{
     RightCodomain, SameSize, SameTile, Size, SpaceMarker, SwizzledPhysicalSpace, ThreadValueSpace,
     Tile1, Tile2, Tile3, Tile4, TileMarker, Writable,
 };
-pub use tensor::{AccessKind, Recast, RunTimeAccess, Storable, Tensor, TensorError, TensorLayout};
+pub use tensor::{
+    AccessKind, Element, Recast, RunTimeAccess, Storable, Tensor, TensorError, TensorLayout,
+};
 pub use view::{Storage, StorageMut, View, ViewError};
 
 /// The run-time algebra (parsing, checks, composition as maps), re-exported.

@@ -12,8 +12,8 @@ use crate::view::{Storage, StorageMut};
 use crate::{IndexType, Layout};
 
 mod seal {
-    pub trait Sealed {}
-    pub trait Access {}
+    pub trait TensorSeal {}
+    pub trait AccessSeal {}
 }
 
 /// Access marker of a layout with run-time leaves ([`Dynamic`], [`DynComposed`]): whether a
@@ -25,13 +25,13 @@ pub struct RunTimeAccess;
 
 /// The access markers a tensor's layout may have: [`Exclusive`], [`ReadOnly`],
 /// [`RunTimeAccess`]. Sealed.
-pub trait AccessKind: seal::Access {
+pub trait AccessKind: seal::AccessSeal {
     /// Whether the type alone makes the layout read-only ([`ReadOnly`]).
     const READ_ONLY: bool;
 }
-impl seal::Access for Exclusive {}
-impl seal::Access for ReadOnly {}
-impl seal::Access for RunTimeAccess {}
+impl seal::AccessSeal for Exclusive {}
+impl seal::AccessSeal for ReadOnly {}
+impl seal::AccessSeal for RunTimeAccess {}
 impl AccessKind for Exclusive {
     const READ_ONLY: bool = false;
 }
@@ -57,6 +57,18 @@ impl Storable for Exclusive {}
 #[diagnostic::do_not_recommend]
 impl Storable for RunTimeAccess {}
 
+/// An element type that [`Tensor::recast`] can reinterpret: `bytemuck`'s [`Pod`] (no padding,
+/// every bit pattern a value), so the bytes of any elements are elements of the other type.
+#[diagnostic::on_unimplemented(
+    message = "`recast` reinterprets bytes, but `{Self}` is not plain data (`bytemuck::Pod`)",
+    label = "not `Pod`: it has padding, or bit patterns that are not values",
+    note = "a recast tensor reads the same bytes as elements of another type, so both types must accept every bit pattern",
+    note = "help: recast between integers, floats and arrays of them (e.g. `u16` as `[u16; 8]` or `u128`)"
+)]
+pub trait Element: Pod {}
+#[diagnostic::do_not_recommend]
+impl<T: Pod> Element for T {}
+
 /// A checked layout into physical space, as a [`Tensor`] uses it: every [`Layout`] whose
 /// codomain is physical (swizzled or not) — `layout!` values, composites, the algebra's
 /// results, the run-time restrictions `layout!` generates — and the layouts with run-time
@@ -65,12 +77,12 @@ impl Storable for RunTimeAccess {}
 /// Offsets are in elements; [`TensorLayout::offset_range`] bounds every offset of the domain,
 /// which is what lets a tensor check its data once, in O(1), when it is made.
 #[diagnostic::on_unimplemented(
-    message = "a tensor addresses memory, but `{Self}` is not a checked layout into physical space",
+    message = "a tensor addresses memory, but this value is not a checked layout into physical space",
     label = "not a checked `.. -> physical` layout",
     note = "a tensor takes a `layout!` value, a composite, a `Dynamic` or a `DynComposed` whose codomain is `physical`",
     note = "help: compose it with a `logical -> physical` layout first"
 )]
-pub trait TensorLayout: Copy + seal::Sealed {
+pub trait TensorLayout: Copy + seal::TensorSeal {
     /// The type-level form of the domain: what [`Coord`] is checked against.
     type Form: Form;
     /// The integer type of offsets.
@@ -102,12 +114,13 @@ pub trait TensorLayout: Copy + seal::Sealed {
     fn linear(&self) -> Option<Leaves>;
 }
 
-impl<L: Layout> seal::Sealed for L
+impl<L: Layout> seal::TensorSeal for L
 where
     L::Codomain: Addressable,
     L::Access: AccessKind,
 {
 }
+#[diagnostic::do_not_recommend]
 impl<L: Layout> TensorLayout for L
 where
     L::Codomain: Addressable,
@@ -143,7 +156,7 @@ where
     }
 }
 
-impl<F: Form, D: SpaceMarker, C: SpaceMarker + Addressable, I: IndexType> seal::Sealed
+impl<F: Form, D: SpaceMarker, C: SpaceMarker + Addressable, I: IndexType> seal::TensorSeal
     for Dynamic<F, D, C, I>
 {
 }
@@ -180,7 +193,7 @@ impl<F: Form, D: SpaceMarker, C: SpaceMarker + Addressable, I: IndexType> Tensor
     }
 }
 
-impl<F, D, C, I, B> seal::Sealed for DynComposed<F, D, C, I, B>
+impl<F, D, C, I, B> seal::TensorSeal for DynComposed<F, D, C, I, B>
 where
     F: Form,
     D: SpaceMarker + Copy,
@@ -582,9 +595,9 @@ impl<S: Storage, L: TensorLayout> Tensor<S, L> {
     /// [`TensorError::BaseNotMultiple`], [`TensorError::NoUnitMode`],
     /// [`TensorError::Overflow`], [`TensorError::Misaligned`], in that order, then those of
     /// [`Tensor::try_with_base`] for the result.
-    pub fn recast<U: Pod>(&self) -> Result<Tensor<&[U], Recast<L>>, TensorError>
+    pub fn recast<U: Element>(&self) -> Result<Tensor<&[U], Recast<L>>, TensorError>
     where
-        S::Elem: Pod,
+        S::Elem: Element,
     {
         let data = self.data.elems();
         let (layout, base, keep) = plan::<S::Elem, U, L>(&self.layout, self.base, data)?;
@@ -670,9 +683,9 @@ impl<S: StorageMut, L: TensorLayout> Tensor<S, L> {
     ///
     /// # Errors
     /// Those of [`Tensor::recast`].
-    pub fn recast_mut<U: Pod>(&mut self) -> Result<Tensor<&mut [U], Recast<L>>, TensorError>
+    pub fn recast_mut<U: Element>(&mut self) -> Result<Tensor<&mut [U], Recast<L>>, TensorError>
     where
-        S::Elem: Pod,
+        S::Elem: Element,
     {
         let base = self.base;
         let layout = self.layout;

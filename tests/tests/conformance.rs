@@ -1348,8 +1348,8 @@ fn inputs_per_source() {
     println!("inputs per file: {per_file:#?}");
     println!("inputs {got:?}, skipped {skip:?}");
     let expected: BTreeMap<Origin, usize> = [
-        (Origin::Ui, 106),
-        (Origin::Docs, 115),
+        (Origin::Ui, 112),
+        (Origin::Docs, 118),
         (Origin::CliDocs, 10),
         (Origin::Data, 293),
     ]
