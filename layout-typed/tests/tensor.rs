@@ -326,10 +326,10 @@ fn run_time_broadcasts_are_read_only_when_their_values_make_them_so() {
 
 /// fp16 bits in a 16-byte aligned buffer.
 #[repr(C, align(16))]
-struct Aligned([u16; 256]);
+struct Aligned([u16; 1024]);
 
 fn halves() -> Aligned {
-    let mut a = Aligned([0; 256]);
+    let mut a = Aligned([0; 1024]);
     for (i, x) in a.0.iter_mut().enumerate() {
         *x = (i as u16).wrapping_mul(0x9e37) ^ 0x3c00;
     }
@@ -500,4 +500,170 @@ fn recast_refuses_each_rule_with_its_error() {
             .get(3usize),
         [a.0[24], a.0[25]]
     );
+}
+
+#[test]
+fn index_types_and_composites_past_the_enumeration_limit() {
+    // 32-bit index types (offsets computed in 32 bits), swizzled too.
+    let buf = data(600);
+    let i32l = layout!((16,32):(33,1), logical -> physical, index = i32);
+    let u32l = layout!((16,32):(33,1), logical -> physical, index = u32);
+    let model = |i| affine(i, &[16, 32], &[33, 1]);
+    check_reads(&Tensor::with_base(&buf[..], 4, i32l), &buf, 4, 512, &model);
+    check_reads(&Tensor::with_base(&buf[..], 4, u32l), &buf, 4, 512, &model);
+    check_stores(
+        Tensor::with_base(&mut vec![0u32; 600][..], 4, u32l),
+        600,
+        4,
+        &model,
+    );
+    let sw =
+        layout!((16,32):(32,1), logical -> physical, swizzle(b = 2, src = 5, dst = 1), index = i32);
+    let swm = |i: usize| {
+        let x = affine(i, &[16, 32], &[32, 1]);
+        x ^ (((x >> 5) & 3) << 1)
+    };
+    check_reads(&Tensor::new(&buf[..], sw), &buf, 0, 512, &swm);
+    check_stores(Tensor::new(&mut vec![0u32; 600][..], sw), 600, 0, &swm);
+
+    layout! {
+        const A3 = (3,2):(1,3), logical -> physical;
+        const TV3 = (2,3):(3,1), thread-value -> logical;
+        const WIDE = (48,64):(1,48), logical -> physical;
+        const ACROSS = (32,96):(96,1), thread-value -> logical;
+    }
+    // Not a layout: evaluated as written (`Composed` without leaves), by `compose` and `layout!`.
+    let a3 = |i: usize| {
+        let p = affine(i, &[2, 3], &[3, 1]) as usize;
+        (p / 2 + 3 * (p % 2)) as i64
+    };
+    let buf = data(6);
+    check_reads(&Tensor::new(&buf[..], compose(A3, TV3)), &buf, 0, 6, &a3);
+    check_reads(
+        &Tensor::new(&buf[..], layout!(compose(A3, TV3))),
+        &buf,
+        0,
+        6,
+        &a3,
+    );
+    check_stores(
+        Tensor::new(&mut vec![0u32; 6][..], compose(A3, TV3)),
+        6,
+        0,
+        &a3,
+    );
+    assert_eq!(
+        Tensor::new(&buf[..], compose(A3, TV3))
+            .recast::<u64>()
+            .unwrap_err(),
+        TensorError::NotLinear
+    );
+    // 3072 positions, the right operand's fast mode (96) crossing the left's (64): past
+    // `COMPOSE_ENUMERATION_LIMIT`, not a layout.
+    const { assert!(3072 > layout_typed::COMPOSE_ENUMERATION_LIMIT) };
+    let wide = |i: usize| {
+        let p = affine(i, &[32, 96], &[96, 1]) as usize;
+        (p / 64 + 48 * (p % 64)) as i64
+    };
+    let buf = data(3072);
+    check_reads(
+        &Tensor::new(&buf[..], compose(WIDE, ACROSS)),
+        &buf,
+        0,
+        3072,
+        &wide,
+    );
+    check_stores(
+        Tensor::new(&mut vec![0u32; 3072][..], compose(WIDE, ACROSS)),
+        3072,
+        0,
+        &wide,
+    );
+}
+
+/// Every coordinate `c` of the original tensor (leaves `sizes:strides` from `base`, elements
+/// of `u16`) is the `r`-th `u16` of the vector at `c'`, where `c'` is `c` with the unit leaf's
+/// coordinate divided by `k` and `r` the remainder: the definition of a vector of `k`
+/// consecutive elements, not the recast layout.
+fn check_vectors<L2: TensorLayout>(
+    v: &Tensor<&[u64], L2>,
+    halves: &[u16],
+    base: usize,
+    (sizes, strides): (&[usize], &[i64]),
+    unit: usize,
+) where
+    usize: layout_typed::Coord<L2::Form>,
+{
+    let k = 4;
+    let mut vsizes = sizes.to_vec();
+    vsizes[unit] /= k;
+    assert_eq!(v.size(), sizes.iter().product::<usize>() / k);
+    for i in 0..sizes.iter().product() {
+        let c = digits(i, sizes);
+        let at = base as i64
+            + c.iter()
+                .zip(strides)
+                .map(|(&c, &d)| c as i64 * d)
+                .sum::<i64>();
+        let mut cv = c.clone();
+        cv[unit] /= k;
+        let r = c[unit] % k;
+        let iv = cv.iter().zip(&vsizes).fold(0, |acc, (&c, &s)| acc * s + c);
+        let word = v.get(iv).to_ne_bytes();
+        assert_eq!(
+            [word[2 * r], word[2 * r + 1]],
+            halves[at as usize].to_ne_bytes(),
+            "{i}"
+        );
+    }
+}
+
+#[test]
+fn recast_over_every_kind_of_linear_layout() {
+    let a = halves();
+    // Negative strides from a base.
+    let n = layout!((3,8):(-8,1), logical -> physical);
+    let t = Tensor::with_base(&a.0[..], 16, n);
+    check_vectors(
+        &t.recast::<u64>().unwrap(),
+        &a.0,
+        16,
+        (&[3, 8], &[-8, 1]),
+        1,
+    );
+    // A composite decided to be a layout: (t, v) -> t + 32 v over (16,32):(32,1).
+    layout! {
+        const SMEM = (16,32):(32,1), logical -> physical;
+        const TVT = (32,16):(1,32), thread-value -> logical;
+    }
+    let t = Tensor::new(&a.0[..], compose(SMEM, TVT));
+    check_vectors(
+        &t.recast::<u64>().unwrap(),
+        &a.0,
+        0,
+        (&[32, 16], &[1, 32]),
+        0,
+    );
+    // 32-bit index type.
+    let t = Tensor::new(
+        &a.0[..],
+        layout!((4,(2,8)):(32,(8,1)), logical -> physical, index = u32),
+    );
+    check_vectors(
+        &t.recast::<u64>().unwrap(),
+        &a.0,
+        0,
+        (&[4, 2, 8], &[32, 8, 1]),
+        2,
+    );
+    // A run-time broadcast stays read-only, a run-time `{m} = 1` one is not.
+    for m in [1usize, 3] {
+        let g = layout!(({m}, 8):(_, 1), logical -> physical).unwrap();
+        let t = Tensor::new(&a.0[..], g);
+        let v = t.recast::<u64>().unwrap();
+        assert_eq!(v.is_read_only(), m > 1);
+        check_vectors(&v, &a.0, 0, (&[m, 8], &[0, 1]), 1);
+    }
+    let t = Tensor::new(&a.0[..], layout!((3,8):(_,1), logical -> physical));
+    assert!(t.recast::<u64>().unwrap().is_read_only());
 }
