@@ -667,3 +667,23 @@ fn recast_over_every_kind_of_linear_layout() {
     let t = Tensor::new(&a.0[..], layout!((3,8):(_,1), logical -> physical));
     assert!(t.recast::<u64>().unwrap().is_read_only());
 }
+
+#[test]
+fn unchecked_access_outside_the_domain_stays_inside_the_data() {
+    // Exactly the data the layout needs: a coordinate past the domain reaches past the data,
+    // and the slice's bounds check panics (never a read or write outside it).
+    let l = layout!((4,8):(8,1), logical -> physical);
+    let buf = data(32);
+    let t = Tensor::new(&buf[..], l);
+    assert!(catch_unwind(AssertUnwindSafe(|| *t.get_unchecked(32usize))).is_err());
+    assert!(catch_unwind(AssertUnwindSafe(|| *t.get_unchecked((4usize, 0usize)))).is_err());
+    let mut store = vec![0u32; 32];
+    let mut t = Tensor::new(&mut store[..], l);
+    assert!(catch_unwind(AssertUnwindSafe(|| t.set_unchecked(32usize, 1))).is_err());
+    assert_eq!(store, vec![0u32; 32]);
+    // A negative offset (from a coordinate outside the domain) wraps past every slice.
+    let n = layout!(4:-1, logical -> physical);
+    let t = Tensor::with_base(&buf[..], 3, n);
+    assert_eq!(*t.get(3usize), buf[0]);
+    assert!(catch_unwind(AssertUnwindSafe(|| *t.get_unchecked(4usize))).is_err());
+}
