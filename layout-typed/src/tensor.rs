@@ -19,7 +19,8 @@ mod seal {
 /// Access marker of a layout with run-time leaves ([`Dynamic`], [`DynComposed`]): whether a
 /// `_` mode makes it read-only depends on the run-time sizes (a `_` mode of size `{m}` is a
 /// broadcast only when `m > 1`), so it is decided when the value is built
-/// ([`Dynamic::is_read_only`]) and [`Tensor::set`] checks it at run time.
+/// ([`Dynamic::is_read_only`]) and [`Tensor::set`] checks it at run time. The constructor
+/// cannot refuse such a layout instead: reading through a broadcast is fine.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct RunTimeAccess;
 
