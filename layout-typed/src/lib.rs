@@ -158,6 +158,7 @@ pub mod atoms;
 mod dynamic;
 mod form;
 mod rules;
+mod tensor;
 mod view;
 
 use core::fmt;
@@ -170,14 +171,18 @@ pub use rules::{
     RightCodomain, SameSize, SameTile, Size, SpaceMarker, SwizzledPhysicalSpace, ThreadValueSpace,
     Tile1, Tile2, Tile3, Tile4, TileMarker, Writable,
 };
+pub use tensor::{
+    AccessKind, Element, Recast, RunTimeAccess, Storable, Tensor, TensorError, TensorLayout,
+};
 pub use view::{Storage, StorageMut, View, ViewError};
 
 /// The run-time algebra (parsing, checks, composition as maps), re-exported.
 pub use layout_core as core_algebra;
 
-/// Everything a user needs: `layout!`, `compose`, the [`Layout`] trait and [`View`].
+/// Everything a user needs: `layout!`, `compose`, the [`Layout`] trait, [`View`] and
+/// [`Tensor`].
 pub mod prelude {
-    pub use crate::{Layout, View, compose, layout, try_compose};
+    pub use crate::{Layout, Tensor, View, compose, layout, try_compose};
 }
 
 /// Declares a checked layout.
