@@ -248,6 +248,40 @@ impl<F: Form, D: SpaceMarker, C: SpaceMarker, I: IndexType> Dynamic<F, D, C, I> 
         self.read_only
     }
 
+    /// The least and greatest offset over the domain (elements).
+    pub(crate) fn span(&self) -> (i64, i64) {
+        (self.min, self.max)
+    }
+
+    /// The leaves' sizes and strides (seed order; a broadcast has stride 0).
+    pub(crate) fn leaves(&self) -> crate::form::Leaves {
+        crate::form::Leaves {
+            len: F::LEAVES.len,
+            sizes: self.sizes,
+            strides: self.strides,
+        }
+    }
+
+    /// A layout over the same form from leaves that a checked layout's were turned into
+    /// (`Tensor::recast`): the caller has shown them alias-free, with offsets in
+    /// `[min, max]` inside `I`.
+    pub(crate) fn from_leaves(l: &crate::form::Leaves, size: usize, min: i64, max: i64) -> Self {
+        let n = F::LEAVES.len;
+        let read_only = l.sizes[..n]
+            .iter()
+            .zip(&l.strides[..n])
+            .any(|(&s, &d)| s > 1 && d == 0);
+        Dynamic {
+            sizes: l.sizes,
+            strides: l.strides,
+            size,
+            min,
+            max,
+            read_only,
+            _p: PhantomData,
+        }
+    }
+
     /// The same layout as a run-time `layout_core` layout.
     ///
     /// # Errors
@@ -341,5 +375,15 @@ impl<F: Form, D: SpaceMarker, C: SpaceMarker, I: IndexType, B: Layout> DynCompos
     #[must_use]
     pub fn size(&self) -> usize {
         B::SIZE
+    }
+
+    /// The left operand (run-time leaves).
+    pub(crate) fn left(&self) -> &Dynamic<F, D, C, I> {
+        &self.left
+    }
+
+    /// The right operand (static, into logical).
+    pub(crate) fn right(&self) -> &B {
+        &self.right
     }
 }

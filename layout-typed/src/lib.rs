@@ -159,6 +159,7 @@ mod dynamic;
 mod form;
 mod rules;
 mod runtime;
+mod tensor;
 mod view;
 
 use core::fmt;
@@ -172,14 +173,18 @@ pub use rules::{
     Tile1, Tile2, Tile3, Tile4, TileMarker, Writable,
 };
 pub use runtime::{DynamicMap, MAX_PIECES};
+pub use tensor::{
+    AccessKind, Element, Recast, RunTimeAccess, Storable, Tensor, TensorError, TensorLayout,
+};
 pub use view::{Storage, StorageMut, View, ViewError};
 
 /// The run-time algebra (parsing, checks, composition as maps), re-exported.
 pub use layout_core as core_algebra;
 
-/// Everything a user needs: `layout!`, `compose`, the [`Layout`] trait and [`View`].
+/// Everything a user needs: `layout!`, `compose`, the [`Layout`] trait, [`View`] and
+/// [`Tensor`].
 pub mod prelude {
-    pub use crate::{Layout, View, compose, layout, try_compose};
+    pub use crate::{Layout, Tensor, View, compose, layout, try_compose};
 }
 
 /// Declares a checked layout.

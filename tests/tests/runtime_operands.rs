@@ -273,3 +273,32 @@ fn nesting_that_depends_on_a_run_time_value() {
     let e = layout!(divide([(({a}, {b})):(({b}, 1)), logical -> physical], 8)).unwrap_err();
     assert!(matches!(e, Error::RuntimeProfile { .. }), "{e:?}");
 }
+
+#[test]
+fn tensor_through_a_run_time_tile() {
+    // A 32×48 matrix with leading dimension 50, each element its own offset; tile (1, 2) of
+    // 16×16 read and written through a tensor.
+    let (m, k, ld) = (32usize, 48usize, 50usize);
+    let mut data: Vec<i64> = (0..(m * ld) as i64).collect();
+    let (i, j) = (1usize, 2usize);
+    let tile = layout!(restrict(
+        divide([({m}, {k}):({ld}, 1), logical -> physical], (16, 16)),
+        rest = (i, j)
+    ))
+    .expect("in range");
+    {
+        let t = Tensor::new(&data[..], &tile);
+        for r in 0..16usize {
+            for c in 0..16usize {
+                assert_eq!(*t.get((r, c)), rm(16 * i + r, 16 * j + c, ld));
+            }
+        }
+        assert_eq!(t.try_get((16usize, 0usize)), None);
+    }
+    let mut t = Tensor::new(&mut data[..], &tile);
+    t.set((3usize, 4usize), -1);
+    assert_eq!(data[rm(16 * i + 3, 16 * j + 4, ld) as usize], -1);
+    // A tile past the data's end is refused when the tensor is made.
+    let short = vec![0i64; 10];
+    assert!(Tensor::try_new(&short[..], &tile).is_err());
+}

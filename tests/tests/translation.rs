@@ -32,6 +32,8 @@
 //! | 17 | `coalesce`, `group_modes`, `select`, `flatten` | not needed; `group`, `select`, `flatten` | [`row17_regroupings`] |
 //! | 18 | `recast`, `upcast<v>` | `divide(A, (1, …, 1, v))`, the rest group | [`row18_upcast`] |
 //! | 19 | TMA box `S`; multicast | `divide(A, S)`; `broadcast` across CTAs | [`row19_tma_box`] |
+//! | 20 | `make_tensor(ptr, L)`, `tensor(c)` | `Tensor::new(data, L)` (`with_base` for `ptr + base`), `get(c)` | [`row20_make_tensor`] |
+//! | 21 | `recast<U>(tensor)` | `tensor.recast::<U>()` | [`row21_recast`] |
 
 use layout_core::cute::{self, Cute, CuteLayout, CuteOp, Tiler};
 use layout_core::{
@@ -996,5 +998,103 @@ fn row19_tma_box() -> R {
             assert_eq!(multicast.eval_index(cta * 2048 + t)?, tile.eval_index(t)?);
         }
     }
+    Ok(())
+}
+
+/// Row 20. `make_tensor(ptr, L)` reads `ptr[L(c)]`: a [`Tensor`] over `layout!(cute …)`, static
+/// or with a run-time leading dimension, from a base offset, reads `data[base + L(i)]` at every
+/// integral index, with `L(i)` CuTe's.
+#[test]
+fn row20_make_tensor() -> R {
+    let data: Vec<u32> = (0..4096u32)
+        .map(|x| x.wrapping_mul(2_654_435_761))
+        .collect();
+    let text = "((4,8),(2,2)):((32,1),(16,8))";
+    let theirs = cute(text);
+    let l = layout!(cute ((4,8),(2,2)):((32,1),(16,8)), logical -> physical);
+    for base in [0usize, 7, 100] {
+        let t = Tensor::with_base(&data[..], base, l);
+        for i in 0..theirs.size() {
+            let at = base + usize::try_from(theirs.eval_index(i)?)?;
+            assert_eq!(*t.get(usize::try_from(i)?), data[at], "{text} at {i}");
+        }
+    }
+    for ld in [64usize, 65, 96] {
+        let text = format!("(64,16):(1,{ld})");
+        let theirs = cute(&text);
+        let l = layout!(cute (64,16):(1,{ld}), logical -> physical)?;
+        let t = Tensor::with_base(&data[..], 3, l);
+        for i in 0..theirs.size() {
+            let at = 3 + usize::try_from(theirs.eval_index(i)?)?;
+            assert_eq!(*t.get(usize::try_from(i)?), data[at], "{text} at {i}");
+        }
+    }
+    Ok(())
+}
+
+/// 16-bit values in a buffer aligned for the widest vector.
+#[repr(C, align(16))]
+struct Halves([u16; 1024]);
+
+/// Row 21. `recast<U>(tensor)` of a tensor of `T` is a tensor over CuTe's `upcast<k>` of its
+/// layout, `k = sizeof(U) / sizeof(T)`, in elements of `U`: at every integral index `i` the
+/// recast tensor's element is the bytes of the `k` elements of `T` from `k·upcast(i)` (the
+/// `upcast` model above, written from CuTe's `upcast`). The rows' layouts of row 18, 16-bit
+/// elements as 32-, 64- and 128-bit vectors.
+#[test]
+fn row21_recast() -> R {
+    let mut h = Halves([0; 1024]);
+    for (i, x) in h.0.iter_mut().enumerate() {
+        *x = u16::try_from(i)?.wrapping_mul(40_503) ^ 0x3c00;
+    }
+    let bytes = |at: i64, k: i64| -> Vec<u8> {
+        (at..at + k)
+            .flat_map(|j| h.0[usize::try_from(j).expect("in range")].to_ne_bytes())
+            .collect()
+    };
+    let check = |text: &str, k: i64, got: &dyn Fn(usize) -> Vec<u8>, size: usize| {
+        let up = upcast(&cute(text), k);
+        assert_eq!(
+            size as i64,
+            up.iter().map(|l| l.0).product::<i64>(),
+            "{text}"
+        );
+        for i in 0..size {
+            let mut rest = i as i64;
+            let mut acc = 0;
+            for &(s, d) in &up {
+                acc += (rest % s) * d;
+                rest /= s;
+            }
+            assert_eq!(got(i), bytes(k * acc, k), "recast of {text} by {k} at {i}");
+        }
+    };
+    let a = Tensor::new(&h.0[..], layout!(cute (32,8):(1,32), logical -> physical));
+    let v = a.recast::<u64>()?;
+    check(
+        "(32,8):(1,32)",
+        4,
+        &|i| v.get(i).to_ne_bytes().to_vec(),
+        v.size(),
+    );
+    let b = Tensor::new(
+        &h.0[..],
+        layout!(cute (12,(4,3)):(1,(24,96)), logical -> physical),
+    );
+    let v = b.recast::<u32>()?;
+    check(
+        "(12,(4,3)):(1,(24,96))",
+        2,
+        &|i| v.get(i).to_ne_bytes().to_vec(),
+        v.size(),
+    );
+    let c = Tensor::new(&h.0[..], layout!(cute (24,5):(1,48), logical -> physical));
+    let v = c.recast::<u128>()?;
+    check(
+        "(24,5):(1,48)",
+        8,
+        &|i| v.get(i).to_ne_bytes().to_vec(),
+        v.size(),
+    );
     Ok(())
 }

@@ -379,6 +379,43 @@ const SECTIONS: &[Section] = &[
         ],
     },
     Section {
+        title: "Tensors and recast",
+        intro: "A `Tensor` is data from a base offset seen through any checked layout into \
+                physical space, static or with run-time leaves. Stores need exclusive access: \
+                through a static broadcast they do not compile (a run-time layout that its values \
+                make a broadcast refuses them when they run). `recast` reinterprets the elements' \
+                bytes as another type, so both types must be plain data.",
+        cases: &[
+            case(
+                "tensor/not_physical.rs",
+                "A tensor through a layout that does not address memory",
+                "A thread-value → logical layout yields tile positions, not offsets.",
+            ),
+            case(
+                "tensor/store_broadcast.rs",
+                "A store through a broadcast tensor",
+                "Four rows share one buffer: stores to one address from several coordinates \
+                 are a race.",
+            ),
+            case(
+                "tensor/store_broadcast_expression.rs",
+                "A checked store through a `broadcast(..)` result",
+                "`try_set` checks the coordinate at run time, but the access rule is a type: the \
+                 result of `broadcast` is read-only.",
+            ),
+            case(
+                "tensor/recast_not_pod.rs",
+                "A recast to a type with invalid bit patterns",
+                "Not every byte is a `bool`: reading bytes as one could make a value that is not.",
+            ),
+            case(
+                "tensor/recast_from_not_pod.rs",
+                "A recast from a type with padding",
+                "A tuple `(u32, u16)` has two bytes of padding, whose contents are not values.",
+            ),
+        ],
+    },
+    Section {
         title: "Algebra expressions",
         intro: "`layout!(divide(..))`, `restrict(..)`, `repeat(..)`, … are evaluated during \
                 expansion with `layout-core`, so every precondition of [the \

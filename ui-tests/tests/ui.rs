@@ -11,6 +11,7 @@ fn ui() {
     t.compile_fail("ui/macro/*.rs");
     t.compile_fail("ui/compose/*.rs");
     t.compile_fail("ui/view/*.rs");
+    t.compile_fail("ui/tensor/*.rs");
     t.compile_fail("ui/algebra/*.rs");
     t.compile_fail("ui/runtime/*.rs");
     t.compile_fail("ui/bypass/*.rs");
