@@ -299,6 +299,6 @@ fn tensor_through_a_run_time_tile() {
     t.set((3usize, 4usize), -1);
     assert_eq!(data[rm(16 * i + 3, 16 * j + 4, ld) as usize], -1);
     // A tile past the data's end is refused when the tensor is made.
-    let short = vec![0i64; 10];
+    let short = [0i64; 10];
     assert!(Tensor::try_new(&short[..], &tile).is_err());
 }
