@@ -17,6 +17,9 @@ mod expand;
 #[path = "../../layout-macros/src/frame.rs"]
 #[allow(dead_code, unused_imports)]
 mod frame;
+#[path = "../../layout-macros/src/runtime.rs"]
+#[allow(dead_code, unused_imports)]
+mod runtime;
 #[path = "../../layout-macros/src/text.rs"]
 #[allow(dead_code, unused_imports)]
 mod text;

@@ -739,7 +739,8 @@ pub enum Error {
     UnknownOperand,
     /// Operations nested deeper than [`crate::expr::MAX_EXPR_DEPTH`] levels.
     ExprTooDeep,
-    /// An operand of an expression with run-time leaves `{ .. }` (operands are static).
+    /// A layout of an expression with run-time leaves `{ .. }` where only static ones are read
+    /// (an arrangement of `repeat`/`interleave`; any operand outside `layout!`).
     RuntimeOperand,
     /// A run-time value where only integers are read (run-time values exist only in
     /// `layout!`).
@@ -842,6 +843,19 @@ pub enum Error {
     },
     /// A `layout!` item (a constant) with run-time leaves `{ .. }`: only a value can hold them.
     RuntimeConstant,
+    /// The value of an algebra expression with run-time leaves, built at run time, has another
+    /// domain nesting than `layout!` derived while compiling (its type's coordinates): the
+    /// nesting depends on the run-time values (an `inverse` of run-time strides, a `divide`
+    /// whose tile ends inside a run-time leaf).
+    RuntimeProfile {
+        /// The number of domain leaves of the type.
+        expected: usize,
+        /// The number of domain leaves of the value.
+        found: usize,
+    },
+    /// `compose` whose left operand's size depends on run-time leaves: the right operand
+    /// enumerates a static number of positions, so the left operand's size must be static.
+    RuntimeLeftSize,
     /// The run-time value of a `restrict` by a value (`restrict(L, thread = t)`) outside its
     /// entry `[0, size)`: the panic of the value `layout!` builds, like a slice index's.
     RuntimeValueOutOfRange {
@@ -2389,9 +2403,9 @@ impl Error {
                 part,
                 w,
                 "runtime-leaves",
-                &|f| f.write_str("an operand of an algebra expression has static leaves only"),
+                &|f| f.write_str("this layout of an algebra expression has static leaves only"),
                 Some(&|f| {
-                    f.write_str("give every size and stride of an operand as an integer; run-time leaves live in `layout!(LAYOUT, ..)` values, composed with `try_compose`")
+                    f.write_str("give every size and stride here as an integer; run-time leaves `{..}` are read in `layout!`, in a bracketed operand `[LAYOUT, DOMAIN -> CODOMAIN]` or a value")
                 }),
             ),
             Error::RuntimeValue => row(
@@ -2597,6 +2611,31 @@ impl Error {
                     )
                 },
                 None,
+            ),
+            Error::RuntimeProfile { expected, found } => row(
+                part,
+                w,
+                "runtime-profile",
+                &|f| {
+                    write!(
+                        f,
+                        "the run-time values give the result {found} domain leaves, but its type, derived while compiling, has {expected}"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("make the sizes and strides that decide the result's nesting static (a tile that ends inside a run-time leaf, the strides of an `inverse`)")
+                }),
+            ),
+            Error::RuntimeLeftSize => row(
+                part,
+                w,
+                "runtime-leaves",
+                &|f| {
+                    f.write_str("compose: the left operand's size depends on run-time leaves, but the right operand's is static")
+                },
+                Some(&|f| {
+                    f.write_str("restrict or divide the left operand to a static tile first (`restrict(divide(G, (128, 64)), rest = (i, j))`)")
+                }),
             ),
             Error::RuntimeConstant => row(
                 part,

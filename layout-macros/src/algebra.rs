@@ -93,6 +93,10 @@ fn evaluate(
             _ => return Err(errs),
         }
     }
+    if crate::runtime::has_runtime(&a.expr) {
+        let value = crate::runtime::expand(k, &a.expr, &env, text)?;
+        return Ok(quote!({ #same_item #value }));
+    }
     let v = expr::evaluate(&a.expr, &env, &Options::default())
         .map_err(|errs| errs.iter().flat_map(|l| text.errors(l)).collect::<Vec<_>>())?;
     let runtime: Vec<(usize, TokenStream)> = v

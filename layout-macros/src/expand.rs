@@ -186,7 +186,7 @@ impl Emit<'_> {
     }
 }
 
-fn form(k: &Krate, shape: &Tree<i64>, stride: &Tree<Stride>) -> TokenStream {
+pub(crate) fn form(k: &Krate, shape: &Tree<i64>, stride: &Tree<Stride>) -> TokenStream {
     let mut t = TokenStream::new();
     form_into(&mut Emit(&mut t), k, shape, stride);
     t
@@ -238,7 +238,7 @@ fn form_into(e: &mut Emit<'_>, k: &Krate, shape: &Tree<i64>, stride: &Tree<Strid
     }
 }
 
-fn index_type(i: IntType) -> TokenStream {
+pub(crate) fn index_type(i: IntType) -> TokenStream {
     let mut t = TokenStream::new();
     index_type_into(&mut Emit(&mut t), i);
     t
@@ -258,7 +258,7 @@ fn index_type_into(e: &mut Emit<'_>, i: IntType) {
     });
 }
 
-fn space(k: &Krate, s: Space) -> TokenStream {
+pub(crate) fn space(k: &Krate, s: Space) -> TokenStream {
     let mut t = TokenStream::new();
     Emit(&mut t).path(k, space_name(s));
     t

@@ -111,6 +111,7 @@
 mod algebra;
 mod expand;
 mod frame;
+mod runtime;
 #[cfg(test)]
 mod tests;
 mod text;

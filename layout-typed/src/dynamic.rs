@@ -76,6 +76,13 @@ mod sealed {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Leaf(Result<i64, (bool, u128)>);
 
+impl Leaf {
+    /// The value, or its sign and magnitude when it does not fit `i64`.
+    pub(crate) fn value(self) -> Result<i64, (bool, u128)> {
+        self.0
+    }
+}
+
 /// Converts a run-time leaf (`layout!`'s expansion calls this).
 #[doc(hidden)]
 #[inline]

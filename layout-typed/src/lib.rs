@@ -158,6 +158,7 @@ pub mod atoms;
 mod dynamic;
 mod form;
 mod rules;
+mod runtime;
 mod tensor;
 mod view;
 
@@ -171,6 +172,7 @@ pub use rules::{
     RightCodomain, SameSize, SameTile, Size, SpaceMarker, SwizzledPhysicalSpace, ThreadValueSpace,
     Tile1, Tile2, Tile3, Tile4, TileMarker, Writable,
 };
+pub use runtime::{DynamicMap, MAX_PIECES};
 pub use tensor::{
     AccessKind, Element, Recast, RunTimeAccess, Storable, Tensor, TensorError, TensorLayout,
 };
@@ -1050,6 +1052,7 @@ pub mod __private {
     pub use layout_macros::layout_impl;
 
     pub use crate::dynamic::{Leaf, leaf};
+    pub use crate::runtime::Part;
 
     /// Implemented by the crate's checked types and by `layout!`'s generated ones only.
     #[diagnostic::on_unimplemented(

@@ -8,6 +8,7 @@ use bytemuck::Pod;
 use crate::dynamic::{DynComposed, Dynamic};
 use crate::form::{Coord, Form, Leaves, MAX_LEAVES};
 use crate::rules::{Addressable, Exclusive, PhysicalSpace, ReadOnly, SpaceMarker};
+use crate::runtime::DynamicMap;
 use crate::view::{Storage, StorageMut};
 use crate::{IndexType, Layout};
 
@@ -236,6 +237,45 @@ where
     #[inline(always)]
     fn in_domain<X: Coord<B::Form>>(&self, c: &X) -> bool {
         self.right().contains(c)
+    }
+    fn linear(&self) -> Option<Leaves> {
+        None
+    }
+}
+
+impl<F: Form, D: SpaceMarker, C: SpaceMarker + Addressable, I: IndexType> seal::TensorSeal
+    for &DynamicMap<F, D, C, I>
+{
+}
+/// A tensor borrows a [`DynamicMap`] (the value of an algebra expression with run-time
+/// operands, which holds the map it was built from and is not `Copy`).
+impl<F: Form, D: SpaceMarker, C: SpaceMarker + Addressable, I: IndexType> TensorLayout
+    for &DynamicMap<F, D, C, I>
+{
+    type Form = F;
+    type Index = I;
+    type Domain = D;
+    type Access = RunTimeAccess;
+
+    #[inline(always)]
+    fn domain_size(&self) -> usize {
+        self.size()
+    }
+    #[inline(always)]
+    fn offset_range(&self) -> (i64, i64) {
+        DynamicMap::offset_range(self)
+    }
+    #[inline(always)]
+    fn is_read_only(&self) -> bool {
+        DynamicMap::is_read_only(self)
+    }
+    #[inline(always)]
+    fn offset_at<X: Coord<F>>(&self, c: X) -> I {
+        self.offset(c)
+    }
+    #[inline(always)]
+    fn in_domain<X: Coord<F>>(&self, c: &X) -> bool {
+        self.contains(c)
     }
     fn linear(&self) -> Option<Leaves> {
         None

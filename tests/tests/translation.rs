@@ -397,6 +397,25 @@ fn row05_local_tile() -> R {
             );
         }
     }
+    // The same with a run-time matrix (m, k, ld): `local_tile(A, make_shape(32, 16), b)`.
+    for (m, k, ld) in [(64usize, 48usize, 48usize), (96, 32, 40), (32, 80, 81)] {
+        let zipped = Cute::new().zipped_divide(
+            &cute(&format!("({k},{m}):(1,{ld})")),
+            &"<16:1,32:1>".parse()?,
+        )?;
+        for b in 0..(m / 32) * (k / 16) {
+            let tile = layout!(restrict(
+                divide([cute ({k}, {m}):(1, {ld}), logical -> physical], (32, 16)),
+                rest = b
+            ))?;
+            for t in 0..512usize {
+                assert_eq!(
+                    tile.offset(t),
+                    zipped.eval(&tup(vec![leaf(t as i64), leaf(b as i64)]))?
+                );
+            }
+        }
+    }
     Ok(())
 }
 

@@ -543,6 +543,25 @@ const SECTIONS: &[Section] = &[
                 "Leaves convert to `i64` with a check (`LeafInteger`, every integer type); a \
                  floating-point value or a `bool` is refused instead of truncated.",
             ),
+            case(
+                "runtime/operand_static_error.rs",
+                "A run-time operand's static leaves",
+                "An operand of an algebra expression may have run-time leaves; its static \
+                 leaves are checked among themselves while compiling, as in a value.",
+            ),
+            case(
+                "runtime/operand_rule_for_every_value.rs",
+                "A rule that holds whatever the run-time values",
+                "The operations are checked while compiling on a stand-in of each run-time \
+                 operand; a rule that fails for every value (here the tile's rank) is a \
+                 compile error, the others are the value's `Err` when it is built.",
+            ),
+            case(
+                "runtime/compose_left_runtime_size.rs",
+                "A left operand whose size is run-time",
+                "The right operand of `compose` enumerates a static number of positions, so \
+                 the left operand must be cut to a static tile first.",
+            ),
         ],
     },
     Section {
