@@ -411,7 +411,7 @@ impl<S: Clone> Eval<'_, S> {
                 w
             }
         };
-        let (indices, list) = match r {
+        let list = match r {
             Regroup::Group { start, end } => {
                 let (s, e) = (start.0, end.0);
                 let (s, e) = if cute && s < e && e <= rank {
@@ -434,34 +434,34 @@ impl<S: Clone> Eval<'_, S> {
                 .map_err(|err| one(err, span.clone()))?;
                 return Ok((out, t));
             }
-            Regroup::Select(i) | Regroup::Permute(i) => (
-                i.indices.iter().map(|(w, _)| seed(*w)).collect::<Vec<_>>(),
-                i,
-            ),
+            Regroup::Select(i) | Regroup::Permute(i) => i,
         };
+        // Seed order: the written list, reversed when written fastest first; each index with
+        // its token.
+        let mut pairs: Vec<(usize, &(usize, S))> =
+            list.indices.iter().map(|w| (seed(w.0), w)).collect();
+        let written = pairs.clone();
+        if cute {
+            pairs.reverse();
+        }
+        let indices: Vec<usize> = pairs.iter().map(|(i, _)| *i).collect();
         let out = match r {
             Regroup::Permute(_) => crate::ops::permute(l, &indices),
             _ => crate::ops::select(l, &indices),
         }
         .map_err(|err| {
-            let token = |k: usize, from: usize| {
-                indices
-                    .iter()
-                    .enumerate()
-                    .skip(from)
-                    .find(|(_, x)| **x == k)
-                    .and_then(|(j, _)| list.indices.get(j))
+            // The token of seed index `k`, the first (or, `repeated`, the second) written.
+            let token = |k: usize, repeated: bool| {
+                let mut hits = written.iter().filter(|(i, _)| *i == k).map(|(_, w)| *w);
+                if repeated { hits.nth(1) } else { hits.next() }
             };
             match err {
-                Error::ModeIndex { index, .. } => token(index, 0)
-                    .map_or_else(|| one(err, list.span.clone()), |(_, s)| one(err, s.clone())),
-                Error::RepeatedMode { index } => {
-                    let first = indices.iter().position(|x| *x == index).unwrap_or(0);
-                    match token(index, first.saturating_add(1)) {
-                        Some((w, s)) => one(Error::RepeatedMode { index: *w }, s.clone()),
-                        None => one(err, list.span.clone()),
-                    }
-                }
+                Error::ModeIndex { index, .. } => token(index, false)
+                    .map_or_else(|| one(err, list.span.clone()), |w| one(err, w.1.clone())),
+                Error::RepeatedMode { index } => match token(index, true) {
+                    Some(w) => one(Error::RepeatedMode { index: w.0 }, w.1.clone()),
+                    None => one(err, list.span.clone()),
+                },
                 Error::EmptySelection | Error::PermutationRank { .. } => {
                     one(err, list.span.clone())
                 }
