@@ -1350,8 +1350,8 @@ fn inputs_per_source() {
     println!("inputs per file: {per_file:#?}");
     println!("inputs {got:?}, skipped {skip:?}");
     let expected: BTreeMap<Origin, usize> = [
-        (Origin::Ui, 106),
-        (Origin::Docs, 115),
+        (Origin::Ui, 123),
+        (Origin::Docs, 122),
         (Origin::CliDocs, 10),
         (Origin::Data, 293),
     ]
