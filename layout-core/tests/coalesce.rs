@@ -1,7 +1,8 @@
 //! `coalesce` keeps the function on every flat index and leaves no leaf to merge: checked
 //! against enumeration written here (the flat index read over the leaves, last fastest) for
 //! layouts of every nesting, named, with broadcasts, negative strides and size-1 leaves, past
-//! the inline leaf capacity, and near `i64::MAX`; with CuTe's own example.
+//! the inline leaf capacity, and near `i64::MAX`; with CuTe's own example, and equal to CuTe's
+//! `coalesce` (`layout_core::cute`, itself checked against pycute) up to mode order.
 
 // Test code is exempt from the checked-arithmetic lints of the workspace: an overflow or a
 // failed cast in a test panics, which fails the test.
@@ -12,6 +13,7 @@
     clippy::cast_sign_loss
 )]
 
+use layout_core::cute::CuteLayout;
 use layout_core::{Layout, Stride, Tree, coalesce};
 use proptest::prelude::*;
 
@@ -207,6 +209,16 @@ proptest! {
         let t = text(&leaves, &widths, &named);
         let l: Layout = t.parse().unwrap_or_else(|e| panic!("{t}: {e}"));
         let c = check(&l);
+        // CuTe's coalesce of the same layout in CuTe order: the same leaves, fastest first (a
+        // layout of size 1 aside, which CuTe makes `1:0`).
+        if l.size() > 1 {
+            let unnamed: Layout = text(&leaves, &widths, &[]).parse().unwrap();
+            let theirs = unnamed.to_cute().to_string().parse::<CuteLayout>().unwrap();
+            let theirs = layout_core::cute::coalesce(&theirs).unwrap_or_else(|e| panic!("{t}: {e}"));
+            let merged = leaves_of(&c);
+            let ours: Layout = text(&merged, &vec![1; merged.len()], &[]).parse().unwrap();
+            prop_assert_eq!(ours.to_cute().to_string(), theirs.to_string(), "{}", t);
+        }
         // A name survives only on a leaf that is exactly its mode's leaves of size > 1.
         let names = c.names();
         for (j, name) in names.iter().enumerate() {
