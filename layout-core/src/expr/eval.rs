@@ -86,7 +86,10 @@ struct Eval<'a, S> {
 /// located: [`Error::UnknownOperand`], [`Error::RuntimeOperand`], [`Error::RuntimeValue`],
 /// [`Error::RuntimeNotLast`], [`Error::RuntimeRestrictTwice`], [`Error::NotALayout`],
 /// [`Error::BroadcastNotPhysical`], [`Error::InverseOfPhysical`],
-/// [`Error::DivideTileUnknown`], [`Error::ResultTileExtents`], [`Error::SecondSwizzle`],
+/// [`Error::DivideTileUnknown`], [`Error::RegroupTileUnknown`], [`Error::ResultTileExtents`],
+/// [`Error::SecondSwizzle`], the regroupings' [`Error::GroupRange`], [`Error::ModeIndex`],
+/// [`Error::RepeatedMode`], [`Error::EmptySelection`], [`Error::PermutationRank`] (each at the
+/// index that causes it),
 /// [`Error::IndexTypeRange`], [`Error::RangeUndecided`] (as for a declaration's swizzle
 /// option), and the errors of the operations themselves.
 pub fn evaluate<S: Clone>(e: &Expr<S>, env: &Env<S>, opts: &Options) -> R<Evaluated<S>, S> {
