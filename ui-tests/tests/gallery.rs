@@ -515,8 +515,8 @@ const SECTIONS: &[Section] = &[
             case(
                 "algebra/regroup_tile_unknown.rs",
                 "`permute` of a domain tiled across its modes",
-                "The tile `(4, 6)` spans the modes `4` and `(2, 3)`, so a reordering of the three \
-                 modes has no tile shape.",
+                "The tile `(4, 6)` has two extents over three modes (its `6` covers the modes `2` \
+                 and `3`), so a reordering of the modes has no tile shape.",
             ),
             case(
                 "algebra/regroup_select_not_a_layout.rs",
