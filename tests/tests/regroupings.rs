@@ -710,3 +710,49 @@ fn run_time_functions_agree_with_the_brute_force() {
         assert_eq!(c.eval_index(i).unwrap(), big.eval_index(i).unwrap());
     }
 }
+
+mod big {
+    use layout_typed::layout;
+    layout! {
+        /// 2^30 positions, far past every enumeration limit.
+        pub const BIG = ((1024,1024),(2,512)):((1024,1),(536870912,1048576)), logical -> physical;
+        /// A permutation of 2^30 positions in four modes.
+        pub const BIGV = (1024,1024,512,2):(1,1024,1048576,536870912), thread-value -> logical;
+    }
+}
+
+/// Past the enumeration limits in `layout!`: sampled indices of regroupings of a layout and of
+/// a composite of 2^30 positions, against the formula of each.
+#[test]
+fn regroupings_past_the_enumeration_limits_in_layout() {
+    use big::{BIG, BIGV};
+    // BIG at the digits (a, b, c, d) over (1024, 1024, 2, 512).
+    let big = |a: i64, b: i64, c: i64, d: i64| a * 1024 + b + c * (1 << 29) + d * (1 << 20);
+    let samples = [0usize, 1, 511, 512, 1 << 20, (1 << 30) - 1, 123_456_789];
+    let p = layout!(permute(flatten(BIG), (3, 2, 1, 0)));
+    let c = layout!(coalesce(BIG));
+    let g = layout!(group(compose(BIG, BIGV), 1, 3));
+    for &i in &samples {
+        let x = digits(i as i64, &[512, 2, 1024, 1024]);
+        assert_eq!(
+            p.offset_index(i).to_isize() as i64,
+            big(x[3], x[2], x[1], x[0])
+        );
+        let y = digits(i as i64, &[1024, 1024, 2, 512]);
+        assert_eq!(
+            c.offset_index(i).to_isize() as i64,
+            big(y[0], y[1], y[2], y[3])
+        );
+        // BIGV(i): its digits over (1024, 1024, 512, 2), weighted by its strides, is BIG's
+        // flat index.
+        let z = digits(i as i64, &[1024, 1024, 512, 2]);
+        let flat = z[0] + z[1] * 1024 + z[2] * (1 << 20) + z[3] * (1 << 29);
+        let w = digits(flat, &[1024, 1024, 2, 512]);
+        assert_eq!(
+            g.offset_index(i).to_isize() as i64,
+            big(w[0], w[1], w[2], w[3])
+        );
+    }
+    let m = g.to_map().unwrap();
+    assert_eq!(m.size(), 1 << 30);
+}
