@@ -352,6 +352,12 @@ fn select_of_every_operand_form() {
         typed(layout!(select(flatten([((2,3),4):((12,1),3), logical -> physical]), (2, 0)))),
         n().flatten().select(&[2, 0]),
     );
+    // A selection of every mode of a composite is a permutation of its right operand's
+    // domain (the composite need not be a layout).
+    assert_eq!(
+        typed(layout!(select(compose(P, Q), (1, 0)))).coarse(),
+        p().after(&q().select(&[1, 0])).coarse()
+    );
     // A composite that is a layout (Theorem 1) is selected as that layout.
     assert_eq!(
         typed(layout!(select(compose(P, IV), (1, 0)))).coarse(),
@@ -499,6 +505,10 @@ fn the_expression_language_agrees_with_the_brute_force() {
     assert_eq!(text(&format!("flatten({ns})")), n().flatten());
     assert_eq!(
         text(&format!("permute(compose({ps}, {qs}), (1, 0))")),
+        p().after(&q().select(&[1, 0]))
+    );
+    assert_eq!(
+        text(&format!("select(compose({ps}, {qs}), (1, 0))")),
         p().after(&q().select(&[1, 0]))
     );
     assert_eq!(

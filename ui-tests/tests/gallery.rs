@@ -521,9 +521,9 @@ const SECTIONS: &[Section] = &[
             case(
                 "algebra/regroup_select_not_a_layout.rs",
                 "`select` of a composite that is not a layout",
-                "`select` fixes the other modes at 0, which a composite's right operand cannot do \
-                 and stay a bijection: the composite must be a layout (Theorem 1), and this one \
-                 is not.",
+                "A `select` that drops modes fixes them at 0, which a composite's right operand \
+                 cannot do and stay a bijection: the composite must be a layout (Theorem 1), and \
+                 this one is not.",
             ),
             case(
                 "algebra/regroup_select_not_dense.rs",

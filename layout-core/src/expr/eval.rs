@@ -146,6 +146,12 @@ fn arrangement_error(op: Op, e: Error) -> Error {
     }
 }
 
+/// Whether `r` is a `select` of fewer modes than the map's domain has: one that fixes modes at 0
+/// (a `select` of every mode, or of more, is a `permute` or its error).
+fn drops_modes<S: Clone>(r: &Regroup<S>, m: &Map) -> bool {
+    matches!(r, Regroup::Select(i) if i.indices.len() < m.domain_entries().len())
+}
+
 /// The coarsest layout of a map (see [`materialise`]), else [`Error::NotALayout`] at `span`;
 /// a composite that is not separable has a note with the coordinate that shows it.
 fn layout_operand<S: Clone>(m: &Map, op: Op, span: S) -> R<(Layout, Space, Space), S> {
@@ -361,8 +367,9 @@ impl<S: Clone> Eval<'_, S> {
     /// the modes for `select` and `permute`); a swizzled map is its inner map regrouped, then
     /// swizzled (the swizzle acts on offsets only); a composite `compose(A, B)` is
     /// `compose(A, r(B))`, since `B` is applied first and its domain is the composite's, except
-    /// for `select` (whose `r(B)` is not a bijection onto `A`'s domain): that and a restriction
-    /// are regrouped through their coarsest layout (Theorem 1), else [`Error::NotALayout`].
+    /// for a `select` that drops modes (whose `r(B)` is not a bijection onto `A`'s domain):
+    /// that and a restriction are regrouped through their coarsest layout (Theorem 1), else
+    /// [`Error::NotALayout`].
     fn regroup_map(&self, m: &Map, r: &Regroup<S>, operand: &Expr<S>, span: &S) -> R<Map, S> {
         match m {
             Map::Layout(a) => {
@@ -378,7 +385,7 @@ impl<S: Clone> Eval<'_, S> {
                 .regroup_map(inner, r, operand, span)?
                 .swizzle(*swizzle)
                 .map_err(|err| one(err, span.clone())),
-            Map::Composite(c) if !matches!(r, Regroup::Select(_)) => {
+            Map::Composite(c) if !drops_modes(r, m) => {
                 let right = self.regroup_map(&c.right, r, operand, span)?;
                 compose(&c.left, &right).map_err(|err| one(err, span.clone()))
             }
