@@ -466,6 +466,85 @@ fn explain_operations() {
     assert_eq!(ints(&v["values"])[..4], [0, 3, 12, 15]);
 }
 
+/// `group`, `flatten`, `select`, `permute` and `coalesce`: the result in both notations and the
+/// value at every flat index, against the layout's values enumerated here (select fixes the other
+/// modes at 0); CuTe order for indices under `--cute`; errors at the index that causes them.
+#[test]
+fn explain_regroupings() {
+    // (2,3,4):(1,8,2) at (a, b, c) is a + 8b + 2c.
+    let l = |a: i64, b: i64, c: i64| a + 8 * b + 2 * c;
+    let all: Vec<i64> = (0..24).map(|i| l(i / 12, i / 4 % 3, i % 4)).collect();
+    let cases: Vec<(&str, &str, &str, Vec<i64>)> = vec![
+        (
+            "group((2,3,4):(1,8,2), 1, 3)",
+            "(2,(3,4)):(1,(8,2))",
+            "((4,3),2):((2,8),1)",
+            all.clone(),
+        ),
+        (
+            "flatten(((2,3),4):((1,8),2))",
+            "(2,3,4):(1,8,2)",
+            "(4,3,2):(2,8,1)",
+            all.clone(),
+        ),
+        (
+            "select((2,3,4):(1,8,2), (2, 0))",
+            "(4,2):(2,1)",
+            "(2,4):(1,2)",
+            (0..8).map(|i| l(i % 2, 0, i / 2)).collect(),
+        ),
+        (
+            "permute((2,3,4):(1,8,2), (1, 2, 0))",
+            "(3,4,2):(8,2,1)",
+            "(2,4,3):(1,2,8)",
+            (0..24).map(|i| l(i % 2, i / 8, i / 2 % 4)).collect(),
+        ),
+        (
+            "coalesce((2,3,4):(1,8,2))",
+            "(2,12):(1,2)",
+            "(12,2):(2,1)",
+            all.clone(),
+        ),
+    ];
+    for (expr, seed, cute, values) in cases {
+        let (status, v) = json(&["explain", expr, "--json"]);
+        assert_eq!(status, 0, "{expr}");
+        assert_eq!(
+            (v["result"].as_str(), v["cute"].as_str()),
+            (Some(seed), Some(cute)),
+            "{expr}"
+        );
+        assert_eq!(ints(&v["values"]), values, "{expr}");
+    }
+    // Under --cute, CuTe's select<0,2> and group<0,2> of (4,3,2):(2,8,1).
+    let (_, v) = json(&[
+        "explain",
+        "--cute",
+        "select((4,3,2):(2,8,1), (0, 2))",
+        "--json",
+    ]);
+    assert_eq!(v["result"], "(4,2):(2,1)");
+    let (_, v) = json(&[
+        "explain",
+        "--cute",
+        "group((4,3,2):(2,8,1), 0, 2)",
+        "--json",
+    ]);
+    assert_eq!(v["result"], "((4,3),2):((2,8),1)");
+    let line = error_line(&["explain", "permute((2,3,4):(1,8,2), (2, 0, 2))"], 1);
+    assert!(
+        line.starts_with("error: mode 2 is listed twice (column 33)"),
+        "{line}"
+    );
+    let line = error_line(&["explain", "group((2,3,4):(1,8,2), 1, 4)"], 1);
+    assert!(
+        line.starts_with(
+            "error: group: [1, 4) is not a non-empty range of the layout's 3 top-level modes (column 27)"
+        ),
+        "{line}"
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // emit
 

@@ -779,6 +779,12 @@ pub enum Error {
     /// `divide` of a layout whose domain tile is not its top-level sizes: the result's tile
     /// shape is unknown.
     DivideTileUnknown,
+    /// `select` or `permute` of a map whose domain tile shape is not its top-level sizes: the
+    /// result's tile shape is unknown.
+    RegroupTileUnknown {
+        /// The operation.
+        op: crate::expr::Op,
+    },
     /// A tile shape with no extent or more than [`crate::expr::MAX_TILE_EXTENTS`].
     TileExtents {
         /// Its number of extents.
@@ -991,6 +997,9 @@ fn op_arguments(op: crate::expr::Op) -> &'static str {
         Op::Broadcast => "a layout and a shape",
         Op::Inverse => "one layout",
         Op::Swizzle => "a map and the swizzle",
+        Op::Group => "a map and two mode indices",
+        Op::Flatten | Op::Coalesce => "one map",
+        Op::Select | Op::Permute => "a map and mode indices",
     }
 }
 
@@ -1011,6 +1020,15 @@ fn op_usage(op: crate::expr::Op) -> &'static str {
         Op::Swizzle => {
             "write `swizzle(L, b = 3, src = 7, dst = 4)` or `swizzle(L, Swizzle<3,4,3> over elements)`"
         }
+        Op::Group => "write `group(L, 1, 3)`: the top-level modes 1 and 2 (from 0) become one mode",
+        Op::Flatten => "write `flatten(L)`",
+        Op::Select => {
+            "write `select(L, (2, 0))`: the top-level modes 2 and 0 (from 0), in that order"
+        }
+        Op::Permute => {
+            "write `permute(L, (1, 0))`: every top-level mode (from 0), in the new order"
+        }
+        Op::Coalesce => "write `coalesce(L)`",
     }
 }
 
@@ -2519,6 +2537,20 @@ impl Error {
                 },
                 Some(&|f| {
                     f.write_str("invert the thread-value or logical layout before composing it with storage")
+                }),
+            ),
+            Error::RegroupTileUnknown { op } => row(
+                part,
+                w,
+                "tile-shape",
+                &|f| {
+                    write!(
+                        f,
+                        "`{op}` reorders a domain whose tile shape is not its top-level sizes, so the result's tile shape is unknown"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("declare the layout with one top-level mode per tile extent, or regroup it with `group` or `flatten`, which keep the order")
                 }),
             ),
             Error::DivideTileUnknown => row(

@@ -143,8 +143,8 @@ pub use error::{
 pub use layout::{CuteNotation, Layout, Mode, mode_errors};
 pub use map::{Annotated, Composite, Map, check_same_tile, check_tile, compose};
 pub use ops::{
-    broadcast, canonical, divide, divide_modes, flatten, group, interleave, inverse, permute,
-    repeat, repeat_modewise, repeat_modewise_raked, scale_mode, select,
+    broadcast, canonical, coalesce, divide, divide_modes, flatten, group, interleave, inverse,
+    permute, repeat, repeat_modewise, repeat_modewise_raked, scale_mode, select,
 };
 pub use range::{RANGE_ENUMERATION_LIMIT, RANGE_SEARCH_LIMIT};
 pub use space::{Space, check, check_annotation, check_codomain};

@@ -1,6 +1,6 @@
 //! The operations (spec: Algebra): `canonical`, `scale_mode`, `divide`, `repeat`,
 //! `interleave`, `broadcast`, `inverse`, and the regroupings `group`, `flatten`, `select`,
-//! `permute`.
+//! `permute`, `coalesce`.
 //!
 //! Conventions shared by every operation here:
 //! - **Order.** Modes are listed slowest first: the *last* mode (and the last leaf) varies
@@ -1000,4 +1000,107 @@ pub fn permute(l: &Layout, perm: &[usize]) -> Result<Layout, Error> {
         });
     }
     select(l, perm)
+}
+
+/// `coalesce(L)`: the same function on every flat index with the fewest leaves. The leaves are
+/// read slowest first; size-1 leaves are dropped, and a leaf `n_a : d_a` followed by a faster
+/// leaf `n_b : d_b` with `d_a = n_b·d_b` (the slower continues the faster) become the one leaf
+/// `n_a·n_b : d_b`; two adjacent broadcast leaves become one broadcast leaf. The result is flat:
+/// one leaf, or a tuple of leaves. A layout of size 1 coalesces to `1 : d` with the stride `d`
+/// of its fastest leaf.
+///
+/// Source: (spec: Regroupings): a regrouping of the leaves, here with leaves merged, so
+/// `coalesce(L)(i) = L(i)` for every `i ∈ [0, size)`. Sizes count positions; strides in
+/// elements.
+///
+/// **Names.** A leaf of the result keeps the name of a top-level mode of `L` when it is made of
+/// exactly that mode's leaves of size > 1 (so `(m: (4,8), k: 2):((8,1),32)` gives
+/// `(m: 32, k: 2):(1, 32)`); a leaf that merges leaves of two top-level modes, or only part of
+/// one, is unnamed.
+///
+/// CuTe: `coalesce(L^r)` (`cute/layout.hpp`), which walks the modes first-fastest and merges a
+/// mode into the previous one when its stride is the previous size times stride, also dropping
+/// size-1 modes. The result is the same leaves in reversed order (CuTe's `_1:_0` for a layout of
+/// size 1 aside); CuTe's by-mode `coalesce(L, profile)` is not this operation.
+///
+/// ```
+/// use layout_core::{coalesce, Layout};
+/// let l: Layout = "((2,4),1,8):((32,8),5,1)".parse()?;
+/// let c = coalesce(&l)?;
+/// assert_eq!(c.to_string(), "64:1");
+/// assert!((0..l.size()).all(|i| c.eval_index(i) == l.eval_index(i)));
+/// let named: Layout = "(m: (4,8), k: 2):((8,1),32)".parse()?;
+/// assert_eq!(coalesce(&named)?.to_string(), "(m:32,k:2):(1,32)");
+/// # Ok::<(), layout_core::Error>(())
+/// ```
+///
+/// # Errors
+/// None in practice (the result has the size and offsets of a valid layout); the signature is
+/// fallible because the result is rebuilt through [`Layout::new`].
+pub fn coalesce(l: &Layout) -> Result<Layout, Error> {
+    /// A leaf of the result: size, stride, the top-level mode of all its leaves (`None` when
+    /// they span two), and how many leaves it merges.
+    struct Run {
+        size: i64,
+        stride: Stride,
+        mode: Option<usize>,
+        count: usize,
+    }
+    let modes = l.modes();
+    let top = |m: &crate::layout::Mode| m.path.indices().first().map(|i| usize::from(*i));
+    let mut per_mode: Vec<usize> = vec![0; l.rank()];
+    let mut runs: Vec<Run> = Vec::new();
+    for m in modes.iter().filter(|m| m.size > 1) {
+        let t = top(m);
+        if let Some(c) = t.and_then(|t| per_mode.get_mut(t)) {
+            *c = c.saturating_add(1);
+        }
+        if let Some(last) = runs.last_mut() {
+            let merge = match (last.stride, m.stride) {
+                (Stride::Broadcast, Stride::Broadcast) => true,
+                (Stride::Int(a), Stride::Int(b)) => b.checked_mul(m.size) == Some(a),
+                _ => false,
+            };
+            if merge {
+                last.size = last.size.checked_mul(m.size).ok_or(Error::Overflow {
+                    mode: m.path,
+                    what: Quantity::Positions,
+                })?;
+                last.stride = m.stride;
+                if last.mode != t {
+                    last.mode = None;
+                }
+                last.count = last.count.saturating_add(1);
+                continue;
+            }
+        }
+        runs.push(Run {
+            size: m.size,
+            stride: m.stride,
+            mode: t,
+            count: 1,
+        });
+    }
+    let Some(first) = runs.first() else {
+        let d = modes.last().map_or(Stride::Int(1), |m| m.stride);
+        return Layout::new(Tree::Leaf(1), Tree::Leaf(d));
+    };
+    let name = |r: &Run| {
+        r.mode
+            .filter(|&t| per_mode.get(t) == Some(&r.count))
+            .and_then(|t| name_of(l, t))
+    };
+    if runs.len() == 1 {
+        return make(
+            Tree::Leaf(first.size),
+            Tree::Leaf(first.stride),
+            vec![name(first)],
+        );
+    }
+    let names = runs.iter().map(name).collect();
+    let (shape, stride) = runs
+        .iter()
+        .map(|r| (Tree::Leaf(r.size), Tree::Leaf(r.stride)))
+        .unzip();
+    make(Tree::Tuple(shape), Tree::Tuple(stride), names)
 }

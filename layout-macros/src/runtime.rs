@@ -68,7 +68,8 @@ fn visit<'a>(e: &'a Expr<Span>, f: &mut dyn FnMut(Visit<'a>)) {
         }
         Expr::Broadcast { operand, .. }
         | Expr::Inverse { operand, .. }
-        | Expr::Swizzle { operand, .. } => visit(operand, f),
+        | Expr::Swizzle { operand, .. }
+        | Expr::Regroup { operand, .. } => visit(operand, f),
     }
 }
 
@@ -160,6 +161,15 @@ fn stand_in(e: &Expr<Span>, size: i64) -> Expr<Span> {
         } => Expr::Swizzle {
             operand: sub(operand),
             swizzle: *swizzle,
+            span: span.clone(),
+        },
+        Expr::Regroup {
+            operand,
+            regroup,
+            span,
+        } => Expr::Regroup {
+            operand: sub(operand),
+            regroup: regroup.clone(),
             span: span.clone(),
         },
     }
@@ -463,7 +473,8 @@ fn left_of(e: &Expr<Span>, right: &Span) -> Option<Span> {
             | Expr::Repeat { operand, .. }
             | Expr::Broadcast { operand, .. }
             | Expr::Inverse { operand, .. }
-            | Expr::Swizzle { operand, .. } => walk(operand, right, found),
+            | Expr::Swizzle { operand, .. }
+            | Expr::Regroup { operand, .. } => walk(operand, right, found),
             Expr::Operand(_) | Expr::Literal(..) | Expr::Bare(..) => {}
         }
     }

@@ -302,3 +302,24 @@ fn tensor_through_a_run_time_tile() {
     let short = [0i64; 10];
     assert!(Tensor::try_new(&short[..], &tile).is_err());
 }
+
+#[test]
+fn regroupings_of_run_time_operands() {
+    for (m, k, ld) in CASES {
+        // The transpose of a run-time matrix, and its tiles regrouped into one mode.
+        let t = layout!(permute([({m}, {k}):({ld}, 1), logical -> physical], (1, 0))).expect("ok");
+        for (r, c) in [(0usize, 0usize), (m - 1, k - 1), (3, 5)] {
+            assert_eq!(t.offset((c, r)), rm(r, c, ld));
+        }
+        // The divided matrix with every leaf a top-level mode: (r, c, i, j).
+        let f = layout!(flatten(divide([({m}, {k}):({ld}, 1), logical -> physical], (16, 8))))
+            .expect("ok");
+        for (r, c, i, j) in [
+            (0usize, 0usize, 0usize, 0usize),
+            (15, 7, m / 16 - 1, k / 8 - 1),
+            (3, 5, 1, 2),
+        ] {
+            assert_eq!(f.offset((r, c, i, j)), rm(16 * i + r, 8 * j + c, ld));
+        }
+    }
+}

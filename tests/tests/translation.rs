@@ -29,7 +29,7 @@
 //! | 14 | `TiledCopy`: `partition_S/D`, vector width `v` | `compose(divide(A, (1, v)), interleave(v:1, 32:1))` | [`row14_tiled_copy`] |
 //! | 15 | `TiledMMA`: atom `F`, warp grid `W` | `compose(divide(A, S_F), interleave(F, W))` | [`row15_tiled_mma`] |
 //! | 16 | `right_inverse(L)`; `retile_S/D` | `inverse(L)`; `compose(inverse(F_mma), F_copy)` | [`row16_inverse_retile`] |
-//! | 17 | `coalesce`, `group_modes`, `select`, `flatten` | not needed; `group`, `select`, `flatten` | [`row17_regroupings`] |
+//! | 17 | `coalesce`, `group_modes`, `select`, `flatten` | `coalesce`; `group`, `select` (`permute`), `flatten`, in `layout!` too | [`row17_regroupings`] |
 //! | 18 | `recast`, `upcast<v>` | `divide(A, (1, …, 1, v))`, the rest group | [`row18_upcast`] |
 //! | 19 | TMA box `S`; multicast | `divide(A, S)`; `broadcast` across CTAs | [`row19_tma_box`] |
 //! | 20 | `make_tensor(ptr, L)`, `tensor(c)` | `Tensor::new(data, L)` (`with_base` for `ptr + base`), `get(c)` | [`row20_make_tensor`] |
@@ -898,6 +898,19 @@ fn row17_regroupings() -> R {
     same_function(&flatten(&l)?, &c, "flatten");
     same_function(&group(&l, 0, 2)?, &c, "group_modes");
     same_function(&l, &cute::coalesce(&c)?, "coalesce");
+    // Our coalesce is CuTe's up to mode order: the same leaves, slowest first.
+    for text in [
+        "(4,(3,2),5):(1,(4,12),24)",
+        "(2,(1,6)):(1,(6,2))",
+        "(2,(3,4),2):(1,(16,4),48)",
+    ] {
+        let ours = layout_core::coalesce(&Layout::from_cute(text)?)?;
+        assert_eq!(
+            ours.to_cute().to_string(),
+            cute::coalesce(&cute(text))?.to_string(),
+            "{text}"
+        );
+    }
     // select<0,2> in CuTe order keeps the modes 4 and 5: ours select(L, [0, 2]) in seed order.
     let s = select(&l, &[0, 2])?;
     assert_eq!(s.to_cute().to_string(), "(4,5):(1,24)");

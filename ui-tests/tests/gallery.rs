@@ -517,6 +517,60 @@ const SECTIONS: &[Section] = &[
         ],
     },
     Section {
+        title: "Regroupings",
+        intro: "`group`, `flatten`, `select`, `permute` and `coalesce` regroup the domain of a \
+                map inside `layout!` with the rules of the run-time functions of the same names. \
+                Mode indices count top-level modes from 0, slowest first.",
+        cases: &[
+            case(
+                "algebra/regroup_group_range.rs",
+                "`group` past the last mode",
+                "`group(L, start, end)` groups the modes `start..end`: `SMEM` has three, so `end` \
+                 is at most 3.",
+            ),
+            case(
+                "algebra/regroup_mode_index.rs",
+                "`select` of a mode that does not exist",
+                "Modes are numbered from 0; `SMEM` has three.",
+            ),
+            case(
+                "algebra/regroup_repeated_mode.rs",
+                "A mode listed twice",
+                "`select` and `permute` list each mode at most once; the arrow points at the \
+                 second listing.",
+            ),
+            case(
+                "algebra/regroup_empty_selection.rs",
+                "`select` of no mode",
+                "A layout has at least one mode.",
+            ),
+            case(
+                "algebra/regroup_permutation_rank.rs",
+                "`permute` that drops a mode",
+                "A permutation lists every mode; `select` keeps some of them.",
+            ),
+            case(
+                "algebra/regroup_tile_unknown.rs",
+                "`permute` of a domain tiled across its modes",
+                "The tile `(4, 6)` has two extents over three modes (its `6` covers the modes `2` \
+                 and `3`), so a reordering of the modes has no tile shape.",
+            ),
+            case(
+                "algebra/regroup_select_not_a_layout.rs",
+                "`select` of a composite that is not a layout",
+                "A `select` that drops modes fixes them at 0, which a composite's right operand \
+                 cannot do and stay a bijection: the composite must be a layout (Theorem 1), and \
+                 this one is not.",
+            ),
+            case(
+                "algebra/regroup_select_not_dense.rs",
+                "`select` of a thread-value layout that leaves gaps",
+                "The values of one thread reach every fourth position: a map into logical space \
+                 must be a dense bijection.",
+            ),
+        ],
+    },
+    Section {
         title: "Run-time leaves",
         intro: "Sizes and strides in braces (`{m}`, `{ld}`) are run-time values: such a \
                 `layout!` is a `Result` checked once when it is built. Everything that does not \

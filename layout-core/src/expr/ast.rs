@@ -373,11 +373,21 @@ pub enum Op {
     Inverse,
     /// `swizzle(M, fields)`.
     Swizzle,
+    /// `group(M, start, end)`.
+    Group,
+    /// `flatten(M)`.
+    Flatten,
+    /// `select(M, (i, ..))`.
+    Select,
+    /// `permute(M, (i, ..))`.
+    Permute,
+    /// `coalesce(M)`.
+    Coalesce,
 }
 
 impl Op {
     /// Every operation, in the order the help lists them.
-    pub const ALL: [Op; 9] = [
+    pub const ALL: [Op; 14] = [
         Op::Compose,
         Op::Divide,
         Op::DivideModes,
@@ -387,6 +397,11 @@ impl Op {
         Op::Broadcast,
         Op::Inverse,
         Op::Swizzle,
+        Op::Group,
+        Op::Flatten,
+        Op::Select,
+        Op::Permute,
+        Op::Coalesce,
     ];
 
     /// The name as written.
@@ -402,6 +417,11 @@ impl Op {
             Op::Broadcast => "broadcast",
             Op::Inverse => "inverse",
             Op::Swizzle => "swizzle",
+            Op::Group => "group",
+            Op::Flatten => "flatten",
+            Op::Select => "select",
+            Op::Permute => "permute",
+            Op::Coalesce => "coalesce",
         }
     }
 
@@ -452,6 +472,78 @@ impl RepeatKind {
         match self {
             RepeatKind::Repeat => Op::Repeat,
             RepeatKind::Interleave => Op::Interleave,
+        }
+    }
+}
+
+/// A list of top-level mode indices as written (`select`, `permute`): each index and its
+/// token, and the whole list.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Indices<S> {
+    /// The indices as written (0-based; slowest first, or fastest first in CuTe order) and
+    /// their tokens.
+    pub indices: Vec<(usize, S)>,
+    /// The whole list (its parentheses, or the one integer).
+    pub span: S,
+}
+
+impl<S: Clone> Indices<S> {
+    /// The same list with every span mapped.
+    #[must_use]
+    pub fn map_spans<T>(&self, f: &mut dyn FnMut(&S) -> T) -> Indices<T> {
+        Indices {
+            indices: self.indices.iter().map(|(i, s)| (*i, f(s))).collect(),
+            span: f(&self.span),
+        }
+    }
+}
+
+/// A regrouping of a map's domain (the operations of `layout_core::{group, flatten, select,
+/// permute, coalesce}` on the domain of a map).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Regroup<S> {
+    /// `group(M, start, end)`: the top-level modes `start..end` become one mode.
+    Group {
+        /// The first mode and its token.
+        start: (usize, S),
+        /// One past the last mode and its token.
+        end: (usize, S),
+    },
+    /// `flatten(M)`: every leaf a top-level mode.
+    Flatten,
+    /// `select(M, (i, ..))`: the listed top-level modes, in that order.
+    Select(Indices<S>),
+    /// `permute(M, (i, ..))`: every top-level mode, in the listed order.
+    Permute(Indices<S>),
+    /// `coalesce(M)`: the fewest leaves with the same function on flat indices.
+    Coalesce,
+}
+
+impl<S: Clone> Regroup<S> {
+    /// The operation this regrouping is written as.
+    #[must_use]
+    pub fn op(&self) -> Op {
+        match self {
+            Regroup::Group { .. } => Op::Group,
+            Regroup::Flatten => Op::Flatten,
+            Regroup::Select(_) => Op::Select,
+            Regroup::Permute(_) => Op::Permute,
+            Regroup::Coalesce => Op::Coalesce,
+        }
+    }
+
+    /// The same regrouping with every span mapped.
+    #[must_use]
+    pub fn map_spans<T>(&self, f: &mut dyn FnMut(&S) -> T) -> Regroup<T> {
+        match self {
+            Regroup::Group { start, end } => Regroup::Group {
+                start: (start.0, f(&start.1)),
+                end: (end.0, f(&end.1)),
+            },
+            Regroup::Flatten => Regroup::Flatten,
+            Regroup::Select(i) => Regroup::Select(i.map_spans(f)),
+            Regroup::Permute(i) => Regroup::Permute(i.map_spans(f)),
+            Regroup::Coalesce => Regroup::Coalesce,
         }
     }
 }
@@ -609,6 +701,15 @@ pub enum Expr<S> {
         /// The name.
         span: S,
     },
+    /// `group`, `flatten`, `select`, `permute`, `coalesce`: a regrouping of the domain.
+    Regroup {
+        /// The map.
+        operand: Box<Expr<S>>,
+        /// Which regrouping, with its arguments.
+        regroup: Regroup<S>,
+        /// The name.
+        span: S,
+    },
 }
 
 impl<S: Clone> Expr<S> {
@@ -626,7 +727,8 @@ impl<S: Clone> Expr<S> {
             | Expr::Repeat { span, .. }
             | Expr::Broadcast { span, .. }
             | Expr::Inverse { span, .. }
-            | Expr::Swizzle { span, .. } => span.clone(),
+            | Expr::Swizzle { span, .. }
+            | Expr::Regroup { span, .. } => span.clone(),
         }
     }
 
@@ -664,7 +766,8 @@ impl<S: Clone> Expr<S> {
             | Expr::Restrict { operand, .. }
             | Expr::Broadcast { operand, .. }
             | Expr::Inverse { operand, .. }
-            | Expr::Swizzle { operand, .. } => operand.walk(f),
+            | Expr::Swizzle { operand, .. }
+            | Expr::Regroup { operand, .. } => operand.walk(f),
         }
     }
 
@@ -759,6 +862,15 @@ impl<S: Clone> Expr<S> {
             } => Expr::Swizzle {
                 operand: b(operand, f),
                 swizzle: *swizzle,
+                span: f(span),
+            },
+            Expr::Regroup {
+                operand,
+                regroup,
+                span,
+            } => Expr::Regroup {
+                operand: b(operand, f),
+                regroup: regroup.map_spans(f),
                 span: f(span),
             },
         }

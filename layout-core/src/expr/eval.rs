@@ -7,7 +7,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use super::ast::{
-    Arrangement, Decl, DivideKind, Entry, Expr, LayoutExpr, Op, RepeatKind, Side, Value,
+    Arrangement, Decl, DivideKind, Entry, Expr, LayoutExpr, Op, Regroup, RepeatKind, Side, Value,
 };
 use super::check::{Checked, check_decl, check_layout, locate_layout_error};
 use super::{Located, MAX_TILE_EXTENTS, Options, Order};
@@ -86,7 +86,10 @@ struct Eval<'a, S> {
 /// located: [`Error::UnknownOperand`], [`Error::RuntimeOperand`], [`Error::RuntimeValue`],
 /// [`Error::RuntimeNotLast`], [`Error::RuntimeRestrictTwice`], [`Error::NotALayout`],
 /// [`Error::BroadcastNotPhysical`], [`Error::InverseOfPhysical`],
-/// [`Error::DivideTileUnknown`], [`Error::ResultTileExtents`], [`Error::SecondSwizzle`],
+/// [`Error::DivideTileUnknown`], [`Error::RegroupTileUnknown`], [`Error::ResultTileExtents`],
+/// [`Error::SecondSwizzle`], the regroupings' [`Error::GroupRange`], [`Error::ModeIndex`],
+/// [`Error::RepeatedMode`], [`Error::EmptySelection`], [`Error::PermutationRank`] (each at the
+/// index that causes it),
 /// [`Error::IndexTypeRange`], [`Error::RangeUndecided`] (as for a declaration's swizzle
 /// option), and the errors of the operations themselves.
 pub fn evaluate<S: Clone>(e: &Expr<S>, env: &Env<S>, opts: &Options) -> R<Evaluated<S>, S> {
@@ -141,6 +144,12 @@ fn arrangement_error(op: Op, e: Error) -> Error {
         Error::BroadcastNotDense { mode, size } => Error::ArrangementBroadcast { op, mode, size },
         e => e,
     }
+}
+
+/// Whether `r` is a `select` of fewer modes than the map's domain has: one that fixes modes at 0
+/// (a `select` of every mode, or of more, is a `permute` or its error).
+fn drops_modes<S: Clone>(r: &Regroup<S>, m: &Map) -> bool {
+    matches!(r, Regroup::Select(i) if i.indices.len() < m.domain_entries().len())
 }
 
 /// The coarsest layout of a map (see [`materialise`]), else [`Error::NotALayout`] at `span`;
@@ -331,8 +340,168 @@ impl<S: Clone> Eval<'_, S> {
                 let map = v.map.swizzle(s).map_err(|err| one(err, operand.span()))?;
                 Ok(Evaluated { map, ..v })
             }
+            Expr::Regroup {
+                operand,
+                regroup,
+                span,
+            } => {
+                let v = self.expr(operand)?;
+                if !v.runtime.is_empty() {
+                    return Err(one(
+                        Error::RuntimeNotLast { op: regroup.op() },
+                        operand.span(),
+                    ));
+                }
+                let map = self.regroup_map(&v.map, regroup, operand, span)?;
+                Ok(Evaluated {
+                    map,
+                    index: v.index,
+                    runtime: v.runtime,
+                })
+            }
             _ => self.layout_op(e),
         }
+    }
+
+    /// A regrouping of a map's domain. A layout is regrouped itself (its domain tile follows
+    /// the modes for `select` and `permute`); a swizzled map is its inner map regrouped, then
+    /// swizzled (the swizzle acts on offsets only); a composite `compose(A, B)` is
+    /// `compose(A, r(B))`, since `B` is applied first and its domain is the composite's, except
+    /// for a `select` that drops modes (whose `r(B)` is not a bijection onto `A`'s domain):
+    /// that and a restriction are regrouped through their coarsest layout (Theorem 1), else
+    /// [`Error::NotALayout`].
+    fn regroup_map(&self, m: &Map, r: &Regroup<S>, operand: &Expr<S>, span: &S) -> R<Map, S> {
+        match m {
+            Map::Layout(a) => {
+                let dt = m.domain_tile().map(<[i64]>::to_vec);
+                let ct = m.codomain_tile().map(<[i64]>::to_vec);
+                let (out, dt) = self.regroup_layout(a.layout(), dt, r, operand, span)?;
+                let a = Annotated::new(out, m.domain(), m.codomain())
+                    .and_then(|a| a.with_tiles(dt, ct))
+                    .map_err(|err| one(err, span.clone()))?;
+                Ok(a.into())
+            }
+            Map::Swizzled { swizzle, inner } => self
+                .regroup_map(inner, r, operand, span)?
+                .swizzle(*swizzle)
+                .map_err(|err| one(err, span.clone())),
+            Map::Composite(c) if !drops_modes(r, m) => {
+                let right = self.regroup_map(&c.right, r, operand, span)?;
+                compose(&c.left, &right).map_err(|err| one(err, span.clone()))
+            }
+            _ => {
+                let (l, dom, cod) = layout_operand(m, r.op(), operand.span())?;
+                let dt = m.domain_tile().map(<[i64]>::to_vec);
+                let ct = m.codomain_tile().map(<[i64]>::to_vec);
+                let (out, dt) = self.regroup_layout(&l, dt, r, operand, span)?;
+                layout_map(out, dom, cod, dt, ct).map_err(|err| one(err, span.clone()))
+            }
+        }
+    }
+
+    /// A layout regrouped by `r` ([`crate::ops`]'s `group`, `flatten`, `select`, `permute`,
+    /// `coalesce`) and its domain tile `t` after it. Indices written in CuTe order count from
+    /// the fastest mode; an index out of range is passed on as written, so that the error
+    /// names it. Each error points at the index that causes it.
+    fn regroup_layout(
+        &self,
+        l: &Layout,
+        t: Option<Vec<i64>>,
+        r: &Regroup<S>,
+        operand: &Expr<S>,
+        span: &S,
+    ) -> R<(Layout, Option<Vec<i64>>), S> {
+        let rank = l.rank();
+        let cute = self.opts.order == Order::Cute;
+        // Seed-order index of a written one.
+        let seed = |w: usize| {
+            if cute && w < rank {
+                rank.saturating_sub(w.saturating_add(1))
+            } else {
+                w
+            }
+        };
+        let list = match r {
+            Regroup::Group { start, end } => {
+                let (s, e) = (start.0, end.0);
+                let (s, e) = if cute && s < e && e <= rank {
+                    (rank.saturating_sub(e), rank.saturating_sub(s))
+                } else {
+                    (s, e)
+                };
+                let out = crate::ops::group(l, s, e).map_err(|err| {
+                    let at = if end.0 > rank { &end.1 } else { &start.1 };
+                    one(err, at.clone())
+                })?;
+                return Ok((out, t));
+            }
+            Regroup::Flatten | Regroup::Coalesce => {
+                let out = if matches!(r, Regroup::Flatten) {
+                    crate::ops::flatten(l)
+                } else {
+                    crate::ops::coalesce(l)
+                }
+                .map_err(|err| one(err, span.clone()))?;
+                return Ok((out, t));
+            }
+            Regroup::Select(i) | Regroup::Permute(i) => i,
+        };
+        // Seed order: the written list, reversed when written fastest first; each index with
+        // its token.
+        let mut pairs: Vec<(usize, &(usize, S))> =
+            list.indices.iter().map(|w| (seed(w.0), w)).collect();
+        let written = pairs.clone();
+        if cute {
+            pairs.reverse();
+        }
+        let indices: Vec<usize> = pairs.iter().map(|(i, _)| *i).collect();
+        let out = match r {
+            Regroup::Permute(_) => crate::ops::permute(l, &indices),
+            _ => crate::ops::select(l, &indices),
+        }
+        .map_err(|err| {
+            // The token of seed index `k`, the first (or, `repeated`, the second) written.
+            let token = |k: usize, repeated: bool| {
+                let mut hits = written.iter().filter(|(i, _)| *i == k).map(|(_, w)| *w);
+                if repeated { hits.nth(1) } else { hits.next() }
+            };
+            match err {
+                Error::ModeIndex { index, .. } => token(index, false)
+                    .map_or_else(|| one(err, list.span.clone()), |w| one(err, w.1.clone())),
+                Error::RepeatedMode { index } => match token(index, true) {
+                    Some(w) => one(Error::RepeatedMode { index: w.0 }, w.1.clone()),
+                    None => one(err, list.span.clone()),
+                },
+                Error::EmptySelection | Error::PermutationRank { .. } => {
+                    one(err, list.span.clone())
+                }
+                _ => one(err, span.clone()),
+            }
+        })?;
+        let t = match t {
+            None => None,
+            Some(t) => {
+                let sizes: Option<Vec<i64>> = match l.shape() {
+                    Tree::Tuple(v) => v
+                        .iter()
+                        .map(|m| {
+                            m.leaves()
+                                .into_iter()
+                                .try_fold(1i64, |a, &n| a.checked_mul(n))
+                        })
+                        .collect(),
+                    Tree::Leaf(n) => Some(vec![*n]),
+                };
+                if sizes.as_deref() != Some(t.as_slice()) {
+                    return Err(one(
+                        Error::RegroupTileUnknown { op: r.op() },
+                        operand.span(),
+                    ));
+                }
+                Some(indices.iter().filter_map(|&i| t.get(i).copied()).collect())
+            }
+        };
+        Ok((out, t))
     }
 
     fn restrict(

@@ -23,6 +23,10 @@
 //!              | repeat(expr, layout | expr) | interleave(expr, layout | expr)
 //!              | broadcast(expr, shape) | inverse(expr)
 //!              | swizzle(expr, field (',' field)*) | swizzle(expr, 'Swizzle' '<' .. '>' 'over' unit)
+//!              | group(expr, integer, integer) | flatten(expr) | coalesce(expr)
+//!              | select(expr, indices) | permute(expr, indices)
+//! indices     := integer | '(' integer (',' integer)* ','? ')'   top-level modes from 0,
+//!                slowest first (fastest first in CuTe order, as CuTe counts)
 //! entry       := integer | ident                            a position or a mode name
 //! value       := integer | shape | run-time tokens up to the next top-level ','
 //!                (a ',' inside generic arguments `f::<A, B>(x)` or closure parameters
@@ -62,8 +66,8 @@ use alloc::vec::Vec;
 use core::fmt;
 
 pub use ast::{
-    Arrangement, Decl, DivideKind, Entry, Expr, LayoutExpr, Leaf, Node, Op, Path, RepeatKind,
-    SeedTrees, Side, SwizzleSpec, Tile, Value, cute_strides,
+    Arrangement, Decl, DivideKind, Entry, Expr, Indices, LayoutExpr, Leaf, Node, Op, Path, Regroup,
+    RepeatKind, SeedTrees, Side, SwizzleSpec, Tile, Value, cute_strides,
 };
 pub use check::{
     Checked, check_decl, check_layout, check_typed_limits, locate_layout_error, typed_limits,

@@ -7,8 +7,8 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::ast::{
-    Arrangement, Decl, DivideKind, Entry, Expr, LayoutExpr, Leaf, Node, Op, Path, RepeatKind, Side,
-    SwizzleSpec, Tile, Value,
+    Arrangement, Decl, DivideKind, Entry, Expr, Indices, LayoutExpr, Leaf, Node, Op, Path, Regroup,
+    RepeatKind, Side, SwizzleSpec, Tile, Value,
 };
 use super::lex::{Kind, Token, lex};
 use super::{Located, MAX_EXPR_DEPTH, Options, Order, Span};
@@ -751,7 +751,8 @@ impl<'a> Parser<'a> {
             bare.storage
         };
         let operand = Box::new(self.expr(first)?);
-        if op != Op::Inverse {
+        let unary = matches!(op, Op::Inverse | Op::Flatten | Op::Coalesce);
+        if !unary {
             self.eat(b',', Expected::Argument(op))?;
         }
         let e = match op {
@@ -829,6 +830,37 @@ impl<'a> Parser<'a> {
                 }
             }
             Op::Inverse => Expr::Inverse { operand, span },
+            Op::Group => {
+                let start = self.mode_index()?;
+                self.eat(b',', Expected::Argument(op))?;
+                let end = self.mode_index()?;
+                Expr::Regroup {
+                    operand,
+                    regroup: Regroup::Group { start, end },
+                    span,
+                }
+            }
+            Op::Flatten | Op::Coalesce => Expr::Regroup {
+                operand,
+                regroup: if op == Op::Flatten {
+                    Regroup::Flatten
+                } else {
+                    Regroup::Coalesce
+                },
+                span,
+            },
+            Op::Select | Op::Permute => {
+                let indices = self.indices()?;
+                Expr::Regroup {
+                    operand,
+                    regroup: if op == Op::Select {
+                        Regroup::Select(indices)
+                    } else {
+                        Regroup::Permute(indices)
+                    },
+                    span,
+                }
+            }
             Op::Swizzle => {
                 let swizzle = if self.is_ident(0, "Swizzle") && self.is_punct(1, b'<') {
                     let name = self.here();
@@ -850,6 +882,43 @@ impl<'a> Parser<'a> {
         }
         self.eat(b')', Expected::CloseCall(op))?;
         Ok(e)
+    }
+
+    /// A top-level mode index: an integer from 0 (a sign is not one).
+    fn mode_index(&mut self) -> R<(usize, Span)> {
+        let t = self.tok();
+        if !matches!(t.kind, Kind::Int { .. }) {
+            return Err(self.expected(Expected::Integer));
+        }
+        let (v, s) = self.int(Expected::Integer)?;
+        let v = usize::try_from(v)
+            .map_err(|_| at(Error::IntegerTooLarge { column: s.start }, s.clone()))?;
+        Ok((v, s))
+    }
+
+    /// The mode indices of `select`/`permute`: one integer or a flat tuple of integers.
+    fn indices(&mut self) -> R<Indices<Span>> {
+        let start = self.tok().start;
+        let mut indices = Vec::new();
+        if self.is_punct(0, b'(') {
+            self.bump();
+            while !self.is_punct(0, b')') {
+                indices.push(self.mode_index()?);
+                if self.is_punct(0, b',') {
+                    self.bump();
+                } else if !self.is_punct(0, b')') {
+                    return Err(self.expected(Expected::CommaOrClose));
+                }
+            }
+            self.bump();
+        } else {
+            indices.push(self.mode_index()?);
+        }
+        let end = self.toks[..self.i].last().map_or(start, |t| t.end);
+        Ok(Indices {
+            indices,
+            span: start..end,
+        })
     }
 
     /// `entry '=' value`.
