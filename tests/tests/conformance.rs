@@ -40,7 +40,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use layout_core::expr::{self, Arrangement, BareSpaces, Expr, Options, Order, Span, Value};
+use layout_core::expr::{self, Arrangement, BareSpaces, Expr, Options, Order, Span};
 use layout_tests::{cargo_crate, load, looks_like_layout, workspace_root};
 use serde_json::Value as Json;
 
@@ -267,7 +267,7 @@ fn runtime(text: &str) -> Option<&'static str> {
             Expr::Operand(_) | Expr::Literal(..) | Expr::Bare(..) => false,
             Expr::Compose { left, right, .. } => walk(left) || walk(right),
             Expr::Restrict { operand, fixed, .. } => {
-                fixed.iter().any(|(_, v)| matches!(v, Value::Runtime(_))) || walk(operand)
+                fixed.iter().any(|(_, v)| v.has_runtime()) || walk(operand)
             }
             Expr::Repeat {
                 operand,

@@ -854,9 +854,22 @@ fn restrict_values_of_literals_report_the_literal() {
             }
         }
     }
+    // A tuple with a run-time element is a tuple of parts; the element is Rust's.
+    let text = alloc::format!("restrict({decl}, 0 = (1, 2i32))");
+    let Ok(Expr::Restrict { fixed, .. }) = parse_expr(&text, &macro_opts()) else {
+        panic!("{text}")
+    };
+    let Value::Parts(parts, _) = &fixed[0].1 else {
+        panic!("{text}: {:?}", fixed[0].1)
+    };
+    assert!(matches!(parts[0], Value::Int(1, _)), "{text}");
+    assert!(
+        matches!(&parts[1], Value::Runtime(s) if at(&text, s) == "2i32"),
+        "{text}"
+    );
     for value in [
         "3usize",
-        "(1, 2i32)",
+        "(1, 2i32).0",
         "3 - 1",
         "n + 5i32",
         "f(99999999999999999999)",
