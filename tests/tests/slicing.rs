@@ -271,3 +271,57 @@ fn several_run_time_values_on_a_composite() {
         assert_eq!(at_run_time(stat, &text), partition(t as i64, 2, &id));
     }
 }
+
+layout! {
+    const DEEP = (40,(16,16)):(256,(1,16)), logical -> physical;
+    const TV40 = (thread: 128, value: 2, stage: 40):(2,1,256), thread-value -> logical;
+}
+
+/// Past the number of combinations decided one by one (4096): 128 threads × 40 stages of a
+/// swizzled composite run the composite as written, with both values substituted.
+#[test]
+fn several_run_time_values_past_the_slice_limit() {
+    let sw = |x: i64| x ^ ((x >> 5) & 7);
+    let st = [(40, 256), (16, 1), (16, 16)];
+    let tv = [(128, 2), (2, 1), (40, 256)];
+    for (t, p) in [(0usize, 0usize), (1, 39), (77, 13), (127, 39), (64, 20)] {
+        let want = slice(
+            &[128, 2, 40],
+            &[Some(t as i64), None, Some(p as i64)],
+            &|i| sw(eval(&st, eval(&tv, i))),
+        );
+        let frag = layout!(restrict(
+            compose(swizzle(DEEP, b = 3, src = 5, dst = 0), TV40),
+            thread = t,
+            stage = p
+        ));
+        assert_eq!(offsets(frag), want, "t = {t}, p = {p}");
+        // The value's map is the same slice, at run time.
+        let m = frag.to_map().unwrap();
+        let got: Vec<i64> = (0..m.size()).map(|i| m.eval_index(i).unwrap()).collect();
+        assert_eq!(got, want);
+        let frag = layout!(restrict(compose(DEEP, TV40), (t, _, p)));
+        let want = slice(
+            &[128, 2, 40],
+            &[Some(t as i64), None, Some(p as i64)],
+            &|i| eval(&st, eval(&tv, i)),
+        );
+        assert_eq!(offsets(frag), want);
+        let m = frag.to_map().unwrap();
+        let got: Vec<i64> = (0..m.size()).map(|i| m.eval_index(i).unwrap()).collect();
+        assert_eq!(got, want);
+    }
+}
+
+/// The map of a value with several run-time values and of a tuple of them is the slice.
+#[test]
+fn the_map_of_a_run_time_slice_is_the_slice() {
+    let (n, x) = (None, Some);
+    for (a, b) in [(0usize, 0usize), (1, 2), (0, 1)] {
+        let v = layout!(restrict(Q, 0 = (a, _), 1 = (_, b % 2)));
+        let m = v.to_map().unwrap();
+        let got: Vec<i64> = (0..m.size()).map(|i| m.eval_index(i).unwrap()).collect();
+        assert_eq!(got, q([x(a as i64), n, n, x((b % 2) as i64), n]));
+        assert_eq!(offsets(v), got);
+    }
+}
