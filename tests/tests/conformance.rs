@@ -1348,8 +1348,8 @@ fn inputs_per_source() {
     println!("inputs per file: {per_file:#?}");
     println!("inputs {got:?}, skipped {skip:?}");
     let expected: BTreeMap<Origin, usize> = [
-        (Origin::Ui, 106),
-        (Origin::Docs, 115),
+        (Origin::Ui, 115),
+        (Origin::Docs, 126),
         (Origin::CliDocs, 10),
         (Origin::Data, 293),
     ]
@@ -1357,7 +1357,7 @@ fn inputs_per_source() {
     .collect();
     assert_eq!(got, expected, "inputs per source");
     let expected_skipped: BTreeMap<Origin, usize> =
-        [(Origin::Ui, 9), (Origin::Docs, 3), (Origin::CliDocs, 11)]
+        [(Origin::Ui, 10), (Origin::Docs, 9), (Origin::CliDocs, 11)]
             .into_iter()
             .collect();
     assert_eq!(skip, expected_skipped, "skipped inputs per source");
