@@ -214,7 +214,9 @@ pub enum Map {
         /// `(entry, value)` pairs: entry numbers of `inner`'s domain (0-based), each value a flat
         /// index into that entry (unflattened into it, last leaf fastest). Sorted by entry.
         fixed: Vec<(usize, i64)>,
-        /// The map being sliced; never itself `Restricted`.
+        /// The map being sliced; never itself `Restricted`. After a slice with free parts
+        /// ([`Map::slice_entries`]) its domain's entries are the parts of the entries that were
+        /// split (its function is the original map's).
         inner: Box<Map>,
     },
 }
@@ -620,9 +622,17 @@ impl Map {
                 } else {
                     (Tree::Tuple(shape), Tree::Tuple(stride))
                 };
+                // A domain tile of the top-level sizes stays one: the new entries' sizes.
+                let sizes =
+                    |v: &[Tree<i64>]| -> Option<Vec<i64>> { v.iter().map(shape_size).collect() };
+                let split: Vec<Tree<i64>> = parts.iter().flatten().cloned().collect();
+                let tile = match &a.0.domain_tile {
+                    Some(t) if sizes(&entries(l.shape())).as_ref() == Some(t) => sizes(&split),
+                    t => t.clone(),
+                };
                 let layout = Layout::new(shape, stride)?.with_names(new_names)?;
                 Ok(Annotated::new(layout, a.0.domain, a.0.codomain)?
-                    .with_tiles(a.0.domain_tile.clone(), a.0.codomain_tile.clone())?
+                    .with_tiles(tile, a.0.codomain_tile.clone())?
                     .into())
             }
             Map::Swizzled { swizzle, inner } => Ok(Map::Swizzled {

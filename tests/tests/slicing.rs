@@ -325,3 +325,43 @@ fn the_map_of_a_run_time_slice_is_the_slice() {
         assert_eq!(offsets(v), got);
     }
 }
+
+layout! {
+    const TVN = (thread: (4,32), value: 4, stage: 3):((128,4),1,512), thread-value -> logical;
+    const TILED = (4,(2,8)):(16,(8,1)), logical(4,16) -> physical;
+}
+
+/// A part of a composite's tuple entry fixed at run time (the warp of a `(4,32)` thread entry)
+/// next to a whole entry, and a slice of a layout with a logical tile (the tile follows the
+/// free entries: the slice still composes with a right operand of that tile).
+#[test]
+fn parts_of_composite_entries_and_tiled_domains() {
+    let st = [(3, 512), (16, 1), (32, 16)];
+    let tv = [(4, 128), (32, 4), (4, 1), (3, 512)];
+    for w in 0..4usize {
+        for p in 0..3usize {
+            let want = slice(
+                &[4, 32, 4, 3],
+                &[Some(w as i64), None, None, Some(p as i64)],
+                &|i| eval(&st, eval(&tv, i)),
+            );
+            let got = layout!(restrict(compose(STAGED, TVN), thread = (w, _), stage = p));
+            assert_eq!(offsets(got), want, "w = {w}, p = {p}");
+            let got = layout!(restrict(compose(STAGED, TVN), ((w, _), _, p)));
+            assert_eq!(offsets(got), want);
+        }
+    }
+    let tl = [(4, 16), (2, 8), (8, 1)];
+    for b in 0..8usize {
+        let want = slice(&[4, 2, 8], &[None, None, Some(b as i64)], &|i| eval(&tl, i));
+        let s = layout!(restrict(TILED, 1 = (_, b)));
+        assert_eq!(offsets(s), want);
+        let m = s.to_map().unwrap();
+        assert_eq!(m.domain_tile_shape(), Some(vec![4, 2]));
+    }
+    let s = layout!(restrict(TILED, 1 = (_, 3)));
+    assert_eq!(
+        offsets(s),
+        slice(&[4, 2, 8], &[None, None, Some(3)], &|i| eval(&tl, i))
+    );
+}
