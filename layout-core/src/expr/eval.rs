@@ -553,9 +553,12 @@ impl<S: Clone> Eval<'_, S> {
     ) -> R<Tree<Part<S>>, S> {
         Ok(match value {
             Value::Int(x, s) => {
-                let size: i64 = crate::ops::canonical(shape)
-                    .map_err(|e| one(e, s.clone()))?
-                    .size();
+                // A sub-shape of a checked domain: its size fits.
+                let size = shape
+                    .leaves()
+                    .into_iter()
+                    .try_fold(1i64, |a, &n| a.checked_mul(n))
+                    .unwrap_or(i64::MAX);
                 if !top && !(0..size).contains(x) {
                     let mode = ModePath::from_indices(path).map_err(|e| one(e, s.clone()))?;
                     return Err(one(
