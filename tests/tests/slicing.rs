@@ -45,6 +45,11 @@ fn slice(sizes: &[i64], fixed: &[Option<i64>], f: &dyn Fn(i64) -> i64) -> Vec<i6
         .collect()
 }
 
+/// Whether a value's offsets are computed in 32 bits.
+fn narrow<T: Layout>(_: &T) -> bool {
+    T::NARROW
+}
+
 fn offsets<T: Layout>(l: T) -> Vec<i64> {
     (0..T::SIZE)
         .map(|i| l.offset_index(i).to_isize() as i64)
@@ -364,4 +369,24 @@ fn parts_of_composite_entries_and_tiled_domains() {
         offsets(s),
         slice(&[4, 2, 8], &[None, None, Some(3)], &|i| eval(&tl, i))
     );
+}
+
+layout! {
+    const STAGED32 = (3,(16,32)):(512,(1,16)), logical -> physical, index = i32;
+}
+
+/// The whole-domain form after a run-time value covers the entries still free, and a 32-bit
+/// index type computes the slices of several run-time values in 32 bits where they fit.
+#[test]
+fn whole_domain_after_a_run_time_value_and_narrow_indices() {
+    let id = |x: i64| x;
+    for (t, p) in [(0usize, 0usize), (33, 1), (127, 2)] {
+        let want = partition(t as i64, p as i64, &id);
+        let a = layout!(restrict(restrict(compose(STAGED, TV), thread = t), (_, p)));
+        assert_eq!(offsets(a), want, "t = {t}, p = {p}");
+        let b = layout!(restrict(compose(STAGED32, TV), thread = t, stage = p));
+        let got: Vec<i64> = (0..4).map(|v| i64::from(b.offset_index(v))).collect();
+        assert_eq!(got, want);
+        assert!(narrow(&b), "computed in i32");
+    }
 }
