@@ -108,6 +108,46 @@ impl Annotated {
     }
 }
 
+/// The parts of a sub-shape `shape` of a domain entry that a value mirroring it names, depth
+/// first: each a sub-shape and its fixed flat index (`None`: free). `path` is the sub-shape's
+/// mode path (entry first).
+fn slice_parts(
+    shape: &Tree<i64>,
+    value: &Tree<Option<i64>>,
+    path: &mut Vec<usize>,
+    out: &mut Vec<(Tree<i64>, Option<i64>)>,
+) -> Result<(), Error> {
+    match (value, shape) {
+        (Tree::Leaf(None), _) => out.push((shape.clone(), None)),
+        (Tree::Leaf(Some(v)), _) => {
+            let size = shape_size(shape).unwrap_or(i64::MAX);
+            if !(0..size).contains(v) {
+                return Err(Error::CoordOutOfRange {
+                    mode: crate::ModePath::from_indices(path)?,
+                    value: *v,
+                    size,
+                });
+            }
+            out.push((shape.clone(), Some(*v)));
+        }
+        (Tree::Tuple(vs), Tree::Tuple(ss)) if vs.len() == ss.len() => {
+            for (i, (v, s)) in vs.iter().zip(ss).enumerate() {
+                path.push(i);
+                slice_parts(s, v, path, out)?;
+                path.pop();
+            }
+        }
+        (Tree::Tuple(vs), _) => {
+            return Err(Error::CoordProfile {
+                mode: crate::ModePath::from_indices(path)?,
+                shape_rank: shape.rank(),
+                coord_rank: vs.len(),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// Checks a tile shape on a side of the given space and size: only a logical side carries one,
 /// and its extents multiply to `size`.
 ///
@@ -174,7 +214,9 @@ pub enum Map {
         /// `(entry, value)` pairs: entry numbers of `inner`'s domain (0-based), each value a flat
         /// index into that entry (unflattened into it, last leaf fastest). Sorted by entry.
         fixed: Vec<(usize, i64)>,
-        /// The map being sliced; never itself `Restricted`.
+        /// The map being sliced; never itself `Restricted`. After a slice with free parts
+        /// ([`Map::slice_entries`]) its domain's entries are the parts of the entries that were
+        /// split (its function is the original map's).
         inner: Box<Map>,
     },
 }
@@ -399,6 +441,207 @@ impl Map {
             fixed: all,
             inner: Box::new(base.clone()),
         })
+    }
+
+    /// `self|p` with free parts (CuTe's `slice` with `_`): fixes parts of top-level entries of
+    /// the domain, at any depth, and leaves the others free.
+    ///
+    /// Each pair is an entry, numbered from 0 among the entries still free (as
+    /// [`Map::restrict`] numbers them), and a value that mirrors the entry's shape:
+    /// `Leaf(Some(v))` fixes the whole sub-shape it stands for at flat index `v` (last leaf
+    /// fastest), `Leaf(None)` (`_`) leaves that sub-shape free, and a `Tuple` has one value per
+    /// entry of the sub-shape's tuple. Entries not listed stay free.
+    ///
+    /// The domain of the result is the free parts in order, each keeping its shape, as the
+    /// `_` modes of CuTe's `slice`: the domain's entries in order, an entry not listed (or
+    /// whose value is `_`) as one part; an entry with a tuple value contributes, depth first,
+    /// the sub-shape of each `_` of its value, each as one top-level entry of the result (a
+    /// nested free part is not kept inside the tuple it came from: its siblings that were fixed
+    /// are gone). With one free part the domain is that part; with none it is the one
+    /// coordinate of size 1. Names stay on the entries that are free whole; a part of an
+    /// entry has none. Slicing a restriction fixes the union, as [`Map::restrict`] does.
+    ///
+    /// ```
+    /// use layout_core::{Annotated, Map, Space, Tree};
+    /// // ((2,4),8):((64,8),1): fix the 2 of the first entry to 1 and the 8 to 3, keep the 4.
+    /// let f: Map = Annotated::new("((2,4),8):((64,8),1)".parse()?, Space::Logical, Space::Physical)?.into();
+    /// let value = Tree::Tuple(vec![Tree::Leaf(Some(1)), Tree::Leaf(None)]);
+    /// let s = f.slice_entries(&[(0, value), (1, Tree::Leaf(Some(3)))])?;
+    /// assert_eq!(s.domain_shape(), Tree::Leaf(4));
+    /// assert_eq!(s.eval_index(2)?, 64 + 2 * 8 + 3);
+    /// # Ok::<(), layout_core::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::RestrictNotPhysical`]; [`Error::RestrictEntry`] for an entry past the free ones
+    /// (or listed twice); [`Error::CoordProfile`] where a tuple value's rank differs from the
+    /// sub-shape's (a tuple against an integer has rank 1 there); [`Error::CoordOutOfRange`]
+    /// for a value outside its sub-shape (its mode path counts the entries of the map's inner
+    /// domain, as [`Map::restrict`]'s does).
+    pub fn slice_entries(&self, fixed: &[(usize, Tree<Option<i64>>)]) -> Result<Map, Error> {
+        if self.codomain() != Space::Physical {
+            return Err(Error::RestrictNotPhysical {
+                codomain: self.codomain(),
+            });
+        }
+        let (base, own) = match self {
+            Map::Restricted { fixed, inner } => (inner.as_ref(), fixed.clone()),
+            other => (other, Vec::new()),
+        };
+        let entries = base.domain_entries();
+        let free: Vec<usize> = (0..entries.len())
+            .filter(|i| !own.iter().any(|(e, _)| e == i))
+            .collect();
+        // Per entry of `base`: its parts, each a sub-shape and its value (`None`: free).
+        let mut parts: Vec<Vec<(Tree<i64>, Option<i64>)>> = entries
+            .iter()
+            .map(|t| alloc::vec![(t.clone(), None)])
+            .collect();
+        let mut split = false;
+        let mut taken = Vec::new();
+        for (entry, value) in fixed {
+            let Some(&original) = free.get(*entry) else {
+                return Err(Error::RestrictEntry {
+                    entry: *entry,
+                    rank: free.len(),
+                });
+            };
+            if taken.contains(entry) {
+                return Err(Error::RestrictEntry {
+                    entry: *entry,
+                    rank: free.len(),
+                });
+            }
+            taken.push(*entry);
+            let mut out = Vec::new();
+            let mut path = alloc::vec![original];
+            slice_parts(&entries[original], value, &mut path, &mut out)?;
+            split |= matches!(value, Tree::Tuple(_));
+            parts[original] = out;
+        }
+        // The base with every split entry's parts as top-level entries; the entries already
+        // fixed are whole (never split), renumbered past the parts before them.
+        let mut new_index = Vec::with_capacity(parts.len());
+        let mut next = 0usize;
+        for p in &parts {
+            new_index.push(next);
+            next = next.saturating_add(p.len());
+        }
+        let base = if split {
+            let shapes: Vec<Vec<Tree<i64>>> = parts
+                .iter()
+                .map(|p| p.iter().map(|(t, _)| t.clone()).collect())
+                .collect();
+            base.split_domain(&shapes)?
+        } else {
+            base.clone()
+        };
+        let mut all: Vec<(usize, i64)> = own.iter().map(|&(e, v)| (new_index[e], v)).collect();
+        for (e, p) in parts.iter().enumerate() {
+            for (k, (_, v)) in p.iter().enumerate() {
+                if let Some(v) = v {
+                    all.push((new_index[e].saturating_add(k), *v));
+                }
+            }
+        }
+        all.sort_unstable();
+        Ok(Map::Restricted {
+            fixed: all,
+            inner: Box::new(base),
+        })
+    }
+
+    /// [`Map::slice_entries`] by one value for the whole domain, CuTe's `tensor(_, _, k)`: a
+    /// tuple with one element per top-level entry of the domain (free entries, for a
+    /// restriction), or, for a domain of one entry, that entry's value.
+    ///
+    /// ```
+    /// use layout_core::{Annotated, Map, Space, Tree};
+    /// let f: Map = Annotated::new("(4,8,2):(16,1,8)".parse()?, Space::Logical, Space::Physical)?.into();
+    /// let k = Tree::Tuple(vec![Tree::Leaf(None), Tree::Leaf(None), Tree::Leaf(Some(1))]);
+    /// let s = f.slice(&k)?;
+    /// assert_eq!(s.domain_shape(), Tree::Tuple(vec![Tree::Leaf(4), Tree::Leaf(8)]));
+    /// assert_eq!(s.eval_index(8 + 3)?, 16 + 3 + 8);
+    /// # Ok::<(), layout_core::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::CoordProfile`] at the root when a tuple's rank is not the number of entries
+    /// (an integer or `_` for a domain of several entries has rank 1); then as
+    /// [`Map::slice_entries`].
+    pub fn slice(&self, value: &Tree<Option<i64>>) -> Result<Map, Error> {
+        let rank = self.domain_entries().len();
+        if rank == 1 {
+            return self.slice_entries(&[(0, value.clone())]);
+        }
+        match value {
+            Tree::Tuple(v) if v.len() == rank => {
+                let pairs: Vec<(usize, Tree<Option<i64>>)> = v
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, t)| !matches!(t, Tree::Leaf(None)))
+                    .map(|(i, t)| (i, t.clone()))
+                    .collect();
+                self.slice_entries(&pairs)
+            }
+            _ => Err(Error::CoordProfile {
+                mode: crate::ModePath::ROOT,
+                shape_rank: rank,
+                coord_rank: value.rank(),
+            }),
+        }
+    }
+
+    /// The same map with its domain's top-level entries regrouped: entry `i` is replaced by
+    /// the entries `parts[i]`, whose leaves are its leaves in order (one part: kept, with its
+    /// name; several: unnamed). The function of a flat index is unchanged.
+    fn split_domain(&self, parts: &[Vec<Tree<i64>>]) -> Result<Map, Error> {
+        match self {
+            Map::Layout(a) => {
+                let l = a.layout();
+                let strides = l.stride().leaves().into_iter().copied().collect::<Vec<_>>();
+                let mut strides = strides.into_iter();
+                let mut shape = Vec::new();
+                let mut stride = Vec::new();
+                let names = l.names();
+                let mut new_names = Vec::new();
+                for (i, p) in parts.iter().enumerate() {
+                    for t in p {
+                        stride
+                            .push(t.map(&mut |_| strides.next().unwrap_or(crate::Stride::Int(1))));
+                        shape.push(t.clone());
+                        new_names.push(if p.len() == 1 {
+                            names.get(i).cloned().flatten()
+                        } else {
+                            None
+                        });
+                    }
+                }
+                let (shape, stride) = if shape.len() == 1 {
+                    (shape.swap_remove(0), stride.swap_remove(0))
+                } else {
+                    (Tree::Tuple(shape), Tree::Tuple(stride))
+                };
+                // A domain tile of the top-level sizes stays one: the new entries' sizes.
+                let sizes =
+                    |v: &[Tree<i64>]| -> Option<Vec<i64>> { v.iter().map(shape_size).collect() };
+                let split: Vec<Tree<i64>> = parts.iter().flatten().cloned().collect();
+                let tile = match &a.0.domain_tile {
+                    Some(t) if sizes(&entries(l.shape())).as_ref() == Some(t) => sizes(&split),
+                    t => t.clone(),
+                };
+                let layout = Layout::new(shape, stride)?.with_names(new_names)?;
+                Ok(Annotated::new(layout, a.0.domain, a.0.codomain)?
+                    .with_tiles(tile, a.0.codomain_tile.clone())?
+                    .into())
+            }
+            Map::Swizzled { swizzle, inner } => Ok(Map::Swizzled {
+                swizzle: *swizzle,
+                inner: Box::new(inner.split_domain(parts)?),
+            }),
+            Map::Composite(c) => compose(&c.left, &c.right.split_domain(parts)?),
+            Map::Restricted { .. } => Err(Error::RestrictEntry { entry: 0, rank: 0 }),
+        }
     }
 
     /// The flat index, within top-level entry `entry` of the domain, of a coordinate of that

@@ -487,7 +487,7 @@ pub fn typed_map(
             runtime: Vec::new(),
             offset_range,
         };
-    let Some((entry, value)) = runtime.first() else {
+    if runtime.is_empty() {
         match map {
             Map::Layout(a) => {
                 typed_limits(a.layout().shape())?;
@@ -521,20 +521,35 @@ pub fn typed_map(
         let e = emit(map, false)?;
         let range = decided_range(map, &e.decision);
         return generated(k, map, index, &e.program, range, Err(algebra));
-    };
+    }
+    let mut entries: Vec<(usize, &TokenStream)> = runtime.iter().map(|(e, v)| (*e, v)).collect();
+    entries.sort_by_key(|(e, _)| *e);
     // Decide every slice at compile time (spec: Restriction): equal layouts → constant + that layout.
     // When the whole map is a layout, every slice is a constant plus the same layout (the
-    // free coordinates' part, by separability): one slice decides them all.
+    // free coordinates' part, by separability): one slice decides them all. Otherwise every
+    // combination of the run-time entries' values is a slice, up to `SLICES_LIMIT` of them;
+    // past it the full program runs.
     let full = emit(map, false)?;
-    let size = if full.decision.is_layout() {
-        1
+    let sizes: Vec<i64> = entries.iter().map(|(e, _)| entry_size(map, *e)).collect();
+    let count = if full.decision.is_layout() {
+        Some(1)
     } else {
-        entry_size(map, *entry)
+        sizes
+            .iter()
+            .try_fold(1i64, |a, &n| a.checked_mul(n))
+            .filter(|&n| entries.len() == 1 || n <= SLICES_LIMIT)
     };
     let mut common: Option<Program> = None;
-    let mut agree = true;
-    for v in 0..size {
-        let slice = map.restrict(&[(*entry, v)])?;
+    let mut agree = count.is_some();
+    for v in 0..count.unwrap_or(0) {
+        // The values of the run-time entries at combination `v` (the last fastest).
+        let mut rest = v;
+        let mut pairs = vec![(0usize, 0i64); entries.len()];
+        for ((slot, (e, _)), &n) in pairs.iter_mut().zip(&entries).zip(&sizes).rev() {
+            *slot = (*e, rest.checked_rem(n).unwrap_or(0));
+            rest = rest.checked_div(n).unwrap_or(0);
+        }
+        let slice = map.restrict(&pairs)?;
         let d = decide(&slice, false)?;
         match layout_form(&Decision { constant: 0, ..d }) {
             Some(p) if common.as_ref().is_none_or(|c| *c == p) => common = Some(p),
@@ -556,7 +571,11 @@ pub fn typed_map(
             &full
         },
         range,
-        Ok((*entry, value, agree, &full)),
+        Ok(Runtime {
+            entries,
+            agree,
+            full: &full,
+        }),
     )
 }
 
@@ -640,6 +659,26 @@ fn checked_product(t: &Tree<i64>) -> i64 {
         .into_iter()
         .try_fold(1i64, |a, &n| a.checked_mul(n))
         .unwrap_or(i64::MAX)
+}
+
+/// The most combinations of run-time values whose slices are decided one by one while
+/// compiling when a map fixes several entries at run time.
+const SLICES_LIMIT: i64 = 1 << 12;
+
+/// The run-time part of a restriction: the fixed top-level entries of the map with their
+/// values (sorted by entry), whether every slice agrees, and the full program.
+#[derive(Clone)]
+struct Runtime<'a> {
+    entries: Vec<(usize, &'a TokenStream)>,
+    agree: bool,
+    full: &'a Program,
+}
+
+impl Runtime<'_> {
+    /// The position of `entry` among the run-time entries, if it is one.
+    fn position(&self, entry: usize) -> Option<usize> {
+        self.entries.iter().position(|(e, _)| *e == entry)
+    }
 }
 
 fn entry_size(map: &Map, entry: usize) -> i64 {
@@ -952,20 +991,22 @@ fn generated_arith(
     index: IntType,
     shape: &Tree<i64>,
     program: &Program,
-    runtime: Option<(usize, &TokenStream, bool, &Program)>,
+    runtime: Option<&Runtime<'_>>,
 ) -> (Arith, bool) {
     let span = |n: &i64| (0, n.saturating_sub(1));
     let free: Vec<(i64, i64)> = shape.leaves().into_iter().map(span).collect();
     let arith = Arith::choose(index, |a| match runtime {
         None => a.prove(program, &free).is_some(),
-        Some((entry, _, agree, full)) => {
-            // The full map's leaves: the fixed entry's, then the free ones (read in the order
+        Some(rt) => {
+            let (agree, full) = (rt.agree, rt.full);
+            // The full map's leaves: the fixed entries', then the free ones (read in the order
             // of `free`; at 0 for the base when the slices agree).
             let mut rest = free.iter();
             let mut whole = Vec::new();
             for (e, t) in map.domain_entries().iter().enumerate() {
+                let fixed = rt.position(e).is_some();
                 for n in t.leaves() {
-                    whole.push(match (e == entry, agree) {
+                    whole.push(match (fixed, agree) {
                         (true, _) => span(n),
                         (false, true) => (0, 0),
                         (false, false) => rest.next().copied().unwrap_or((0, 0)),
@@ -999,18 +1040,18 @@ fn generated(
     index: IntType,
     program: &Program,
     range: Option<(i64, i64)>,
-    runtime: Result<(usize, &TokenStream, bool, &Program), &str>,
+    runtime: Result<Runtime<'_>, &str>,
 ) -> Result<TokenStream, Error> {
     let full_shape = map.domain_shape();
     let entries = map.domain_entries();
-    // The domain of the value: the map's, less a run-time restricted entry.
-    let shape = match runtime {
+    // The domain of the value: the map's, less the run-time restricted entries.
+    let shape = match &runtime {
         Err(_) => full_shape.clone(),
-        Ok((entry, ..)) => {
+        Ok(rt) => {
             let free: Vec<Tree<i64>> = entries
                 .iter()
                 .enumerate()
-                .filter(|(e, _)| *e != entry)
+                .filter(|(e, _)| rt.position(*e).is_none())
                 .map(|(_, t)| t.clone())
                 .collect();
             match free.len() {
@@ -1060,7 +1101,7 @@ fn generated(
         Some(r) => r,
         None => map.offset_range()?,
     };
-    let (arith, narrow) = generated_arith(map, index, &shape, program, runtime.ok());
+    let (arith, narrow) = generated_arith(map, index, &shape, program, runtime.as_ref().ok());
     let cty = arith.ty();
     let coords: Vec<TokenStream> = (0..shape.leaves().len())
         .map(|i| quote!((l[#i] as #cty)))
@@ -1092,21 +1133,22 @@ fn generated(
                     as #k::__private::New>::NEW
             }));
         }
-        Ok((entry, value, agree, full)) => {
-            // The full map's leaves: the fixed entry's from `t` (unflattened, last fastest),
-            // the others from `l` (or 0, for the constant part).
+        Ok(rt) => {
+            let (agree, full) = (rt.agree, rt.full);
+            // The full map's leaves: each fixed entry's from its value `t[j]` (unflattened,
+            // last fastest), the others from `l` (or 0, for the constant part).
             let full_coords = |free_leaf: &dyn Fn(usize) -> TokenStream| {
                 let mut out = Vec::new();
                 let mut free = 0usize;
                 for (e, t) in entries.iter().enumerate() {
                     let leaves: Vec<i64> = t.leaves().into_iter().copied().collect();
-                    if e == entry {
+                    if let Some(j) = rt.position(e) {
                         let mut w = 1i64;
                         let mut parts = Vec::new();
                         for &sz in leaves.iter().rev() {
                             let (wl, szl) =
                                 (Literal::i64_unsuffixed(w), Literal::i64_unsuffixed(sz));
-                            parts.push(quote!(((((t as usize) / #wl) % #szl) as #cty)));
+                            parts.push(quote!(((((t[#j] as usize) / #wl) % #szl) as #cty)));
                             // The product of the entry's leaves is its size, which fits.
                             w = w.saturating_mul(sz);
                         }
@@ -1121,39 +1163,52 @@ fn generated(
                 }
                 out
             };
-            let restrict = quote!(__m.restrict(&[(#entry, self.t as i64)])?);
-            // The value is a coordinate of the entry: checked like a slice index, in every
+            let pairs = rt
+                .entries
+                .iter()
+                .enumerate()
+                .map(|(j, (e, _))| quote!((#e, self.t[#j] as i64)));
+            let restrict = quote!(__m.restrict(&[#(#pairs),*])?);
+            // Each value is a coordinate of its entry: checked like a slice index, in every
             // profile, once when the value is built (never in `offset`): a value of any integer
             // type outside `[0, size)` panics with the value and the entry's range
             // (`Error::RuntimeValueOutOfRange`); a non-integer type is a compile error.
-            let esize = Literal::i64_unsuffixed(entry_size(map, entry));
-            let take = quote!(
-                let __value = #value;
-                let t: isize = match ::core::convert::TryInto::<isize>::try_into(__value) {
-                    ::core::result::Result::Ok(t) if (0..#esize).contains(&t) => t,
-                    _ => {
-                        // The value as sign and magnitude (every integer type fits one of
-                        // `i128`, `u128`), worded by the core's table.
-                        let (negative, magnitude) =
-                            match ::core::convert::TryInto::<i128>::try_into(__value) {
-                                ::core::result::Result::Ok(v) => (v < 0, v.unsigned_abs()),
-                                ::core::result::Result::Err(_) => (
-                                    false,
-                                    ::core::convert::TryInto::<u128>::try_into(__value)
-                                        .unwrap_or(u128::MAX),
-                                ),
-                            };
-                        ::core::panic!(
-                            "{}",
-                            #k::core_algebra::Error::RuntimeValueOutOfRange {
-                                negative,
-                                magnitude,
-                                size: #esize,
-                            }
-                        )
-                    }
-                };
-            );
+            let n = rt.entries.len();
+            let mut take = TokenStream::new();
+            let mut names = Vec::new();
+            for (j, (entry, value)) in rt.entries.iter().enumerate() {
+                let esize = Literal::i64_unsuffixed(entry_size(map, *entry));
+                let name = Ident::new(&format!("__t{j}"), proc_macro2::Span::call_site());
+                take.extend(quote!(
+                    let __value = #value;
+                    let #name: isize = match ::core::convert::TryInto::<isize>::try_into(__value) {
+                        ::core::result::Result::Ok(t) if (0..#esize).contains(&t) => t,
+                        _ => {
+                            // The value as sign and magnitude (every integer type fits one of
+                            // `i128`, `u128`), worded by the core's table.
+                            let (negative, magnitude) =
+                                match ::core::convert::TryInto::<i128>::try_into(__value) {
+                                    ::core::result::Result::Ok(v) => (v < 0, v.unsigned_abs()),
+                                    ::core::result::Result::Err(_) => (
+                                        false,
+                                        ::core::convert::TryInto::<u128>::try_into(__value)
+                                            .unwrap_or(u128::MAX),
+                                    ),
+                                };
+                            ::core::panic!(
+                                "{}",
+                                #k::core_algebra::Error::RuntimeValueOutOfRange {
+                                    negative,
+                                    magnitude,
+                                    size: #esize,
+                                }
+                            )
+                        }
+                    };
+                ));
+                names.push(name);
+            }
+            take.extend(quote!(let t: [isize; #n] = [#(#names),*];));
             if agree {
                 // The base is computed once, when the value is built, in `isize`.
                 let wide: Vec<TokenStream> = full_coords(&|_| quote!(0isize))
@@ -1163,7 +1218,7 @@ fn generated(
                 let base = program_tokens(full, &wide, Arith::Wide)?;
                 let restricted = program_tokens(program, &coords, arith)?;
                 (
-                    quote!(t: isize, base: isize,),
+                    quote!(t: [isize; #n], base: isize,),
                     quote!({ #take let base: isize = #base; __LayoutExpr { t, base } }),
                     quote!((self.base as #cty) + #restricted),
                     restrict,
@@ -1172,9 +1227,9 @@ fn generated(
                 let full_body =
                     program_tokens(full, &full_coords(&|i| quote!((l[#i] as #cty))), arith)?;
                 (
-                    quote!(t: isize,),
+                    quote!(t: [isize; #n],),
                     quote!({ #take __LayoutExpr { t } }),
-                    quote!({ let t: isize = self.t; #full_body }),
+                    quote!({ let t: [isize; #n] = self.t; #full_body }),
                     restrict,
                 )
             }

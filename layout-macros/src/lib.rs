@@ -96,7 +96,7 @@
 //!   (an operation's result, or a composite that Theorem 1 decides to be one) is a `Static`,
 //!   otherwise a `Generated<Form, Spec<..>, P>` whose `offset` runs the emitted program
 //!   (spec: Code emission), carried by `P`, a unit struct of the expansion (a run-time
-//!   `restrict` makes a struct of its own, which holds the value).
+//!   `restrict` makes a struct of its own, which holds the values).
 //! - Run-time leaves (`{m}`): a `Result<Dynamic<..>, Error>` checked when built; the checks
 //!   that do not depend on them still run here.
 //!

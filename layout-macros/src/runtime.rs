@@ -12,7 +12,7 @@
 
 use layout_core::expr::{self, Arrangement, Decl, Env, Expr, Leaf, Located, Node, Span, Value};
 use layout_core::{Error, Stride};
-use proc_macro2::{Delimiter, TokenStream, TokenTree};
+use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::frame::Krate;
@@ -52,8 +52,14 @@ fn visit<'a>(e: &'a Expr<Span>, f: &mut dyn FnMut(Visit<'a>)) {
         }
         Expr::Restrict { operand, fixed, .. } => {
             visit(operand, f);
+            fn parts<'a>(v: &'a Value<Span>, f: &mut dyn FnMut(Visit<'a>)) {
+                match v {
+                    Value::Parts(p, _) => p.iter().for_each(|x| parts(x, f)),
+                    v => f(Visit::Value(v)),
+                }
+            }
             for (_, v) in fixed {
-                f(Visit::Value(v));
+                parts(v, f);
             }
         }
         Expr::Repeat {
@@ -115,13 +121,7 @@ fn stand_in(e: &Expr<Span>, size: i64) -> Expr<Span> {
             operand: sub(operand),
             fixed: fixed
                 .iter()
-                .map(|(entry, v)| {
-                    let v = match v {
-                        Value::Runtime(s) => Value::Int(0, s.clone()),
-                        v => v.clone(),
-                    };
-                    (entry.clone(), v)
-                })
+                .map(|(entry, v)| (entry.clone(), zeroed(v)))
                 .collect(),
             span: span.clone(),
         },
@@ -172,6 +172,15 @@ fn stand_in(e: &Expr<Span>, size: i64) -> Expr<Span> {
             regroup: regroup.clone(),
             span: span.clone(),
         },
+    }
+}
+
+/// A `restrict` value with its run-time parts replaced by 0 (its tuples and `_` kept).
+fn zeroed(v: &Value<Span>) -> Value<Span> {
+    match v {
+        Value::Runtime(s) => Value::Int(0, s.clone()),
+        Value::Parts(p, s) => Value::Parts(p.iter().map(zeroed).collect(), s.clone()),
+        v => v.clone(),
     }
 }
 
@@ -245,42 +254,12 @@ struct Part {
     part: TokenStream,
 }
 
-/// A run-time value as written: one integer expression, or a tuple of them (a coordinate of
-/// a `restrict` entry, `rest = (i, j)`).
-enum Written {
-    One(TokenStream),
-    Tuple(Vec<Written>),
-}
+/// A run-time value as written: one integer expression (a tuple of them is a `Value::Parts`
+/// of the expression language, one part each).
+struct Written(TokenStream);
 
 impl Written {
-    /// `(a, b)` with a top-level comma is a tuple of its elements; anything else is one value.
-    fn read(ts: TokenStream) -> Written {
-        let mut it = ts.clone().into_iter();
-        if let (Some(TokenTree::Group(g)), None) = (it.next(), it.next())
-            && g.delimiter() == Delimiter::Parenthesis
-        {
-            let mut elements = vec![TokenStream::new()];
-            for t in g.stream() {
-                match &t {
-                    TokenTree::Punct(p) if p.as_char() == ',' => elements.push(TokenStream::new()),
-                    _ => elements
-                        .last_mut()
-                        .into_iter()
-                        .for_each(|e| e.extend([t.clone()])),
-                }
-            }
-            if elements.last().is_some_and(TokenStream::is_empty) {
-                elements.pop();
-            }
-            if elements.len() > 1 {
-                return Written::Tuple(elements.into_iter().map(Written::read).collect());
-            }
-        }
-        Written::One(ts)
-    }
-
-    /// Appends the text pieces and the values: `pieces` gets what comes before each value (its
-    /// last element is extended by the text after).
+    /// Appends the value, and an empty piece for the text after it.
     fn lay_out(
         &self,
         k: &Krate,
@@ -288,28 +267,9 @@ impl Written {
         pieces: &mut Vec<String>,
         values: &mut Vec<TokenStream>,
     ) {
-        match self {
-            Written::One(t) => {
-                values.push(quote!((#k::__private::leaf(#t), #part)));
-                pieces.push(String::new());
-            }
-            Written::Tuple(v) => {
-                if let Some(last) = pieces.last_mut() {
-                    last.push('(');
-                }
-                for (i, w) in v.iter().enumerate() {
-                    if i > 0
-                        && let Some(last) = pieces.last_mut()
-                    {
-                        last.push(',');
-                    }
-                    w.lay_out(k, part, pieces, values);
-                }
-                if let Some(last) = pieces.last_mut() {
-                    last.push(')');
-                }
-            }
-        }
+        let t = &self.0;
+        values.push(quote!((#k::__private::leaf(#t), #part)));
+        pieces.push(String::new());
     }
 }
 
@@ -335,7 +295,7 @@ fn parts(k: &Krate, e: &Expr<Span>, text: &Text) -> Vec<Part> {
                         };
                         out.push(Part {
                             at: braces.clone(),
-                            value: Written::One(text.tokens(inner)),
+                            value: Written(text.tokens(inner)),
                             part,
                         });
                     }
@@ -344,7 +304,7 @@ fn parts(k: &Krate, e: &Expr<Span>, text: &Text) -> Vec<Part> {
         }
         Visit::Value(Value::Runtime(s)) => out.push(Part {
             at: s.clone(),
-            value: Written::read(text.tokens(s)),
+            value: Written(text.tokens(s)),
             part: quote!(#k::__private::Part::Value),
         }),
         _ => {}

@@ -34,6 +34,7 @@
 //! | 19 | TMA box `S`; multicast | `divide(A, S)`; `broadcast` across CTAs | [`row19_tma_box`] |
 //! | 20 | `make_tensor(ptr, L)`, `tensor(c)` | `Tensor::new(data, L)` (`with_base` for `ptr + base`), `get(c)` | [`row20_make_tensor`] |
 //! | 21 | `recast<U>(tensor)` | `tensor.recast::<U>()` | [`row21_recast`] |
+//! | 22 | `tensor(_, _, k)`, nested `_`; `tXsA(_, _, _, p)` | `restrict(A, (k, _, _))`, `restrict(A, (k, _, (1, _)))`; `restrict(compose(S, TV), thread = t, stage = p)` | [`row22_slice`] |
 
 use layout_core::cute::{self, Cute, CuteLayout, CuteOp, Tiler};
 use layout_core::{
@@ -1109,5 +1110,69 @@ fn row21_recast() -> R {
         &|i| v.get(i).to_ne_bytes().to_vec(),
         v.size(),
     );
+    Ok(())
+}
+
+/// Row 22. Slicing with CuTe's `_` (CuTe 4.2 `layout.hpp` `slice`: the `_` modes kept in
+/// order): `tensor(_, _, k)` is `restrict(A, (k, _, _))` in seed order (CuTe's last mode
+/// first), `tensor(make_coord(_, 1), _, k)` is `restrict(A, (k, _, (1, _)))`, each compared
+/// with CuTe's layout evaluated at the full coordinate, through `layout!` with `k` a run-time
+/// value and at run time (`Map::slice`). The pipeline-stage slice of a partition,
+/// `tXsA(_, _, _, p)`, fixes a second run-time value: CuTe's composition evaluated at
+/// `(thread, value, stage)`.
+#[test]
+fn row22_slice() -> R {
+    let text = "((2,2),6,5):((1,2),4,24)";
+    let theirs = cute(text);
+    let a = map(&Layout::from_cute(text)?, Space::Logical, Space::Physical);
+    layout! { const A = cute ((2,2),6,5):((1,2),4,24), logical -> physical; }
+    let (u, x) = (Tree::Leaf(None), |v: i64| Tree::Leaf(Some(v)));
+    for k in 0..5usize {
+        let ki = k as i64;
+        let s = layout!(restrict(A, (k, _, _)));
+        let run = a.slice(&Tree::Tuple(vec![x(ki), u.clone(), u.clone()]))?;
+        let nested = layout!(restrict(A, (k, _, (1, _))));
+        let run_nested = a.slice(&Tree::Tuple(vec![
+            x(ki),
+            u.clone(),
+            Tree::Tuple(vec![x(1), u.clone()]),
+        ]))?;
+        for n in 0..6 {
+            for m in 0..4 {
+                let want = theirs.eval(&flat(&[m, n, ki]))?;
+                let i = n * 4 + m;
+                assert_eq!(s.offset_index(i as usize), want, "k = {k}, ({m}, {n})");
+                assert_eq!(run.eval_index(i)?, want);
+            }
+            for m0 in 0..2 {
+                let want = theirs.eval(&tup(vec![flat(&[m0, 1]), leaf(n), leaf(ki)]))?;
+                let i = n * 2 + m0;
+                assert_eq!(
+                    nested.offset_index(i as usize),
+                    want,
+                    "k = {k}, ({m0}, {n})"
+                );
+                assert_eq!(run_nested.eval_index(i)?, want);
+            }
+        }
+    }
+    // tXsA(_, _, _, p): a 3-stage 32×16 buffer (CuTe ((32,16),3):((1,32),512)) and a
+    // (thread, value, stage) layout (CuTe (128,4,3):(4,1,512)) into it.
+    let (s_text, tv_text) = ("((32,16),3):((1,32),512)", "(128,4,3):(4,1,512)");
+    let composed = Cute::new().composition(&cute(s_text), &Tiler::Layout(cute(tv_text)))?;
+    layout! {
+        const SA = cute ((32,16),3):((1,32),512), logical -> physical;
+        const TV = cute (128,4,3):(4,1,512), thread-value -> logical;
+    }
+    for t in (0..128usize).step_by(9) {
+        for p in 0..3usize {
+            // Seed order: CuTe's (thread, value, stage) is entries (2, 1, 0).
+            let frag = layout!(restrict(compose(SA, TV), 2 = t, 0 = p));
+            for v in 0..4usize {
+                let want = composed.eval(&flat(&[t as i64, v as i64, p as i64]))?;
+                assert_eq!(frag.offset(v), want, "t = {t}, p = {p}, v = {v}");
+            }
+        }
+    }
     Ok(())
 }

@@ -488,6 +488,36 @@ const SECTIONS: &[Section] = &[
                 "The domain's top-level modes are named `thread` and `value`.",
             ),
             case(
+                "algebra/restrict_part_profile.rs",
+                "A `restrict` value whose tuple does not mirror its entry",
+                "A tuple value has one part per entry of the sub-shape it fixes (`_` for a part \
+                 left free): entry 0 of `Q` is `(2,3)`.",
+            ),
+            case(
+                "algebra/restrict_runtime_part_of_leaf.rs",
+                "A tuple of run-time values for an entry that is one leaf",
+                "Run-time parts follow the same shape rule as literal ones: a leaf takes one \
+                 value.",
+            ),
+            case(
+                "algebra/restrict_part_out_of_range.rs",
+                "A part of a `restrict` value outside its sub-shape",
+                "Each part is a flat index into the sub-shape it stands for; the mode path names \
+                 that sub-shape.",
+            ),
+            case(
+                "algebra/restrict_whole_rank.rs",
+                "A whole-domain `restrict` value of the wrong rank",
+                "`restrict(M, (_, _, k))` has one element per free top-level entry of the \
+                 domain.",
+            ),
+            case(
+                "algebra/restrict_whole_not_alone.rs",
+                "A whole-domain `restrict` value next to other entries",
+                "The whole-domain value is the one argument after the map; fix single entries \
+                 with `entry = value` instead.",
+            ),
+            case(
                 "algebra/runtime_restrict_not_last.rs",
                 "An operation after a run-time `restrict`",
                 "A restriction by a run-time value is the last step of an expression (only a \

@@ -555,13 +555,17 @@ pub enum Entry<S> {
     Position(usize, S),
     /// A top-level mode name.
     Name(String, S),
+    /// The whole domain, CuTe's `tensor(_, _, k)`: the value has one element per free
+    /// top-level entry (in the order option's order), or is the one entry's value. Only as
+    /// the one argument after the map; the span is the value's.
+    All(S),
 }
 
 impl<S> Entry<S> {
     /// Where it is written.
     pub fn span(&self) -> &S {
         match self {
-            Entry::Position(_, s) | Entry::Name(_, s) => s,
+            Entry::Position(_, s) | Entry::Name(_, s) | Entry::All(s) => s,
         }
     }
 }
@@ -575,13 +579,47 @@ pub enum Value<S> {
     Coord(Tree<i64>, S),
     /// A run-time value: every token up to the next top-level `,`, kept opaque.
     Runtime(S),
+    /// `_`: the part stays free (CuTe's underscore).
+    Free(S),
+    /// A tuple that mirrors the entry's shape with a free `_` or a run-time value among its
+    /// elements, at any depth (in the order option's order); an all-integer tuple is a
+    /// [`Value::Coord`].
+    Parts(Vec<Value<S>>, S),
 }
 
 impl<S> Value<S> {
     /// Where it is written.
     pub fn span(&self) -> &S {
         match self {
-            Value::Int(_, s) | Value::Coord(_, s) | Value::Runtime(s) => s,
+            Value::Int(_, s)
+            | Value::Coord(_, s)
+            | Value::Runtime(s)
+            | Value::Free(s)
+            | Value::Parts(_, s) => s,
+        }
+    }
+
+    /// Whether a run-time value is in it, at any depth.
+    #[must_use]
+    pub fn has_runtime(&self) -> bool {
+        match self {
+            Value::Runtime(_) => true,
+            Value::Parts(v, _) => v.iter().any(Value::has_runtime),
+            Value::Int(..) | Value::Coord(..) | Value::Free(_) => false,
+        }
+    }
+
+    /// The same value with every span mapped.
+    pub fn map_spans<T>(&self, f: &mut dyn FnMut(&S) -> T) -> Value<T> {
+        match self {
+            Value::Int(x, s) => Value::Int(*x, f(s)),
+            Value::Coord(c, s) => Value::Coord(c.clone(), f(s)),
+            Value::Runtime(s) => Value::Runtime(f(s)),
+            Value::Free(s) => Value::Free(f(s)),
+            Value::Parts(v, s) => {
+                let parts = v.iter().map(|x| x.map_spans(f)).collect();
+                Value::Parts(parts, f(s))
+            }
         }
     }
 }
@@ -815,13 +853,9 @@ impl<S: Clone> Expr<S> {
                         let e = match e {
                             Entry::Position(p, s) => Entry::Position(*p, f(s)),
                             Entry::Name(n, s) => Entry::Name(n.clone(), f(s)),
+                            Entry::All(s) => Entry::All(f(s)),
                         };
-                        let v = match v {
-                            Value::Int(x, s) => Value::Int(*x, f(s)),
-                            Value::Coord(c, s) => Value::Coord(c.clone(), f(s)),
-                            Value::Runtime(s) => Value::Runtime(f(s)),
-                        };
-                        (e, v)
+                        (e, v.map_spans(f))
                     })
                     .collect(),
                 span: f(span),

@@ -62,11 +62,86 @@ pub struct Evaluated<S> {
     pub map: Map,
     /// The index type of the offsets.
     pub index: IntType,
-    /// Run-time restrictions: `(entry, value)`, at most one.
+    /// Run-time restrictions: `(entry, value)`, each entry a free top-level entry of `map`
+    /// (a part of a written entry when the value was a tuple), at most one value each.
     pub runtime: Vec<(usize, S)>,
 }
 
 type R<T, S> = Result<T, Vec<Located<S>>>;
+
+/// A part of a restricted entry: fixed to a flat index, free (`_`), or fixed by a run-time
+/// value (free in the map until emission).
+#[derive(Clone, Debug)]
+enum Part<S> {
+    Static(i64),
+    Free,
+    Runtime(S),
+}
+
+impl<S> Part<S> {
+    /// The value the core's slice takes: the index, or free.
+    fn fixed(&self) -> Option<i64> {
+        match self {
+            Part::Static(x) => Some(*x),
+            Part::Free | Part::Runtime(_) => None,
+        }
+    }
+}
+
+/// Counts the free parts of an entry's plan, depth first, recording the run-time ones at
+/// their position among the result's entries.
+fn count_parts<S: Clone>(plan: &Tree<Part<S>>, counter: &mut usize, runtime: &mut Vec<(usize, S)>) {
+    match plan {
+        Tree::Leaf(Part::Static(_)) => {}
+        Tree::Leaf(Part::Free) => *counter = counter.saturating_add(1),
+        Tree::Leaf(Part::Runtime(s)) => {
+            runtime.push((*counter, s.clone()));
+            *counter = counter.saturating_add(1);
+        }
+        Tree::Tuple(v) => {
+            for p in v {
+                count_parts(p, counter, runtime);
+            }
+        }
+    }
+}
+
+/// The values of the whole-domain form, one per free entry (`rank` of them; seed order): a
+/// tuple's elements, or the value itself for a domain of one entry.
+///
+/// # Errors
+/// [`Error::CoordProfile`] at the root when the tuple's rank is not `rank`.
+fn whole_values<S: Clone>(value: &Value<S>, rank: usize) -> R<Vec<Value<S>>, S> {
+    if rank == 1 {
+        return Ok(vec![value.clone()]);
+    }
+    let items: Vec<Value<S>> = match value {
+        Value::Parts(items, _) => items.clone(),
+        Value::Coord(Tree::Tuple(v), s) => v
+            .iter()
+            .map(|t| match t {
+                Tree::Leaf(x) => Value::Int(*x, s.clone()),
+                t => Value::Coord(t.clone(), s.clone()),
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    if items.len() != rank {
+        let coord_rank = match value {
+            Value::Parts(..) | Value::Coord(..) => items.len().max(1),
+            _ => 1,
+        };
+        return Err(one(
+            Error::CoordProfile {
+                mode: ModePath::ROOT,
+                shape_rank: rank,
+                coord_rank,
+            },
+            value.span().clone(),
+        ));
+    }
+    Ok(items)
+}
 
 fn one<S>(e: Error, span: S) -> Vec<Located<S>> {
     vec![Located::new(e, span)]
@@ -84,7 +159,7 @@ struct Eval<'a, S> {
 /// # Errors
 /// Every error of a literal operand's declaration, else the first error of the evaluation,
 /// located: [`Error::UnknownOperand`], [`Error::RuntimeOperand`], [`Error::RuntimeValue`],
-/// [`Error::RuntimeNotLast`], [`Error::RuntimeRestrictTwice`], [`Error::NotALayout`],
+/// [`Error::RuntimeNotLast`], [`Error::NotALayout`],
 /// [`Error::BroadcastNotPhysical`], [`Error::InverseOfPhysical`],
 /// [`Error::DivideTileUnknown`], [`Error::RegroupTileUnknown`], [`Error::ResultTileExtents`],
 /// [`Error::SecondSwizzle`], the regroupings' [`Error::GroupRange`], [`Error::ModeIndex`],
@@ -521,16 +596,26 @@ impl<S: Clone> Eval<'_, S> {
         }
         // An entry fixed by a run-time value stays in `v.map` until emission; the entries this
         // `restrict` sees are the others (spec: Restriction; later indices count the remaining entries).
+        let entries = v.map.domain_entries();
         let all_names = v.map.domain_names();
-        let visible: Vec<usize> = (0..v.map.domain_entries().len())
+        let visible: Vec<usize> = (0..entries.len())
             .filter(|i| !v.runtime.iter().any(|(r, _)| r == i))
             .collect();
-        let mut statics: Vec<(usize, i64, S)> = Vec::new();
-        let mut runtime = v.runtime.clone();
+        // Each value with its entry among the map's entries and where the entry is written.
+        let mut targets: Vec<(usize, Value<S>, S)> = Vec::new();
         let mut seen = Vec::new();
         for (entry, value) in fixed {
             let espan = entry.span().clone();
             let pos = match entry {
+                Entry::All(_) => {
+                    for (i, x) in whole_values(value, visible.len())?.into_iter().enumerate() {
+                        if let Some(&actual) = visible.get(i) {
+                            seen.push(actual);
+                            targets.push((actual, x, espan.clone()));
+                        }
+                    }
+                    continue;
+                }
                 Entry::Position(p, _) if self.opts.order == Order::Cute => {
                     // CuTe order: position 0 is the fastest free entry.
                     visible
@@ -557,7 +642,7 @@ impl<S: Clone> Eval<'_, S> {
             };
             let written = match entry {
                 Entry::Position(p, _) => *p,
-                Entry::Name(..) => pos,
+                _ => pos,
             };
             let Some(&actual) = visible.get(pos).filter(|i| !seen.contains(*i)) else {
                 return Err(one(
@@ -569,50 +654,129 @@ impl<S: Clone> Eval<'_, S> {
                 ));
             };
             seen.push(actual);
-            match value {
-                Value::Int(x, _) => statics.push((actual, *x, espan)),
-                Value::Coord(c, cspan) => {
-                    let x = v
-                        .map
-                        .entry_index(actual, c)
-                        .map_err(|err| one(err, cspan.clone()))?;
-                    statics.push((actual, x, espan));
-                }
-                Value::Runtime(s) => {
-                    if !self.opts.runtime {
-                        return Err(one(Error::RuntimeValue, s.clone()));
-                    }
-                    runtime.push((actual, s.clone()));
-                }
+            targets.push((actual, value.clone(), espan));
+        }
+        // Each value as the parts of its entry: fixed, free, or fixed by a run-time value.
+        let mut plans: Vec<Option<Tree<Part<S>>>> = alloc::vec![None; entries.len()];
+        let mut split = false;
+        let mut statics: Vec<(i64, S)> = Vec::new();
+        for (actual, value, espan) in &targets {
+            let shape = entries.get(*actual).cloned().unwrap_or(Tree::Leaf(1));
+            let mut path = alloc::vec![*actual];
+            let plan = self.plan(&shape, value, &mut path, true)?;
+            if let Tree::Leaf(Part::Static(x)) = &plan {
+                statics.push((*x, espan.clone()));
+            }
+            split |= matches!(plan, Tree::Tuple(_)) || matches!(plan, Tree::Leaf(Part::Static(_)));
+            plans[*actual] = Some(plan);
+        }
+        // The run-time entries of the result: the map's free parts in order, counted.
+        let mut runtime: Vec<(usize, S)> = Vec::new();
+        let mut counter = 0usize;
+        for (e, plan) in plans.iter().enumerate() {
+            if let Some((_, s)) = v.runtime.iter().find(|(r, _)| *r == e) {
+                runtime.push((counter, s.clone()));
+                counter = counter.saturating_add(1);
+                continue;
+            }
+            match plan {
+                Some(p) => count_parts(p, &mut counter, &mut runtime),
+                None => counter = counter.saturating_add(1),
             }
         }
-        if runtime.len() > 1 {
-            return Err(one(Error::RuntimeRestrictTwice, span.clone()));
-        }
-        let map = if statics.is_empty() {
-            v.map
-        } else {
-            // Fixing entries renumbers the later ones, the run-time entry among them. The
-            // fixed entries are distinct and below `r`, so there are at most `r`.
-            for (r, _) in &mut runtime {
-                *r = r.saturating_sub(statics.iter().filter(|(e, _, _)| e < r).count());
-            }
-            let pairs: Vec<(usize, i64)> = statics.iter().map(|(e, x, _)| (*e, *x)).collect();
-            v.map.restrict(&pairs).map_err(|err| {
+        let map = if split {
+            let pairs: Vec<(usize, Tree<Option<i64>>)> = plans
+                .iter()
+                .enumerate()
+                .filter_map(|(e, p)| Some((e, p.as_ref()?.map(&mut Part::fixed))))
+                .collect();
+            v.map.slice_entries(&pairs).map_err(|err| {
                 let at = match err {
                     Error::CoordOutOfRange { value, .. } => statics
                         .iter()
-                        .find(|(_, x, _)| *x == value)
-                        .map_or_else(|| span.clone(), |s| s.2.clone()),
+                        .find(|(x, _)| *x == value)
+                        .map_or_else(|| span.clone(), |s| s.1.clone()),
                     _ => span.clone(),
                 };
                 one(err, at)
             })?
+        } else {
+            v.map
         };
         Ok(Evaluated {
             map,
             index: v.index,
             runtime,
+        })
+    }
+
+    /// The parts a restriction value names in a sub-shape (at mode `path`): a tuple value
+    /// has one value per entry of the sub-shape's tuple; an integer or a coordinate is one
+    /// fixed flat index (checked here inside a tuple; a whole entry's by the core, `top`).
+    fn plan(
+        &self,
+        shape: &Tree<i64>,
+        value: &Value<S>,
+        path: &mut Vec<usize>,
+        top: bool,
+    ) -> R<Tree<Part<S>>, S> {
+        Ok(match value {
+            Value::Int(x, s) => {
+                // A sub-shape of a checked domain: its size fits.
+                let size = shape
+                    .leaves()
+                    .into_iter()
+                    .try_fold(1i64, |a, &n| a.checked_mul(n))
+                    .unwrap_or(i64::MAX);
+                if !top && !(0..size).contains(x) {
+                    let mode = ModePath::from_indices(path).map_err(|e| one(e, s.clone()))?;
+                    return Err(one(
+                        Error::CoordOutOfRange {
+                            mode,
+                            value: *x,
+                            size,
+                        },
+                        s.clone(),
+                    ));
+                }
+                Tree::Leaf(Part::Static(*x))
+            }
+            Value::Coord(c, s) => {
+                let x = crate::ops::canonical(shape)
+                    .and_then(|l| l.eval(c))
+                    .map_err(|e| one(e, s.clone()))?;
+                Tree::Leaf(Part::Static(x))
+            }
+            Value::Free(_) => Tree::Leaf(Part::Free),
+            Value::Runtime(s) => {
+                if !self.opts.runtime {
+                    return Err(one(Error::RuntimeValue, s.clone()));
+                }
+                Tree::Leaf(Part::Runtime(s.clone()))
+            }
+            Value::Parts(items, s) => {
+                let subs = match shape {
+                    Tree::Tuple(v) if v.len() == items.len() => v,
+                    _ => {
+                        let mode = ModePath::from_indices(path).map_err(|e| one(e, s.clone()))?;
+                        return Err(one(
+                            Error::CoordProfile {
+                                mode,
+                                shape_rank: shape.rank(),
+                                coord_rank: items.len(),
+                            },
+                            s.clone(),
+                        ));
+                    }
+                };
+                let mut out = Vec::with_capacity(items.len());
+                for (i, (sub, item)) in subs.iter().zip(items).enumerate() {
+                    path.push(i);
+                    out.push(self.plan(sub, item, path, false)?);
+                    path.pop();
+                }
+                Tree::Tuple(out)
+            }
         })
     }
 

@@ -778,9 +778,22 @@ impl<'a> Parser<'a> {
                 }
             }
             Op::Restrict => {
-                let mut fixed = Vec::new();
+                let mut fixed: Vec<(Entry<Span>, Value<Span>)> = Vec::new();
                 while !self.is_punct(0, b')') && self.tok().kind != Kind::End {
-                    fixed.push(self.restriction()?);
+                    let here = self.here();
+                    let r = self.restriction()?;
+                    // The whole-domain value is the one argument after the map.
+                    if matches!(r.0, Entry::All(_)) && !fixed.is_empty()
+                        || fixed.iter().any(|(e, _)| matches!(e, Entry::All(_)))
+                    {
+                        return Err(at(
+                            Error::Syntax {
+                                expected: Expected::CloseCall(Op::Restrict),
+                            },
+                            here,
+                        ));
+                    }
+                    fixed.push(r);
                     if self.is_punct(0, b',') {
                         self.bump();
                     } else {
@@ -921,9 +934,13 @@ impl<'a> Parser<'a> {
         })
     }
 
-    /// `entry '=' value`.
+    /// `entry '=' value`, or one value for the whole domain (`(_, _, k)`, `_`).
     fn restriction(&mut self) -> R<(Entry<Span>, Value<Span>)> {
         let t = self.tok();
+        if self.is_punct(0, b'(') || self.is_ident(0, "_") {
+            let v = self.value(0)?;
+            return Ok((Entry::All(v.span().clone()), v));
+        }
         let entry = match t.kind {
             Kind::Int { suffixed: false } => {
                 self.bump();
@@ -940,30 +957,88 @@ impl<'a> Parser<'a> {
             _ => return Err(self.expected(Expected::Entry)),
         };
         self.eat(b'=', Expected::Equals)?;
-        // A coordinate `(1, 3)` or an integer, followed by `,` or `)`; anything else is a
-        // run-time value: every token up to the next top-level `,`.
+        Ok((entry, self.value(0)?))
+    }
+
+    /// Whether the next token ends a value: `,` or `)`.
+    fn ends_value(&self) -> bool {
+        self.is_punct(0, b',') || self.is_punct(0, b')')
+    }
+
+    /// A restriction value, followed by `,` or `)`: `_`, an integer, a coordinate `(1, 3)`, a
+    /// tuple of values with a `_` or a run-time value among them (`(_, 3)`, `(k, bx)`), else a
+    /// run-time value: every token up to the next top-level `,`. A tuple of one value is
+    /// that value.
+    fn value(&mut self, level: usize) -> R<Value<Span>> {
+        if level > MAX_EXPR_DEPTH {
+            return Err(at(Error::ExprTooDeep, self.here()));
+        }
         let save = self.i;
         let start = self.tok().start;
+        let end_here = |p: &Self| p.toks[..p.i].last().map_or(start, |t| t.end);
+        if self.is_ident(0, "_") && matches!(self.nth(1).kind, Kind::Punct(b',' | b')')) {
+            self.bump();
+            return Ok(Value::Free(start..end_here(self)));
+        }
         if self.is_punct(0, b'(')
             && let Ok(c) = self.shape(0)
-            && (self.is_punct(0, b',') || self.is_punct(0, b')'))
+            && self.ends_value()
         {
-            let end = self.toks[..self.i].last().map_or(start, |t| t.end);
             let c = if self.opts.order == Order::Cute {
                 c.reversed()
             } else {
                 c
             };
-            return Ok((entry, Value::Coord(c, start..end)));
+            return Ok(Value::Coord(c, start..end_here(self)));
         }
         self.i = save;
         if self.starts_int()
             && let Ok((v, s)) = self.int(Expected::Value)
-            && (self.is_punct(0, b',') || self.is_punct(0, b')'))
+            && self.ends_value()
         {
-            return Ok((entry, Value::Int(v, s)));
+            return Ok(Value::Int(v, s));
         }
         self.i = save;
+        if self.is_punct(0, b'(') {
+            self.bump();
+            let mut items = Vec::new();
+            let mut whole = true;
+            while !self.is_punct(0, b')') && self.tok().kind != Kind::End {
+                match self.value(level.saturating_add(1)) {
+                    Ok(v) => items.push(v),
+                    Err(e)
+                        if matches!(
+                            e.error,
+                            Error::IntegerTooLarge { .. } | Error::ExprTooDeep
+                        ) =>
+                    {
+                        return Err(e);
+                    }
+                    Err(_) => {
+                        whole = false;
+                        break;
+                    }
+                }
+                if self.is_punct(0, b',') {
+                    self.bump();
+                } else {
+                    break;
+                }
+            }
+            if whole && !items.is_empty() && self.is_punct(0, b')') {
+                self.bump();
+                if self.ends_value() {
+                    if self.opts.order == Order::Cute {
+                        items.reverse();
+                    }
+                    if items.len() == 1 {
+                        return Ok(items.pop().unwrap_or(Value::Free(start..start)));
+                    }
+                    return Ok(Value::Parts(items, start..end_here(self)));
+                }
+            }
+            self.i = save;
+        }
         self.runtime_value();
         // A value written with integer literals only is static: an integer past `i64`
         // (`99999999999999999999`, `(1, 99999999999999999999)`) is that literal's error, never a
@@ -995,8 +1070,7 @@ impl<'a> Parser<'a> {
         if self.i == save {
             return Err(self.expected(Expected::Value));
         }
-        let end = self.toks[..self.i].last().map_or(start, |t| t.end);
-        Ok((entry, Value::Runtime(start..end)))
+        Ok(Value::Runtime(start..end_here(self)))
     }
 }
 

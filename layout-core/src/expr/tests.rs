@@ -711,6 +711,75 @@ fn cute_order_numbers_positions_and_paths_in_cute_order() {
     assert_eq!(e[0].span.start, text.find("(4,4)").unwrap() + 1);
 }
 
+/// Free parts and the whole-domain form in both orders: in CuTe order every tuple is reversed,
+/// recursively, before it meets the seed-order domain.
+#[test]
+fn free_parts_in_both_orders() {
+    let cute = Options {
+        order: Order::Cute,
+        bare: Some(BareSpaces::default()),
+        runtime: false,
+    };
+    // CuTe (2,(2,3),4):(1,(2,4),12), sliced (_, (1, _), 2): a + 2 + 4c + 24 over CuTe (a, c),
+    // whose seed order is (c, a).
+    for text in [
+        "restrict((2,(2,3),4):(1,(2,4),12), (_, (1, _), 2))",
+        "restrict((2,(2,3),4):(1,(2,4),12), 1 = (1, _), 2 = 2)",
+        "restrict(restrict((2,(2,3),4):(1,(2,4),12), 2 = 2), (_, (1, _)))",
+    ] {
+        let v = eval_text(text, &Env::new(), &cute).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+        assert_eq!(v.map.size(), 6, "{text}");
+        for c in 0..3 {
+            for a in 0..2 {
+                assert_eq!(
+                    v.map.eval_index(c * 2 + a).unwrap(),
+                    a + 2 + 4 * c + 24,
+                    "{text}"
+                );
+            }
+        }
+    }
+    // The same in seed order: seed (4,(3,2),2):(12,(4,2),1).
+    let v = eval_text(
+        "restrict((4,(3,2),2):(12,(4,2),1), (2, (_, 1), _))",
+        &Env::new(),
+        &cli_opts(),
+    )
+    .unwrap();
+    for i in 0..6 {
+        assert_eq!(v.map.eval_index(i).unwrap(), i % 2 + 2 + 4 * (i / 2) + 24);
+    }
+    // Parses: `_`, nested parts, a tuple of one value is the value, run-time parts.
+    let e = shape_of("restrict(M, 0 = ((1, _), k + 1), 1 = (j))", &macro_opts());
+    let Expr::Restrict { fixed, .. } = e else {
+        panic!("{e:?}")
+    };
+    assert_eq!(
+        fixed[0].1,
+        Value::Parts(
+            vec![
+                Value::Parts(vec![Value::Int(1, ()), Value::Free(())], ()),
+                Value::Runtime(())
+            ],
+            ()
+        )
+    );
+    assert_eq!(fixed[1].1, Value::Runtime(()));
+    let e = shape_of("restrict(M, _)", &macro_opts());
+    let Expr::Restrict { fixed, .. } = e else {
+        panic!("{e:?}")
+    };
+    assert_eq!(fixed, vec![(Entry::All(()), Value::Free(()))]);
+    // Run-time parts are refused where values are static.
+    let e = eval_text(
+        "restrict((4,(3,2),2):(12,(4,2),1), 1 = (k, _))",
+        &Env::new(),
+        &cli_opts(),
+    )
+    .unwrap_err();
+    assert_eq!(e[0].error, Error::RuntimeValue);
+}
+
 #[test]
 fn from_str_keeps_its_errors() {
     use crate::Layout;
@@ -854,9 +923,22 @@ fn restrict_values_of_literals_report_the_literal() {
             }
         }
     }
+    // A tuple with a run-time element is a tuple of parts; the element is Rust's.
+    let text = alloc::format!("restrict({decl}, 0 = (1, 2i32))");
+    let Ok(Expr::Restrict { fixed, .. }) = parse_expr(&text, &macro_opts()) else {
+        panic!("{text}")
+    };
+    let Value::Parts(parts, _) = &fixed[0].1 else {
+        panic!("{text}: {:?}", fixed[0].1)
+    };
+    assert!(matches!(parts[0], Value::Int(1, _)), "{text}");
+    assert!(
+        matches!(&parts[1], Value::Runtime(s) if at(&text, s) == "2i32"),
+        "{text}"
+    );
     for value in [
         "3usize",
-        "(1, 2i32)",
+        "(1, 2i32).0",
         "3 - 1",
         "n + 5i32",
         "f(99999999999999999999)",
