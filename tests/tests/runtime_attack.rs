@@ -596,3 +596,56 @@ fn inverse_of_a_run_time_operand_with_gaps_is_an_error() {
         assert_eq!(d.offset(o), o as i64);
     }
 }
+
+#[test]
+fn compose_of_two_run_time_operands_every_offset() {
+    // Left (m, k):(ld, 1), right (k, m):(1, k) into the left's flat positions.
+    for (m, k, ld) in [(8usize, 4usize, 6usize), (4, 8, 8), (6, 2, 3)] {
+        let d = layout!(compose(
+            [({m}, {k}):({ld}, 1), logical -> physical],
+            [({k}, {m}):(1, {k}), thread-value -> logical]
+        ))
+        .expect("same sizes");
+        for x0 in 0..k {
+            for x1 in 0..m {
+                let f = x0 + k * x1; // the left's flat position
+                assert_eq!(d.offset((x0, x1)), ((f / k) * ld + f % k) as i64);
+            }
+        }
+    }
+    // Sizes that disagree at run time are the value's error.
+    let (m, k, ld, m2) = (8usize, 4usize, 4usize, 4usize);
+    let r = layout!(compose(
+        [({m}, {k}):({ld}, 1), logical -> physical],
+        [({k}, {m2}):(1, {k}), thread-value -> logical]
+    ));
+    assert!(matches!(r, Err(Error::SizeMismatch { .. })), "{r:?}");
+}
+
+#[test]
+fn contains_checks_every_leaf() {
+    let (m, k, ld) = (32usize, 48usize, 50usize);
+    let d = layout!(divide([({m}, {k}):({ld}, 1), logical -> physical], (8, 16))).expect("valid");
+    assert!(d.contains(&((7usize, 15usize), (3usize, 2usize))));
+    assert!(!d.contains(&((8usize, 0usize), (0usize, 0usize))));
+    assert!(!d.contains(&((0usize, 16usize), (0usize, 0usize))));
+    assert!(!d.contains(&((0usize, 0usize), (4usize, 0usize))));
+    assert!(!d.contains(&((0usize, 0usize), (0usize, 3usize))));
+    assert!(d.contains(&(m * k - 1)));
+    assert!(!d.contains(&(m * k)));
+    assert_eq!(d.try_offset((0usize, 16usize)), None);
+}
+
+#[test]
+fn restrict_named_mode_of_run_time_operand() {
+    let (m, k, ld) = (8usize, 4usize, 6usize);
+    for i in 0..m {
+        let d = layout!(restrict([(row: {m}, col: {k}):({ld}, 1), logical -> physical], row = i)).expect("valid");
+        for c in 0..k {
+            assert_eq!(d.offset(c), (i * ld + c) as i64);
+        }
+    }
+    let i = m;
+    let r = layout!(restrict([(row: {m}, col: {k}):({ld}, 1), logical -> physical], row = i));
+    assert!(matches!(r, Err(Error::CoordOutOfRange { .. })), "{r:?}");
+}
