@@ -21,6 +21,14 @@ fn injective(sizes: &[i64], strides: &[i64]) -> bool {
     })
 }
 
+mod inner {
+    use layout_typed::prelude::*;
+    layout! {
+        /// A doc comment with operand-like text: `[({m}, {k}):({ld}, 1)]`, rest = (i, j) ] ) "
+        pub const TV_PATH = (thread: 32, value: 4):(4, 1), thread-value -> logical;
+    }
+}
+
 layout! {
     /// 32 threads × 4 values over an 8×16 tile, row-major positions.
     const TV = (thread: 32, value: 4):(4, 1), thread-value -> logical;
@@ -648,4 +656,83 @@ fn restrict_named_mode_of_run_time_operand() {
     let i = m;
     let r = layout!(restrict([(row: {m}, col: {k}):({ld}, 1), logical -> physical], row = i));
     assert!(matches!(r, Err(Error::CoordOutOfRange { .. })), "{r:?}");
+}
+
+#[test]
+fn coarser_coordinates_unflatten_with_run_time_sizes() {
+    for (m, k, ld) in [(32usize, 48usize, 50usize), (16, 16, 16)] {
+        let d = layout!(divide([({m}, {k}):({ld}, 1), logical -> physical], (8, 16))).expect("valid");
+        let (bm, bk) = (m / 8, k / 16);
+        for tf in 0..128usize {
+            for rf in 0..bm * bk {
+                let (t0, t1, r0, r1) = (tf / 16, tf % 16, rf / bk, rf % bk);
+                let want = ((8 * r0 + t0) * ld + 16 * r1 + t1) as i64;
+                assert_eq!(d.offset((tf, rf)), want, "({tf}, {rf})");
+                assert_eq!(d.offset(((t0, t1), rf)), want);
+                assert_eq!(d.offset((tf, (r0, r1))), want);
+                assert_eq!(d.offset(tf * bm * bk + rf), want);
+            }
+        }
+        // Nested operand: ((a, b), c) with a coarse first mode.
+        let (a, b, c) = (2usize, 3usize, 4usize);
+        let s0 = 3 * c + 1;
+        let n = layout!(repeat([(({a}, {b}), {c}):(({s0}, {c}), 1), logical -> physical], (1):(1))).expect("valid");
+        for x in 0..a * b {
+            for z in 0..c {
+                let want = ((x / b) * s0 + (x % b) * c + z) as i64;
+                assert_eq!(n.offset((0usize, (x, z))), want, "({x}, {z})");
+            }
+        }
+    }
+}
+
+#[test]
+fn index_type_boundaries_are_exact() {
+    let two = 2usize;
+    let s = i64::from(i32::MIN);
+    let d = layout!(repeat([({two}):({s}), logical -> physical, index = i32], (1):(1))).expect("fits");
+    assert_eq!(d.offset(1usize), i32::MIN);
+    let s = i64::from(i32::MIN) - 1;
+    let r = layout!(repeat([({two}):({s}), logical -> physical, index = i32], (1):(1)));
+    assert!(matches!(r, Err(Error::IndexTypeRange { .. })), "{r:?}");
+    let s = i64::from(i32::MAX);
+    let d = layout!(repeat([({two}):({s}), logical -> physical, index = i32], (1):(1))).expect("fits");
+    assert_eq!(d.offset(1usize), i32::MAX);
+    let s = i64::from(u32::MAX);
+    let d = layout!(repeat([({two}):({s}), logical -> physical, index = u32], (1):(1))).expect("fits");
+    assert_eq!(d.offset(1usize), u32::MAX);
+    let s = i64::from(u32::MAX) + 1;
+    let r = layout!(repeat([({two}):({s}), logical -> physical, index = u32], (1):(1)));
+    assert!(matches!(r, Err(Error::IndexTypeRange { .. })), "{r:?}");
+    // A tile of a matrix whose whole offsets leave i32 while the tile's own stay inside.
+    let (m, k, ld) = (4usize, 4usize, 1usize << 30);
+    let (i, j) = (1usize, 0usize);
+    let r = layout!(restrict(divide([({m}, {k}):({ld}, 1), logical -> physical, index = i32], (2, 4)), rest = (i, j)));
+    // Rows 2 and 3: offsets 2^31 and more do not fit i32.
+    assert!(matches!(r, Err(Error::IndexTypeRange { .. })), "{r:?}");
+}
+
+#[test]
+fn items_by_path_with_tricky_doc_comments() {
+    let (m, k, ld) = (16usize, 32usize, 40usize);
+    for (i, j) in [(0usize, 0usize), (1, 1)] {
+        let p = layout!(compose(
+            restrict(divide([({m}, {k}):({ld}, 1), logical -> physical], (8, 16)), rest = (i, j)),
+            inner::TV_PATH
+        ))
+        .expect("valid");
+        for t in 0..32usize {
+            let s = layout!(restrict(
+                compose(restrict(divide([({m}, {k}):({ld}, 1), logical -> physical], (8, 16)), rest = (i, j)), inner::TV_PATH),
+                thread = t
+            ))
+            .expect("valid");
+            for v in 0..4usize {
+                let q = 4 * t + v;
+                let want = ((8 * i + q / 16) * ld + 16 * j + q % 16) as i64;
+                assert_eq!(p.offset((t, v)), want);
+                assert_eq!(s.offset(v), want);
+            }
+        }
+    }
 }
