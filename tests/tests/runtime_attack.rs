@@ -736,3 +736,67 @@ fn items_by_path_with_tricky_doc_comments() {
         }
     }
 }
+
+macro_rules! swizzled_composite_case {
+    ($b:literal, $src:literal, $dst:literal) => {{
+        let (m, k, ld) = (16usize, 32usize, 32usize);
+        for (i, j) in [(0usize, 0usize), (1, 1), (0, 1)] {
+            let p = layout!(compose(
+                swizzle(
+                    restrict(divide([({m}, {k}):({ld}, 1), logical -> physical], (8, 16)), rest = (i, j)),
+                    b = $b, src = $src, dst = $dst
+                ),
+                TV
+            ))
+            .expect("valid");
+            let q = layout!(swizzle(
+                compose(restrict(divide([({m}, {k}):({ld}, 1), logical -> physical], (8, 16)), rest = (i, j)), TV),
+                b = $b, src = $src, dst = $dst
+            ))
+            .expect("valid");
+            let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+            for t in 0..32usize {
+                let r = layout!(restrict(
+                    compose(
+                        swizzle(
+                            restrict(divide([({m}, {k}):({ld}, 1), logical -> physical], (8, 16)), rest = (i, j)),
+                            b = $b, src = $src, dst = $dst
+                        ),
+                        TV
+                    ),
+                    thread = t
+                ))
+                .expect("valid");
+                for v in 0..4usize {
+                    let pos = 4 * t + v;
+                    let o = ((8 * i + pos / 16) * ld + 16 * j + pos % 16) as i64;
+                    let want = swz(o, $b, $src, $dst);
+                    assert_eq!(p.offset((t, v)), want, "p ({i},{j}) ({t},{v})");
+                    assert_eq!(q.offset((t, v)), want, "q");
+                    assert_eq!(r.offset(v), want, "r");
+                    lo = lo.min(want);
+                    hi = hi.max(want);
+                }
+            }
+            // The range bounds every offset, so a tensor made on it is never short.
+            for (a, z) in [p.offset_range(), q.offset_range()] {
+                assert!(a <= lo && z >= hi, "range [{a}, {z}] misses [{lo}, {hi}]");
+            }
+            let data: Vec<i64> = (0..1024).collect();
+            let t = Tensor::new(&data[..(hi as usize + 1).max(p.offset_range().1 as usize + 1)], &p);
+            for th in 0..32usize {
+                for v in 0..4usize {
+                    let _ = t.get((th, v));
+                }
+            }
+        }
+    }};
+}
+
+#[test]
+fn swizzled_composites_every_offset_and_range() {
+    swizzled_composite_case!(2, 4, 0);
+    swizzled_composite_case!(1, 0, 4);
+    swizzled_composite_case!(2, 0, 5);
+    swizzled_composite_case!(3, 3, 6);
+}
