@@ -117,7 +117,7 @@ fn recast_mut_of_a_static_broadcast_stays_read_only() {
     let mut w = t.recast_mut::<u8>().expect("recast down");
     assert!(w.is_read_only());
     assert_eq!(w.try_set((1usize, 1usize), 7), Err(7));
-    drop(t);
+    let _ = t;
     assert_eq!(a.0[..], halves().0[..]);
 }
 
@@ -129,7 +129,10 @@ fn tensor_through_a_run_time_operand_with_negative_strides() {
     let (lo, hi) = d.offset_range();
     assert_eq!((lo, hi), (-3 * ld, 5));
     let buf: Vec<u32> = (0..64).map(|i| i * 3 + 1).collect();
-    assert!(matches!(Tensor::try_with_base(&buf[..], 23, &d), Err(TensorError::BelowStart { .. })));
+    assert!(matches!(
+        Tensor::try_with_base(&buf[..], 23, &d),
+        Err(TensorError::BelowStart { .. })
+    ));
     let t = Tensor::with_base(&buf[..], 24, &d);
     for x in 0..m {
         for y in 0..n {
@@ -150,8 +153,11 @@ fn tensor_through_a_run_time_tile_exact_range_boundary() {
     for (i, j) in [(0usize, 0usize), (1, 1)] {
         let d = layout!(restrict(divide([({m}, {k}):({ld}, 1), logical -> physical], (4, 4)), rest = (i, j)))
             .expect("valid");
-        let last = ((4 * i + 3) * ld + 4 * j + 3) as usize;
-        assert_eq!(d.offset_range(), (((4 * i) * ld + 4 * j) as i64, last as i64));
+        let last = (4 * i + 3) * ld + 4 * j + 3;
+        assert_eq!(
+            d.offset_range(),
+            (((4 * i) * ld + 4 * j) as i64, last as i64)
+        );
         let buf = vec![1u8; last + 1];
         assert!(Tensor::try_new(&buf[..], &d).is_ok());
         assert!(Tensor::try_new(&buf[..last], &d).is_err());

@@ -62,7 +62,10 @@ fn alias_freedom_of_run_time_strides_matches_injectivity() {
             }
         }
     }
-    assert!(accepted_aliasing.is_empty(), "aliasing accepted: {accepted_aliasing:?}");
+    assert!(
+        accepted_aliasing.is_empty(),
+        "aliasing accepted: {accepted_aliasing:?}"
+    );
 }
 
 #[test]
@@ -92,8 +95,9 @@ fn cute_order_nested_every_offset() {
     // CuTe (M, (K0, K1)):(1, (ld, K0*ld)): seed order ((K1, K0), M):((K0*ld, ld), 1).
     let (m, k0, k1, ld) = (8usize, 4usize, 3usize, 10usize);
     let s = k0 * ld;
-    let d = layout!(repeat([cute ({m}, ({k0}, {k1})):(1, ({ld}, {s})), logical -> physical], (1):(1)))
-        .expect("valid");
+    let d =
+        layout!(repeat([cute ({m}, ({k0}, {k1})):(1, ({ld}, {s})), logical -> physical], (1):(1)))
+            .expect("valid");
     for c1 in 0..k1 {
         for c0 in 0..k0 {
             for r in 0..m {
@@ -109,7 +113,8 @@ fn cute_order_nested_every_offset() {
 fn negative_strides_every_offset() {
     for (m, n, ld) in [(4usize, 8usize, 8i64), (8, 4, 5)] {
         let neg = -ld;
-        let d = layout!(divide([({m}, {n}):({neg}, -1), logical -> physical], (2, 2))).expect("valid");
+        let d =
+            layout!(divide([({m}, {n}):({neg}, -1), logical -> physical], (2, 2))).expect("valid");
         for flat in 0..(m * n) {
             // ((t0, t1), (r0, r1)), last fastest.
             let r1 = flat % (n / 2);
@@ -128,7 +133,8 @@ fn negative_strides_every_offset() {
 fn broadcast_run_time_size_is_read_only_only_when_above_one() {
     for m in [1usize, 3] {
         let n = 4usize;
-        let d = layout!(divide_modes([({m}, {n}):(_, 1), logical -> physical], (1, 1))).expect("valid");
+        let d =
+            layout!(divide_modes([({m}, {n}):(_, 1), logical -> physical], (1, 1))).expect("valid");
         assert_eq!(d.is_read_only(), m > 1, "m = {m}");
         for x in 0..m {
             for y in 0..n {
@@ -203,12 +209,22 @@ fn restrict_the_tile_leaves_the_rest() {
 
 #[test]
 fn several_run_time_values_all_leaves() {
-    for (a, b, sa, sb) in [(4usize, 6usize, 7i64, 1i64), (6, 4, 1, 6), (2, 8, 9, 1), (8, 2, 1, 8)] {
-        let d = layout!(divide([({a}, {b}):({sa}, {sb}), logical -> physical], (2, 2))).expect("valid");
+    for (a, b, sa, sb) in [
+        (4usize, 6usize, 7i64, 1i64),
+        (6, 4, 1, 6),
+        (2, 8, 9, 1),
+        (8, 2, 1, 8),
+    ] {
+        let d =
+            layout!(divide([({a}, {b}):({sa}, {sb}), logical -> physical], (2, 2))).expect("valid");
         for x in 0..a {
             for y in 0..b {
                 let want = x as i64 * sa + y as i64 * sb;
-                assert_eq!(d.offset(((x % 2, y % 2), (x / 2, y / 2))), want, "{a} {b} {sa} {sb}");
+                assert_eq!(
+                    d.offset(((x % 2, y % 2), (x / 2, y / 2))),
+                    want,
+                    "{a} {b} {sa} {sb}"
+                );
             }
         }
     }
@@ -218,7 +234,8 @@ fn several_run_time_values_all_leaves() {
 fn repeat_of_run_time_operand_every_offset() {
     // repeat(L, 3:1): (3, S_L):(M, D_L), M = cosize(L).
     for (m, n, ld) in [(2usize, 4usize, 6usize), (4, 2, 2)] {
-        let d = layout!(repeat([({m}, {n}):({ld}, 1), logical -> physical], (3):(1))).expect("valid");
+        let d =
+            layout!(repeat([({m}, {n}):({ld}, 1), logical -> physical], (3):(1))).expect("valid");
         let cos = ((m - 1) * ld + n) as i64;
         for a in 0..3usize {
             for x in 0..m {
@@ -235,7 +252,8 @@ fn repeat_of_run_time_operand_every_offset() {
 fn interleave_of_run_time_operand_every_offset() {
     // interleave(L, 3:1): (S_L, 3):(3·D_L, 1).
     for (m, n, ld) in [(2usize, 4usize, 6usize), (4, 2, 2)] {
-        let d = layout!(interleave([({m}, {n}):({ld}, 1), logical -> physical], (3):(1))).expect("valid");
+        let d = layout!(interleave([({m}, {n}):({ld}, 1), logical -> physical], (3):(1)))
+            .expect("valid");
         for x in 0..m {
             for y in 0..n {
                 for a in 0..3usize {
@@ -278,11 +296,12 @@ fn inverse_of_run_time_operand() {
 #[test]
 fn swizzle_of_run_time_operand() {
     let (m, n) = (8usize, 16usize);
-    let d = layout!(swizzle([({m}, {n}):({n}, 1), logical -> physical], b = 2, src = 4, dst = 0)).expect("valid");
+    let d = layout!(swizzle([({m}, {n}):({n}, 1), logical -> physical], b = 2, src = 4, dst = 0))
+        .expect("valid");
     for x in 0..m {
         for y in 0..n {
             let o = (x * n + y) as i64;
-            let want = o ^ (((o >> 4) & 3) << 0);
+            let want = swz(o, 2, 4, 0);
             assert_eq!(d.offset((x, y)), want);
         }
     }
@@ -295,12 +314,14 @@ fn run_time_leaf_evaluated_once() {
         calls.set(calls.get() + 1);
         v
     };
-    let d = layout!(divide([({next(16)}, 8):({next(8)}, 1), logical -> physical], (4, 4))).expect("valid");
+    let d = layout!(divide([({next(16)}, 8):({next(8)}, 1), logical -> physical], (4, 4)))
+        .expect("valid");
     assert_eq!(calls.get(), 2);
     let _ = d;
     calls.set(0);
     let i = 1usize;
-    let e = layout!(restrict(divide([(16, 8):(8, 1), logical -> physical], (4, 4)), rest = next(i)));
+    let e =
+        layout!(restrict(divide([(16, 8):(8, 1), logical -> physical], (4, 4)), rest = next(i)));
     let _ = e;
     assert_eq!(calls.get(), 1);
     calls.set(0);
@@ -329,11 +350,20 @@ fn aliasing_small_leading_dimension_every_form() {
         assert!(r.is_err(), "row {ld}");
     }
     for ld in [0usize, 1, 15] {
-        assert!(layout!(divide([({m}, {k}):(1, {ld}), logical -> physical], (4, 4))).is_err(), "col {ld}");
+        assert!(
+            layout!(divide([({m}, {k}):(1, {ld}), logical -> physical], (4, 4))).is_err(),
+            "col {ld}"
+        );
     }
     for ld in [-1i64, -7, 0] {
-        assert!(layout!(divide([({m}, {k}):({ld}, 1), logical -> physical], (4, 4))).is_err(), "neg {ld}");
-        assert!(layout!(divide([({m}, {k}):({ld}, -1), logical -> physical], (4, 4))).is_err(), "neg2 {ld}");
+        assert!(
+            layout!(divide([({m}, {k}):({ld}, 1), logical -> physical], (4, 4))).is_err(),
+            "neg {ld}"
+        );
+        assert!(
+            layout!(divide([({m}, {k}):({ld}, -1), logical -> physical], (4, 4))).is_err(),
+            "neg2 {ld}"
+        );
     }
     // Nested: ((a, b), c):((s, t), 1)
     let (a, b, c) = (2usize, 4usize, 4usize);
@@ -359,7 +389,10 @@ fn index_type_range_unsigned_and_narrow() {
     let max = 3 * ld + 3;
     assert_eq!(r.is_ok(), max <= u32::MAX as usize, "{r:?}");
     if let Ok(d) = r {
-        assert_eq!(d.offset(((1usize, 1usize), (1usize, 1usize))) as u64, max as u64);
+        assert_eq!(
+            d.offset(((1usize, 1usize), (1usize, 1usize))) as u64,
+            max as u64
+        );
     }
 }
 
@@ -376,7 +409,6 @@ fn tile_equal_to_fast_leaf_keeps_nesting() {
         }
     }
 }
-
 
 #[test]
 #[ignore = "finding: a run-time stride 0 in CuTe order becomes a broadcast instead of ZeroStride"]
@@ -402,15 +434,22 @@ fn restrict_tuple_value_checks_each_component() {
     // rest has shape (4, 3): (0, 5) has a flat index 5 < 12, but 5 is outside the second entry.
     for (i, j) in [(0usize, 5usize), (0, 3), (1, 4)] {
         let r = layout!(restrict(divide([({m}, {k}):({ld}, 1), logical -> physical], (8, 16)), rest = (i, j)));
-        assert!(matches!(r, Err(Error::CoordOutOfRange { .. })), "({i}, {j}): {r:?}");
+        assert!(
+            matches!(r, Err(Error::CoordOutOfRange { .. })),
+            "({i}, {j}): {r:?}"
+        );
     }
     for (i, j) in [(1i64, -1i64), (-1, 3)] {
         let r = layout!(restrict(divide([({m}, {k}):({ld}, 1), logical -> physical], (8, 16)), rest = (i, j)));
-        assert!(matches!(r, Err(Error::CoordOutOfRange { .. })), "({i}, {j}): {r:?}");
+        assert!(
+            matches!(r, Err(Error::CoordOutOfRange { .. })),
+            "({i}, {j}): {r:?}"
+        );
     }
     // A flat value past the entry.
     let f = 12usize;
-    let r = layout!(restrict(divide([({m}, {k}):({ld}, 1), logical -> physical], (8, 16)), rest = f));
+    let r =
+        layout!(restrict(divide([({m}, {k}):({ld}, 1), logical -> physical], (8, 16)), rest = f));
     assert!(matches!(r, Err(Error::CoordOutOfRange { .. })), "{r:?}");
 }
 
@@ -458,7 +497,8 @@ fn restrict_then_swizzle_every_offset() {
 fn swizzled_tensor_every_in_domain_access_is_in_bounds() {
     // The swizzle moves offsets past the inner layout's range: bit 0 goes to bit 4.
     let n = 16usize;
-    let d = layout!(swizzle([({n}):(1), logical -> physical], b = 1, src = 0, dst = 4)).expect("valid");
+    let d =
+        layout!(swizzle([({n}):(1), logical -> physical], b = 1, src = 0, dst = 4)).expect("valid");
     let max = (0..n as i64).map(|o| swz(o, 1, 0, 4)).max().unwrap();
     assert_eq!(d.offset_range().1, max);
     let data: Vec<i64> = (0..64).collect();
@@ -467,7 +507,6 @@ fn swizzled_tensor_every_in_domain_access_is_in_bounds() {
         assert_eq!(*t.get(x), swz(x as i64, 1, 0, 4));
     }
 }
-
 
 #[test]
 fn restriction_of_a_broadcast_keeps_it_read_only() {
@@ -518,12 +557,15 @@ fn extreme_values_never_panic_and_offsets_are_exact() {
                         }
                     };
                     let inj = a.checked_mul(b).is_some() && (a <= 3) && injective(&[a, b], &[s, t]);
-                    if let Ok(d) = layout!(repeat([({a}, {b}):({s}, {t}), logical -> physical], (1):(1))) {
+                    if let Ok(d) =
+                        layout!(repeat([({a}, {b}):({s}, {t}), logical -> physical], (1):(1)))
+                    {
                         assert!(inj || a > 3, "aliasing accepted {a} {b} {s} {t}");
                         check(&|f| d.offset(f), a * b, "repeat");
                     }
                     let _ = layout!(repeat([({a}, {b}):({s}, {t}), logical -> physical], (3):(1)));
-                    let _ = layout!(interleave([({a}, {b}):({s}, {t}), logical -> physical], (3):(1)));
+                    let _ =
+                        layout!(interleave([({a}, {b}):({s}, {t}), logical -> physical], (3):(1)));
                     let _ = layout!(broadcast([({a}, {b}):({s}, {t}), logical -> physical], (3)));
                     let _ = layout!(divide([({a}, {b}):({s}, {t}), logical -> physical], (1, 1)));
                     let _ = layout!(restrict(divide([({a}, {b}):({s}, {t}), logical -> physical], (1, 1)), rest = (0, 0)));
@@ -545,17 +587,39 @@ fn integer_types_of_values() {
     assert_eq!(d.offset((1usize, 2usize)), (5 * 8 + 2) as i64);
     let m = i128::MAX;
     let r = layout!(divide([({m}, {k}):({ld}, 1), logical -> physical], (4, 4)));
-    assert!(matches!(r, Err(Error::LeafOutOfRange { leaf: 0, stride: false, .. })), "{r:?}");
+    assert!(
+        matches!(
+            r,
+            Err(Error::LeafOutOfRange {
+                leaf: 0,
+                stride: false,
+                ..
+            })
+        ),
+        "{r:?}"
+    );
     let m = i128::MIN;
     let r = layout!(divide([({m}, {k}):({ld}, 1), logical -> physical], (4, 4)));
-    assert!(matches!(r, Err(Error::LeafOutOfRange { leaf: 0, stride: false, negative: true, .. })), "{r:?}");
+    assert!(
+        matches!(
+            r,
+            Err(Error::LeafOutOfRange {
+                leaf: 0,
+                stride: false,
+                negative: true,
+                ..
+            })
+        ),
+        "{r:?}"
+    );
 }
 
 #[test]
 fn size_one_run_time_leaves() {
     // Valid values of size 1 in every operation: not refused, offsets exact.
     let (one, n, ld) = (1usize, 4usize, 4usize);
-    let d = layout!(repeat([({one}, {n}):({ld}, 1), logical -> physical], (2):(1))).expect("repeat");
+    let d =
+        layout!(repeat([({one}, {n}):({ld}, 1), logical -> physical], (2):(1))).expect("repeat");
     for a in 0..2usize {
         for y in 0..n {
             assert_eq!(d.offset(a * n + y), (a * n + y) as i64);
@@ -581,7 +645,8 @@ fn inverse_with_a_size_one_run_time_leaf() {
 #[test]
 fn divide_modes_of_run_time_operand_every_offset() {
     for (m, n, ld) in [(4usize, 8usize, 8usize), (6, 12, 13)] {
-        let d = layout!(divide_modes([({m}, {n}):({ld}, 1), logical -> physical], (2, 4))).expect("valid");
+        let d = layout!(divide_modes([({m}, {n}):({ld}, 1), logical -> physical], (2, 4)))
+            .expect("valid");
         for x in 0..m {
             for y in 0..n {
                 let c = ((x / 2, x % 2), (y / 4, y % 4));
@@ -648,7 +713,8 @@ fn contains_checks_every_leaf() {
 fn restrict_named_mode_of_run_time_operand() {
     let (m, k, ld) = (8usize, 4usize, 6usize);
     for i in 0..m {
-        let d = layout!(restrict([(row: {m}, col: {k}):({ld}, 1), logical -> physical], row = i)).expect("valid");
+        let d = layout!(restrict([(row: {m}, col: {k}):({ld}, 1), logical -> physical], row = i))
+            .expect("valid");
         for c in 0..k {
             assert_eq!(d.offset(c), (i * ld + c) as i64);
         }
@@ -661,7 +727,8 @@ fn restrict_named_mode_of_run_time_operand() {
 #[test]
 fn coarser_coordinates_unflatten_with_run_time_sizes() {
     for (m, k, ld) in [(32usize, 48usize, 50usize), (16, 16, 16)] {
-        let d = layout!(divide([({m}, {k}):({ld}, 1), logical -> physical], (8, 16))).expect("valid");
+        let d =
+            layout!(divide([({m}, {k}):({ld}, 1), logical -> physical], (8, 16))).expect("valid");
         let (bm, bk) = (m / 8, k / 16);
         for tf in 0..128usize {
             for rf in 0..bm * bk {
@@ -676,7 +743,8 @@ fn coarser_coordinates_unflatten_with_run_time_sizes() {
         // Nested operand: ((a, b), c) with a coarse first mode.
         let (a, b, c) = (2usize, 3usize, 4usize);
         let s0 = 3 * c + 1;
-        let n = layout!(repeat([(({a}, {b}), {c}):(({s0}, {c}), 1), logical -> physical], (1):(1))).expect("valid");
+        let n = layout!(repeat([(({a}, {b}), {c}):(({s0}, {c}), 1), logical -> physical], (1):(1)))
+            .expect("valid");
         for x in 0..a * b {
             for z in 0..c {
                 let want = ((x / b) * s0 + (x % b) * c + z) as i64;
@@ -690,16 +758,19 @@ fn coarser_coordinates_unflatten_with_run_time_sizes() {
 fn index_type_boundaries_are_exact() {
     let two = 2usize;
     let s = i64::from(i32::MIN);
-    let d = layout!(repeat([({two}):({s}), logical -> physical, index = i32], (1):(1))).expect("fits");
+    let d =
+        layout!(repeat([({two}):({s}), logical -> physical, index = i32], (1):(1))).expect("fits");
     assert_eq!(d.offset(1usize), i32::MIN);
     let s = i64::from(i32::MIN) - 1;
     let r = layout!(repeat([({two}):({s}), logical -> physical, index = i32], (1):(1)));
     assert!(matches!(r, Err(Error::IndexTypeRange { .. })), "{r:?}");
     let s = i64::from(i32::MAX);
-    let d = layout!(repeat([({two}):({s}), logical -> physical, index = i32], (1):(1))).expect("fits");
+    let d =
+        layout!(repeat([({two}):({s}), logical -> physical, index = i32], (1):(1))).expect("fits");
     assert_eq!(d.offset(1usize), i32::MAX);
     let s = i64::from(u32::MAX);
-    let d = layout!(repeat([({two}):({s}), logical -> physical, index = u32], (1):(1))).expect("fits");
+    let d =
+        layout!(repeat([({two}):({s}), logical -> physical, index = u32], (1):(1))).expect("fits");
     assert_eq!(d.offset(1usize), u32::MAX);
     let s = i64::from(u32::MAX) + 1;
     let r = layout!(repeat([({two}):({s}), logical -> physical, index = u32], (1):(1)));
@@ -812,7 +883,14 @@ fn out_of_range_error_names_the_value_that_broke_the_rule() {
         rest = (0, huge)
     ));
     assert!(
-        matches!(r, Err(Error::CoordOutOfRange { value: 200, size: 128, .. })),
+        matches!(
+            r,
+            Err(Error::CoordOutOfRange {
+                value: 200,
+                size: 128,
+                ..
+            })
+        ),
         "{r:?}"
     );
     // rest has shape (2, 4): 5 is outside the first entry, the huge value is for the second.
@@ -822,7 +900,9 @@ fn out_of_range_error_names_the_value_that_broke_the_rule() {
         rest = (i, huge)
     ));
     match r {
-        Err(Error::CoordOutOfRange { value: 5, size: 2, .. }) => {}
+        Err(Error::CoordOutOfRange {
+            value: 5, size: 2, ..
+        }) => {}
         Err(Error::RuntimeValueOutOfRange { size: 4, .. }) => {}
         r => panic!("{r:?}"),
     }

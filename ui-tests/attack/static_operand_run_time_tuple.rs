@@ -3,6 +3,7 @@ use layout_typed::prelude::*;
 
 fn main() {
     let (i, j) = (1usize, 2usize);
-    let d = layout!(restrict(divide([(16, 16):(16, 1), logical -> physical], (4, 4)), rest = (i, j)));
+    let d =
+        layout!(restrict(divide([(16, 16):(16, 1), logical -> physical], (4, 4)), rest = (i, j)));
     assert_eq!(d.offset((0usize, 0usize)), 64 + 8);
 }
