@@ -907,3 +907,75 @@ fn out_of_range_error_names_the_value_that_broke_the_rule() {
         r => panic!("{r:?}"),
     }
 }
+
+/// A small deterministic generator (no dependency): xorshift.
+struct Rng(u64);
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+layout! {
+    /// 32 threads × 4 values, each thread a column of 4 rows apart (strided).
+    const TV_STRIDED = (thread: 32, value: 4):(1, 32), thread-value -> logical;
+}
+
+#[test]
+fn random_matrices_tiles_and_partitions_every_offset() {
+    let mut g = Rng(0x9e37_79b9_7f4a_7c15);
+    for _ in 0..150 {
+        let (bm, bk) = (1 + g.below(4), 1 + g.below(4));
+        let (m, k) = (8 * bm, 16 * bk);
+        let row_major = g.below(2) == 0;
+        let ld = if row_major { k } else { m } + g.below(5);
+        let (i, j) = (g.below(bm), g.below(bk));
+        // Element (r, c) of the matrix.
+        let at = |r: usize, c: usize| -> i64 {
+            if row_major {
+                (r * ld + c) as i64
+            } else {
+                (r + c * ld) as i64
+            }
+        };
+        let t = g.below(32);
+        if row_major {
+            let tile = layout!(restrict(divide([({m}, {k}):({ld}, 1), logical -> physical], (8, 16)), rest = (i, j))).expect("valid");
+            let part = layout!(restrict(compose(restrict(divide([({m}, {k}):({ld}, 1), logical -> physical], (8, 16)), rest = (i, j)), TV_STRIDED), thread = t)).expect("valid");
+            let whole = layout!(divide_modes([({m}, {k}):({ld}, 1), logical -> physical], (8, 16)))
+                .expect("valid");
+            for r in 0..8 {
+                for c in 0..16 {
+                    assert_eq!(tile.offset((r, c)), at(8 * i + r, 16 * j + c));
+                }
+            }
+            for v in 0..4 {
+                let q = t + 32 * v;
+                assert_eq!(part.offset(v), at(8 * i + q / 16, 16 * j + q % 16));
+            }
+            for r in 0..m {
+                for c in 0..k {
+                    assert_eq!(whole.offset(((r / 8, r % 8), (c / 16, c % 16))), at(r, c));
+                }
+            }
+        } else {
+            let tile = layout!(restrict(divide([({m}, {k}):(1, {ld}), logical -> physical], (8, 16)), rest = (i, j))).expect("valid");
+            let part = layout!(restrict(compose(restrict(divide([({m}, {k}):(1, {ld}), logical -> physical], (8, 16)), rest = (i, j)), TV_STRIDED), thread = t)).expect("valid");
+            let cute = layout!(restrict(divide([cute ({k}, {m}):({ld}, 1), logical -> physical], (8, 16)), rest = (i, j))).expect("valid");
+            for r in 0..8 {
+                for c in 0..16 {
+                    assert_eq!(tile.offset((r, c)), at(8 * i + r, 16 * j + c));
+                    // The same matrix in CuTe order: (k, m):(ld, 1) reversed is (m, k):(1, ld).
+                    assert_eq!(cute.offset((r, c)), at(8 * i + r, 16 * j + c));
+                }
+            }
+            for v in 0..4 {
+                let q = t + 32 * v;
+                assert_eq!(part.offset(v), at(8 * i + q / 16, 16 * j + q % 16));
+            }
+        }
+    }
+}
