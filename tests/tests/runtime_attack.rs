@@ -979,3 +979,33 @@ fn random_matrices_tiles_and_partitions_every_offset() {
         }
     }
 }
+
+#[test]
+fn restrict_the_value_entry_or_every_entry() {
+    let (m, k, ld, i, j) = (16usize, 32usize, 40usize, 1usize, 1usize);
+    let at = |q: usize| ((8 * i + q / 16) * ld + 16 * j + q % 16) as i64;
+    for v in 0..4usize {
+        let d = layout!(restrict(
+            compose(restrict(divide([({m}, {k}):({ld}, 1), logical -> physical], (8, 16)), rest = (i, j)), TV_STRIDED),
+            value = v
+        ))
+        .expect("valid");
+        for t in 0..32usize {
+            assert_eq!(d.offset(t), at(t + 32 * v));
+        }
+    }
+    for (t, v) in [(5usize, 3usize), (31, 0), (0, 0)] {
+        let d = layout!(restrict(
+            compose(restrict(divide([({m}, {k}):({ld}, 1), logical -> physical], (8, 16)), rest = (i, j)), TV_STRIDED),
+            thread = t,
+            value = v
+        ))
+        .expect("valid");
+        assert_eq!(d.size(), 1);
+        assert_eq!(d.offset(0usize), at(t + 32 * v));
+        let e = layout!(restrict(divide([({m}, {k}):({ld}, 1), logical -> physical], (8, 16)), rest = (i, j), tile = (t % 8, v)))
+            .expect("valid");
+        assert_eq!(e.size(), 1);
+        assert_eq!(e.offset(0usize), ((8 * i + t % 8) * ld + 16 * j + v) as i64);
+    }
+}
