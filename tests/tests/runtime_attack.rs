@@ -847,6 +847,14 @@ macro_rules! swizzled_composite_case {
                     assert_eq!(r.offset(v), want, "r");
                     lo = lo.min(want);
                     hi = hi.max(want);
+                    let (a, z) = r.offset_range();
+                    assert!(a <= want && want <= z, "r's range [{a}, {z}] misses {want}");
+                }
+                // A tensor on exactly the data the range asks for reads every coordinate.
+                let data: Vec<i64> = (0..1024).collect();
+                let tr = Tensor::new(&data[..r.offset_range().1 as usize + 1], &r);
+                for v in 0..4usize {
+                    let _ = tr.get(v);
                 }
             }
             // The range bounds every offset, so a tensor made on it is never short.
