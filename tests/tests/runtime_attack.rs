@@ -1017,3 +1017,16 @@ fn restrict_the_value_entry_or_every_entry() {
         assert_eq!(e.offset(0usize), ((8 * i + t % 8) * ld + 16 * j + v) as i64);
     }
 }
+
+#[test]
+#[ignore = "finding: RuntimeProfile of a same-count, other-nesting result says '3 leaves, but its type has 3'"]
+fn runtime_profile_message_says_what_differs() {
+    // (a, b) = (16, 4): the tile of 8 covers (2, 4), the rest is 8: three leaves, as the type's
+    // (8, (16, 2)) has, but another nesting.
+    let (a, b) = (16usize, 4usize);
+    let e = layout!(divide([(({a}, {b})):(({b}, 1)), logical -> physical], 8)).unwrap_err();
+    let Error::RuntimeProfile { expected, found } = e else {
+        panic!("{e:?}")
+    };
+    assert_ne!(expected, found, "the message contradicts itself: {e}");
+}
