@@ -155,6 +155,8 @@ pub enum Expected {
     CloseBracket,
     /// `}` closing a run-time leaf.
     CloseBrace,
+    /// The integer expression of a run-time leaf, between its braces.
+    LeafExpression,
     /// A `restrict` entry: a position or a mode name.
     Entry,
     /// A `restrict` value.
@@ -859,9 +861,12 @@ pub enum Error {
         /// The number of domain leaves of the value.
         found: usize,
     },
-    /// `compose` whose left operand's size depends on run-time leaves: the right operand
-    /// enumerates a static number of positions, so the left operand's size must be static.
-    RuntimeLeftSize,
+    /// `compose` whose operand's size depends on run-time leaves while the other's is static
+    /// (the right operand enumerates the left operand's positions: their sizes are equal).
+    RuntimeComposeSize {
+        /// Whether it is the left operand's size (else the right operand's).
+        left: bool,
+    },
     /// The run-time value of a `restrict` by a value (`restrict(L, thread = t)`) outside its
     /// entry `[0, size)`: the panic of the value `layout!` builds, like a slice index's.
     RuntimeValueOutOfRange {
@@ -1099,6 +1104,7 @@ impl fmt::Display for Expected {
             Expected::CloseBrace => "`}` closing the run-time leaf",
             Expected::Entry => "an entry: a position or a mode name",
             Expected::Value => "a value after `=`",
+            Expected::LeafExpression => "an integer expression between the braces",
             Expected::TileEntry => "a tile entry (an integer or a tuple of integers)",
             Expected::Shape => "a size (an integer or a tuple of sizes)",
             Expected::ElementBits => "an element width in bits, e.g. `16-bit`",
@@ -2331,6 +2337,7 @@ impl Error {
                 Expected::Expression => f.write_str("an operand is a name, a bracketed declaration `[(16,32):(32,1), logical -> physical]`, or an operation"),
                 Expected::Entry | Expected::Value => f.write_str("write `restrict(ADDR, thread = t)` or `restrict(ADDR, 0 = 2)`"),
                 Expected::TileEntry => f.write_str("a tile is an integer or a tuple of integers, `(64, 32)`"),
+                Expected::LeafExpression => f.write_str("a run-time leaf is a Rust expression of an integer type in braces, `{m}` or `{ld * 2}`"),
                 Expected::ElementBits => f.write_str("the element width in bits, e.g. `16-bit`"),
                 Expected::Attribute | Expected::Item | Expected::ItemName | Expected::ItemEnd => f.write_str("an item reads `#[attributes] pub const NAME = LAYOUT, DOMAIN -> CODOMAIN;`, e.g. `const SMEM = (16,32):(32,1), logical -> physical;`"),
                 _ => write!(f, "write {expected} here"),
@@ -2649,24 +2656,43 @@ impl Error {
                 w,
                 "runtime-profile",
                 &|f| {
-                    write!(
-                        f,
-                        "the run-time values give the result {found} domain leaves, but its type, derived while compiling, has {expected}"
-                    )
+                    if expected == found {
+                        write!(
+                            f,
+                            "the run-time values nest the result's {found} domain leaves otherwise than its type, derived while compiling"
+                        )
+                    } else {
+                        write!(
+                            f,
+                            "the run-time values give the result {found} domain leaves, but its type, derived while compiling, has {expected}"
+                        )
+                    }
                 },
                 Some(&|f| {
                     f.write_str("make the sizes and strides that decide the result's nesting static (a tile that ends inside a run-time leaf, the strides of an `inverse`)")
                 }),
             ),
-            Error::RuntimeLeftSize => row(
+            Error::RuntimeComposeSize { left } => row(
                 part,
                 w,
                 "runtime-leaves",
                 &|f| {
-                    f.write_str("compose: the left operand's size depends on run-time leaves, but the right operand's is static")
+                    let (this, other) = if left {
+                        ("left", "right")
+                    } else {
+                        ("right", "left")
+                    };
+                    write!(
+                        f,
+                        "compose: the {this} operand's size depends on run-time leaves, but the {other} operand's is static"
+                    )
                 },
                 Some(&|f| {
-                    f.write_str("restrict or divide the left operand to a static tile first (`restrict(divide(G, (128, 64)), rest = (i, j))`)")
+                    if left {
+                        f.write_str("restrict or divide the left operand to a static tile first (`restrict(divide(G, (128, 64)), rest = (i, j))`)")
+                    } else {
+                        f.write_str("give the right operand static sizes: it enumerates the left operand's positions")
+                    }
                 }),
             ),
             Error::RuntimeConstant => row(

@@ -11,7 +11,7 @@
 //! rule checked again on the real values (`layout_typed::DynamicMap`).
 
 use layout_core::expr::{self, Arrangement, Decl, Env, Expr, Leaf, Located, Node, Span, Value};
-use layout_core::{Error, Stride};
+use layout_core::{Error, IntType, Stride};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -82,8 +82,8 @@ fn visit<'a>(e: &'a Expr<Span>, f: &mut dyn FnMut(Visit<'a>)) {
 /// The same expression with every run-time value replaced by a stand-in: run-time sizes by
 /// `size`, the strides of a layout with run-time leaves packed, run-time `restrict` values by
 /// 0. Spans are kept, so that errors point at what is written.
-fn stand_in(e: &Expr<Span>, size: i64) -> Expr<Span> {
-    let sub = |x: &Expr<Span>| Box::new(stand_in(x, size));
+fn stand_in(e: &Expr<Span>, c: Stand) -> Expr<Span> {
+    let sub = |x: &Expr<Span>| Box::new(stand_in(x, c));
     match e {
         Expr::Operand(_) | Expr::Bare(..) => e.clone(),
         Expr::Literal(d, s) => {
@@ -91,7 +91,10 @@ fn stand_in(e: &Expr<Span>, size: i64) -> Expr<Span> {
                 return e.clone();
             }
             let mut d = (**d).clone();
-            d.layout.shape = sizes(&d.layout.shape, size);
+            d.layout.shape = sizes(&d.layout.shape, c.size);
+            if c.wide {
+                d.index = Some((layout_core::IntType::I64, s.clone()));
+            }
             if let Some(stride) = packed(&d.layout.shape, &d.layout.stride, d.layout.cute) {
                 d.layout.stride = stride;
             }
@@ -121,7 +124,7 @@ fn stand_in(e: &Expr<Span>, size: i64) -> Expr<Span> {
             operand: sub(operand),
             fixed: fixed
                 .iter()
-                .map(|(entry, v)| (entry.clone(), zeroed(v)))
+                .map(|(entry, v)| (entry.clone(), zeroed(v, c.all_values)))
                 .collect(),
             span: span.clone(),
         },
@@ -133,7 +136,7 @@ fn stand_in(e: &Expr<Span>, size: i64) -> Expr<Span> {
         } => Expr::Repeat {
             operand: sub(operand),
             arrangement: Box::new(match arrangement.as_ref() {
-                Arrangement::Expr(x) => Arrangement::Expr(stand_in(x, size)),
+                Arrangement::Expr(x) => Arrangement::Expr(stand_in(x, c)),
                 a => a.clone(),
             }),
             kind: *kind,
@@ -175,13 +178,28 @@ fn stand_in(e: &Expr<Span>, size: i64) -> Expr<Span> {
     }
 }
 
-/// A `restrict` value with its run-time parts replaced by 0 (its tuples and `_` kept).
-fn zeroed(v: &Value<Span>) -> Value<Span> {
+/// A `restrict` value with its run-time parts replaced by 0, and with `all` its integers too
+/// (its tuples and `_` kept).
+fn zeroed(v: &Value<Span>, all: bool) -> Value<Span> {
     match v {
         Value::Runtime(s) => Value::Int(0, s.clone()),
-        Value::Parts(p, s) => Value::Parts(p.iter().map(zeroed).collect(), s.clone()),
+        Value::Parts(p, s) => Value::Parts(p.iter().map(|x| zeroed(x, all)).collect(), s.clone()),
+        Value::Int(_, s) if all => Value::Int(0, s.clone()),
+        Value::Coord(t, s) if all => Value::Coord(t.map(&mut |_| 0), s.clone()),
         v => v.clone(),
     }
+}
+
+/// How [`stand_in`] replaces the run-time values.
+#[derive(Clone, Copy)]
+struct Stand {
+    /// Every run-time size.
+    size: i64,
+    /// Whether operands with run-time leaves compute in `i64` (their packed offsets are not
+    /// the real ones, so the declared index type is checked when the value is built).
+    wide: bool,
+    /// Whether the static `restrict` values are 0 as well (they may lie in run-time entries).
+    all_values: bool,
 }
 
 /// A shape with its run-time sizes replaced by `size`.
@@ -251,7 +269,26 @@ fn packed(shape: &Node<Span>, stride: &Node<Span>, cute: bool) -> Option<Node<Sp
 struct Part {
     at: Span,
     value: Written,
-    part: TokenStream,
+    kind: Kind,
+}
+
+/// What a run-time value stands for; leaves are numbered per operand (`op`), in seed order.
+enum Kind {
+    Size {
+        op: usize,
+        leaf: usize,
+    },
+    Stride {
+        leaf: usize,
+    },
+    /// A stride of an operand written in CuTe order, where a literal 0 reads as a broadcast:
+    /// the seed mode path and the size of its leaf (static, or the run-time size's `op`/`leaf`).
+    CuteStride {
+        leaf: usize,
+        path: Vec<usize>,
+        size: Result<i64, (usize, usize)>,
+    },
+    Value,
 }
 
 /// A run-time value as written: one integer expression (a tuple of them is a `Value::Parts`
@@ -273,12 +310,32 @@ impl Written {
     }
 }
 
-/// The run-time values of `e`, in the order written.
-fn parts(k: &Krate, e: &Expr<Span>, text: &Text) -> Vec<Part> {
+/// The seed-order mode path of every leaf of `t`.
+fn leaf_paths(t: &layout_core::Tree<i64>, at: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+    match t {
+        layout_core::Tree::Leaf(_) => out.push(at.clone()),
+        layout_core::Tree::Tuple(v) => {
+            for (i, x) in v.iter().enumerate() {
+                at.push(i);
+                leaf_paths(x, at, out);
+                at.pop();
+            }
+        }
+    }
+}
+
+/// The run-time values of `e`, in the order written, each with the tokens of what it stands
+/// for (`Part` of `layout_typed::__private`).
+fn parts(k: &Krate, e: &Expr<Span>, text: &Text) -> Vec<(Span, Written, TokenStream)> {
     let mut out = Vec::new();
+    let mut op = 0usize;
     visit(e, &mut |v| match v {
         Visit::Literal(d) if d.layout.has_runtime() => {
             let n = d.layout.shape.leaves().len();
+            let seed = d.layout.seed();
+            let mut paths = Vec::new();
+            leaf_paths(&seed.shape, &mut Vec::new(), &mut paths);
+            let sizes = seed.shape.leaves();
             for (tree, stride) in [(&d.layout.shape, false), (&d.layout.stride, true)] {
                 for (written, (l, braces)) in tree.leaves().into_iter().enumerate() {
                     if let Leaf::Runtime(inner) = l {
@@ -288,29 +345,67 @@ fn parts(k: &Krate, e: &Expr<Span>, text: &Text) -> Vec<Part> {
                         } else {
                             written
                         };
-                        let part = if stride {
-                            quote!(#k::__private::Part::Stride(#leaf))
-                        } else {
-                            quote!(#k::__private::Part::Size(#leaf))
+                        let kind = match (stride, d.layout.cute) {
+                            (false, _) => Kind::Size { op, leaf },
+                            (true, false) => Kind::Stride { leaf },
+                            (true, true) => Kind::CuteStride {
+                                leaf,
+                                path: paths.get(leaf).cloned().unwrap_or_default(),
+                                size: match seed.runtime.get(leaf) {
+                                    Some((Some(_), _)) => Err((op, leaf)),
+                                    _ => Ok(sizes.get(leaf).map_or(1, |x| **x)),
+                                },
+                            },
                         };
                         out.push(Part {
                             at: braces.clone(),
                             value: Written(text.tokens(inner)),
-                            part,
+                            kind,
                         });
                     }
                 }
             }
+            op = op.saturating_add(1);
         }
         Visit::Value(Value::Runtime(s)) => out.push(Part {
             at: s.clone(),
             value: Written(text.tokens(s)),
-            part: quote!(#k::__private::Part::Value),
+            kind: Kind::Value,
         }),
         _ => {}
     });
     out.sort_by_key(|p| p.at.start);
-    out
+    // Where each run-time size is, for the CuTe-order strides that need it.
+    let size_index = |o: usize, l: usize| {
+        out.iter()
+            .position(|p| matches!(p.kind, Kind::Size { op, leaf } if op == o && leaf == l))
+    };
+    let tokens: Vec<TokenStream> = out
+        .iter()
+        .map(|p| match &p.kind {
+            Kind::Size { leaf, .. } => quote!(#k::__private::Part::Size(#leaf)),
+            Kind::Stride { leaf } => quote!(#k::__private::Part::Stride(#leaf)),
+            Kind::CuteStride { leaf, path, size } => {
+                let size = match size {
+                    Ok(n) => quote!(::core::result::Result::Ok(#n)),
+                    Err((o, l)) => {
+                        let at = size_index(*o, *l).unwrap_or(usize::MAX);
+                        quote!(::core::result::Result::Err(#at))
+                    }
+                };
+                quote!(#k::__private::Part::CuteStride {
+                    leaf: #leaf,
+                    path: &[#(#path),*],
+                    size: #size,
+                })
+            }
+            Kind::Value => quote!(#k::__private::Part::Value),
+        })
+        .collect();
+    out.into_iter()
+        .zip(tokens)
+        .map(|(p, t)| (p.at, p.value, t))
+        .collect()
 }
 
 /// The expansion of an expression with run-time leaves (`has_runtime`), its operands defined
@@ -331,50 +426,103 @@ pub fn expand(
             errs.extend(es.iter().flat_map(|l| text.errors(l)));
         }
         Visit::Tile(t) if t > 0 => {
-            lcm = lcm_of(lcm, t).filter(|&l| l <= 1 << 20).unwrap_or(lcm);
+            lcm = lcm_of(lcm, t).unwrap_or(lcm);
         }
         _ => {}
     });
     if !errs.is_empty() {
         return Err(errs);
     }
-    // The stand-ins' sizes: multiples of every tile, small ones first (the packed offsets
-    // must fit the index type), then one past most static `restrict` values.
-    let samples = [2, 3, 4096].map(|m| lcm.saturating_mul(m));
+    // The stand-ins' sizes: multiples of every tile (small ones first: the packed offsets of
+    // several run-time sizes multiply), then one past most static `restrict` values, then the
+    // tiles themselves.
+    let samples: Vec<i64> = [2, 3, 4096, 1]
+        .into_iter()
+        .filter_map(|m| lcm.checked_mul(m))
+        .filter(|&s| s <= 1 << 40)
+        .collect();
     let opts = expr::Options::default();
-    let mut first_err: Option<Vec<Located<Span>>> = None;
-    let mut sizes_differ = None;
+    let attempt = |c: Stand| -> Result<expr::Evaluated<Span>, Vec<Located<Span>>> {
+        match expr::evaluate(&stand_in(e, c), env, &opts) {
+            // The stand-in's offsets are not the value's: its index type is checked when the
+            // value is built. Which type it is, the error says.
+            Err(es) => match es.first().map(|l| l.error) {
+                Some(Error::IndexTypeRange {
+                    type_min, type_max, ..
+                }) => {
+                    let declared = [IntType::I32, IntType::U32, IntType::I64, IntType::Usize]
+                        .into_iter()
+                        .find(|t| t.range() == (type_min, type_max));
+                    let mut v = expr::evaluate(&stand_in(e, Stand { wide: true, ..c }), env, &opts)
+                        .map_err(|_| es.clone())?;
+                    v.index = declared.unwrap_or(v.index);
+                    Ok(v)
+                }
+                _ => Err(es),
+            },
+            ok => ok,
+        }
+    };
+    let mut errors: Vec<Vec<Located<Span>>> = Vec::new();
     let mut found = None;
-    for s in samples {
-        match expr::evaluate(&stand_in(e, s), env, &opts) {
+    for &size in &samples {
+        match attempt(Stand {
+            size,
+            wide: false,
+            all_values: false,
+        }) {
             Ok(v) => {
                 found = Some(v);
                 break;
             }
-            Err(es) => {
-                if let (Some(first), Some(l)) = (&first_err, es.first())
-                    && let (
-                        Some(Located {
-                            error: Error::SizeMismatch { left: a, .. },
-                            ..
-                        }),
-                        Error::SizeMismatch { left: b, .. },
-                    ) = (first.first(), &l.error)
-                    && a != b
-                {
-                    sizes_differ = Some(l.span.clone());
-                }
-                first_err.get_or_insert(es);
+            Err(es) => errors.push(es),
+        }
+    }
+    let firsts: Vec<Option<&Located<Span>>> = errors.iter().map(|es| es.first()).collect();
+    let differ = firsts.windows(2).any(|w| match w {
+        [Some(a), Some(b)] => a.error != b.error,
+        _ => false,
+    });
+    if found.is_none() && differ {
+        // A compose whose one operand's size follows the stand-in's: a rule of its own.
+        for (left, side) in [(true, 0usize), (false, 1usize)] {
+            let sizes: Vec<i64> = firsts
+                .iter()
+                .filter_map(|l| match l.map(|l| (l.error, l.span.clone())) {
+                    Some((Error::SizeMismatch { left: a, right: b }, _)) => {
+                        Some(if side == 0 { a } else { b })
+                    }
+                    _ => None,
+                })
+                .collect();
+            if sizes.len() == firsts.len()
+                && sizes.windows(2).any(|w| matches!(w, [a, b] if a != b))
+            {
+                let right = firsts.first().copied().flatten().map(|l| l.span.clone());
+                let at = match (left, right) {
+                    (true, Some(r)) => left_of(e, &r).unwrap_or(r),
+                    (false, Some(r)) => r,
+                    (_, None) => e.span(),
+                };
+                return Err(text.errors(&Located::new(Error::RuntimeComposeSize { left }, at)));
+            }
+        }
+        // An error that follows the stand-in's sizes depends on the run-time values: it is the
+        // value's, when it is built. The static `restrict` values may be what the stand-in's
+        // entries are too small for; with them 0 the stand-in gives the domain's nesting.
+        for &size in &samples {
+            if let Ok(v) = attempt(Stand {
+                size,
+                wide: false,
+                all_values: true,
+            }) {
+                found = Some(v);
+                break;
             }
         }
     }
     let Some(v) = found else {
-        if let Some(at) = sizes_differ {
-            // The error points at the right operand; the rule is about the left one.
-            let at = left_of(e, &at).unwrap_or(at);
-            return Err(text.errors(&Located::new(Error::RuntimeLeftSize, at)));
-        }
-        let es = first_err.unwrap_or_default();
+        let es = errors.into_iter().next().unwrap_or_default();
         return Err(es.iter().flat_map(|l| text.errors(l)).collect());
     };
     let at = e.span();
@@ -399,12 +547,12 @@ pub fn expand(
     let mut pieces = vec![String::new()];
     let mut values = Vec::new();
     let mut from = 0usize;
-    for p in &parts {
+    for (at, value, part) in &parts {
         if let Some(last) = pieces.last_mut() {
-            last.push_str(text.text.get(from..p.at.start).unwrap_or_default());
+            last.push_str(text.text.get(from..at.start).unwrap_or_default());
         }
-        p.value.lay_out(k, &p.part, &mut pieces, &mut values);
-        from = p.at.end;
+        value.lay_out(k, part, &mut pieces, &mut values);
+        from = at.end;
     }
     if let Some(last) = pieces.last_mut() {
         last.push_str(text.text.get(from..).unwrap_or_default());

@@ -44,6 +44,17 @@ pub enum Part {
     Size(usize),
     /// A leaf's stride.
     Stride(usize),
+    /// A leaf's stride in an operand written in CuTe order, where a written 0 would read as a
+    /// broadcast: a run-time 0 is `Error::ZeroStride` at the leaf's seed mode `path`, whose size
+    /// is static (`Ok`) or the run-time value at that index of the parts (`Err`).
+    CuteStride {
+        /// The leaf's number.
+        leaf: usize,
+        /// Its seed mode path.
+        path: &'static [usize],
+        /// Its size, or where the run-time size is among the parts.
+        size: Result<i64, usize>,
+    },
     /// A `restrict` value.
     Value,
 }
@@ -158,15 +169,35 @@ impl<F: Form, D: SpaceMarker, C: SpaceMarker, I: IndexType> DynamicMap<F, D, C, 
                 continue;
             };
             let v = match (leaf.value(), *part) {
+                (Ok(0), Part::CuteStride { path, size, .. }) => {
+                    let size = match size {
+                        Ok(n) => n,
+                        Err(at) => parts
+                            .get(at)
+                            .and_then(|(l, _)| l.value().ok())
+                            .unwrap_or(i64::MAX),
+                    };
+                    if size > 1 {
+                        return Err(Error::ZeroStride {
+                            mode: layout_core::ModePath::from_indices(path)
+                                .unwrap_or(layout_core::ModePath::ROOT),
+                            size,
+                        });
+                    }
+                    0
+                }
                 (Ok(v), _) => v,
                 (Err((negative, magnitude)), Part::Value) => {
                     outside.get_or_insert((negative, magnitude));
                     if negative { i64::MIN } else { i64::MAX }
                 }
-                (Err((negative, magnitude)), Part::Size(leaf) | Part::Stride(leaf)) => {
+                (
+                    Err((negative, magnitude)),
+                    Part::Size(leaf) | Part::Stride(leaf) | Part::CuteStride { leaf, .. },
+                ) => {
                     return Err(Error::LeafOutOfRange {
                         leaf,
-                        stride: matches!(part, Part::Stride(_)),
+                        stride: !matches!(part, Part::Size(_)),
                         negative,
                         magnitude,
                     });
@@ -176,7 +207,10 @@ impl<F: Form, D: SpaceMarker, C: SpaceMarker, I: IndexType> DynamicMap<F, D, C, 
             let _ = write!(text, "{v}");
         }
         let map = layout_core::expr::evaluate_text(&text).map_err(|e| match (e, outside) {
-            (Error::CoordOutOfRange { size, .. }, Some((negative, magnitude))) => {
+            // The value written for the one outside `i64` is what the entry refused.
+            (Error::CoordOutOfRange { size, value, .. }, Some((negative, magnitude)))
+                if value == if negative { i64::MIN } else { i64::MAX } =>
+            {
                 Error::RuntimeValueOutOfRange {
                     negative,
                     magnitude,

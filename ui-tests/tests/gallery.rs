@@ -646,6 +646,23 @@ const SECTIONS: &[Section] = &[
                 "The right operand of `compose` enumerates a static number of positions, so \
                  the left operand must be cut to a static tile first.",
             ),
+            case(
+                "runtime/compose_right_runtime_size.rs",
+                "A right operand whose size is run-time",
+                "The other way round: the left operand's positions are a static number, so the \
+                 right operand that enumerates them has static sizes.",
+            ),
+            case(
+                "runtime/restrict_value_arity.rs",
+                "A run-time coordinate of the wrong rank",
+                "The stand-in keeps the coordinate's shape, so an entry count that no value \
+                 can fix is found while compiling.",
+            ),
+            case(
+                "runtime/empty_leaf.rs",
+                "An empty run-time leaf",
+                "Braces hold the integer expression of a run-time size or stride.",
+            ),
         ],
     },
     Section {

@@ -1,4 +1,4 @@
-// An empty run-time leaf `{}`: the message should name the leaf, not a function's arguments.
+// An empty run-time leaf `{}`: an error at the leaf, with what a leaf is.
 use layout_typed::prelude::*;
 
 fn main() {
