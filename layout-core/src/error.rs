@@ -155,8 +155,6 @@ pub enum Expected {
     CloseBracket,
     /// `}` closing a run-time leaf.
     CloseBrace,
-    /// The integer expression of a run-time leaf, between its braces.
-    LeafExpression,
     /// A `restrict` entry: a position or a mode name.
     Entry,
     /// A `restrict` value.
@@ -1104,7 +1102,6 @@ impl fmt::Display for Expected {
             Expected::CloseBrace => "`}` closing the run-time leaf",
             Expected::Entry => "an entry: a position or a mode name",
             Expected::Value => "a value after `=`",
-            Expected::LeafExpression => "an integer expression between the braces",
             Expected::TileEntry => "a tile entry (an integer or a tuple of integers)",
             Expected::Shape => "a size (an integer or a tuple of sizes)",
             Expected::ElementBits => "an element width in bits, e.g. `16-bit`",
@@ -2337,7 +2334,6 @@ impl Error {
                 Expected::Expression => f.write_str("an operand is a name, a bracketed declaration `[(16,32):(32,1), logical -> physical]`, or an operation"),
                 Expected::Entry | Expected::Value => f.write_str("write `restrict(ADDR, thread = t)` or `restrict(ADDR, 0 = 2)`"),
                 Expected::TileEntry => f.write_str("a tile is an integer or a tuple of integers, `(64, 32)`"),
-                Expected::LeafExpression => f.write_str("a run-time leaf is a Rust expression of an integer type in braces, `{m}` or `{ld * 2}`"),
                 Expected::ElementBits => f.write_str("the element width in bits, e.g. `16-bit`"),
                 Expected::Attribute | Expected::Item | Expected::ItemName | Expected::ItemEnd => f.write_str("an item reads `#[attributes] pub const NAME = LAYOUT, DOMAIN -> CODOMAIN;`, e.g. `const SMEM = (16,32):(32,1), logical -> physical;`"),
                 _ => write!(f, "write {expected} here"),

@@ -359,7 +359,7 @@ fn parts(k: &Krate, e: &Expr<Span>, text: &Text) -> Vec<(Span, Written, TokenStr
                         };
                         out.push(Part {
                             at: braces.clone(),
-                            value: Written(text.tokens(inner)),
+                            value: Written(text.leaf_value(inner)),
                             kind,
                         });
                     }

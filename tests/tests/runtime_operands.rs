@@ -323,3 +323,15 @@ fn regroupings_of_run_time_operands() {
         }
     }
 }
+
+#[test]
+fn leaves_written_as_blocks() {
+    // A leaf of statements is a block, as in a `layout!` value.
+    let (m, k) = (32usize, 16usize);
+    let d = layout!(restrict(
+        divide([({ let twice = m; twice }, {k}):({ let ld = k + 4; ld }, 1), logical -> physical], (8, 8)),
+        rest = (1, 1)
+    ))
+    .expect("valid");
+    assert_eq!(d.offset((2usize, 3usize)), rm(8 + 2, 8 + 3, k + 4));
+}

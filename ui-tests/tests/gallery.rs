@@ -661,7 +661,8 @@ const SECTIONS: &[Section] = &[
             case(
                 "runtime/empty_leaf.rs",
                 "An empty run-time leaf",
-                "Braces hold the integer expression of a run-time size or stride.",
+                "Braces hold a Rust block; an empty one has the type `()`, refused at its \
+                 braces as in a value.",
             ),
         ],
     },

@@ -333,7 +333,6 @@ impl<'a> Parser<'a> {
 
     /// A balanced `{ .. }`: the span inside the braces and the whole group.
     fn braces(&mut self) -> R<(Span, Span)> {
-        let open_at = self.i;
         let open = self.bump();
         let mut level = 1usize;
         loop {
@@ -344,9 +343,6 @@ impl<'a> Parser<'a> {
                 Kind::Punct(b'}') => {
                     level = level.saturating_sub(1);
                     if level == 0 {
-                        if self.i == open_at.saturating_add(1) {
-                            return Err(self.expected(Expected::LeafExpression));
-                        }
                         self.bump();
                         return Ok((open.end..t.start, open.start..t.end));
                     }

@@ -1,4 +1,4 @@
-// An empty run-time leaf `{}`: an error at the leaf, with what a leaf is.
+// An empty run-time leaf `{}`: Rust reads the block and reports its type, `()`, at its braces.
 use layout_typed::prelude::*;
 
 fn main() {
