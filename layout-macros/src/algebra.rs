@@ -16,21 +16,117 @@
 //! every rule is a compile error with the numbers, and the expansion is a typed value whose
 //! `offset` is the decided code.
 
+use layout_core::Error;
 use layout_core::expr::{self, Env, Options};
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::frame::Krate;
+use crate::frame::{Item, Krate};
 use crate::text::Text;
 
 /// Either the callback that fetches the next definition, or the evaluated expression.
 pub fn expand(k: &Krate, rest: TokenStream) -> TokenStream {
     let text = Text::new(&rest);
+    match resolve(k, &rest, &text, &quote!(#k;), &TokenStream::new()) {
+        Resolved::Fetch(t) => t,
+        Resolved::Failed(errs) => diverging(errs),
+        Resolved::Ready(alg) => match evaluate(k, &alg, &text) {
+            Ok((same_item, v)) => {
+                let runtime: Vec<(usize, TokenStream)> = v
+                    .runtime
+                    .iter()
+                    .map(|(entry, span)| (*entry, text.tokens(span)))
+                    .collect();
+                match crate::expand::typed_map(k, &v.map, v.index, &runtime, &text.text) {
+                    Ok(value) if same_item.is_empty() => value,
+                    Ok(value) => quote!({ #same_item #value }),
+                    Err(e) => diverging(text.errors(&expr::Located::new(e, alg.expr.span()))),
+                }
+            }
+            Err(errs) => diverging(errs),
+        },
+    }
+}
+
+/// An item `#[attrs] VIS const NAME = ALGEBRA;`: the callback that fetches its operands'
+/// next definition, or its evaluated value with the errors of its evaluation, the
+/// statements that check its operands' values (`same_item`), and its map.
+pub fn item(k: &Krate, it: &Item, text: &Text) -> ItemAlgebra {
+    let (attrs, vis, name) = (&it.attrs, &it.vis, &it.name);
+    let pre = quote!(#k; #(#attrs)* #vis const #name =);
+    let end = proc_macro2::Punct::new(';', proc_macro2::Spacing::Alone);
+    let mut semi = TokenStream::new();
+    let mut end = end;
+    end.set_span(it.end);
+    semi.extend([proc_macro2::TokenTree::Punct(end)]);
+    match resolve(k, &it.tokens, text, &pre, &semi) {
+        Resolved::Fetch(t) => ItemAlgebra::Fetch(t),
+        Resolved::Failed(errs) => ItemAlgebra::Failed(errs),
+        Resolved::Ready(alg) => match evaluate(k, &alg, text) {
+            Ok((same_item, v)) => {
+                if let Some((_, span)) = v.runtime.first() {
+                    // A constant holds no run-time value.
+                    return ItemAlgebra::Failed(
+                        text.errors(&expr::Located::new(Error::RuntimeConstant, span.clone())),
+                    );
+                }
+                ItemAlgebra::Ready {
+                    same_item,
+                    map: v.map,
+                    index: v.index,
+                    span: alg.expr.span().clone(),
+                }
+            }
+            Err(errs) => ItemAlgebra::Failed(errs),
+        },
+    }
+}
+
+/// An algebra item's state.
+pub enum ItemAlgebra {
+    /// The call of its operands' definition macros.
+    Fetch(TokenStream),
+    /// Its errors.
+    Failed(Vec<syn::Error>),
+    /// Its value.
+    Ready {
+        /// Statements asserting that each named operand's value has its definition's type.
+        same_item: TokenStream,
+        /// The map.
+        map: layout_core::Map,
+        /// The index type.
+        index: layout_core::IntType,
+        /// The expression's span in the text.
+        span: expr::Span,
+    },
+}
+
+enum Resolved {
+    Fetch(TokenStream),
+    Failed(Vec<syn::Error>),
+    Ready(expr::Algebra<expr::Span>),
+}
+
+/// Parses `rest` (written as `text`); when an operand named by a path is not defined yet, the
+/// chain of definition macros that ends in a call of this macro with `pre`, every
+/// definition, `rest` and `post`.
+fn resolve(
+    k: &Krate,
+    rest: &TokenStream,
+    text: &Text,
+    pre: &TokenStream,
+    post: &TokenStream,
+) -> Resolved {
     let alg = match expr::parse_algebra(&text.text, &Options::default()) {
         Ok(a) => a,
-        Err(l) => return diverging(text.errors(&l)),
+        Err(l) => return Resolved::Failed(text.errors(&l)),
     };
-    let mut keys: Vec<String> = alg.defs.iter().map(|(p, _)| p.key()).collect();
+    let mut keys: Vec<String> = alg
+        .defs
+        .iter()
+        .map(|(p, _)| p.key())
+        .chain(alg.derived.iter().map(|(p, _)| p.key()))
+        .collect();
     let mut missing = Vec::new();
     for p in alg.expr.operands() {
         if !keys.contains(&p.key()) {
@@ -45,19 +141,16 @@ pub fn expand(k: &Krate, rest: TokenStream) -> TokenStream {
         // rest`), and calls `cb! { pre [key = DECL] rest }`. The last callback is this macro,
         // which receives every definition, each keyed by its operand's path.
         let mut chain = quote!({ #k::__private::layout_impl });
-        let mut pre = quote!(#k;);
+        let mut pre = pre.clone();
         for p in missing.iter().rev() {
             let next = quote!(#chain { #p } { #pre });
             chain = quote!({ #p });
             pre = next;
         }
         let first = missing.first().cloned().unwrap_or_default();
-        return quote!(#first! { #pre #rest });
+        return Resolved::Fetch(quote!(#first! { #pre #rest #post }));
     }
-    match evaluate(k, &alg, &text) {
-        Ok(t) => t,
-        Err(errs) => diverging(errs),
-    }
+    Resolved::Ready(alg)
 }
 
 /// In expression position: the errors as statements of a block whose value diverges, so that
@@ -68,11 +161,13 @@ fn diverging(errs: Vec<syn::Error>) -> TokenStream {
     quote!({ #errs ::core::unreachable!() })
 }
 
+/// The expression's value, and the statements asserting that each named operand's value has
+/// its definition's type.
 fn evaluate(
     k: &Krate,
     a: &expr::Algebra<expr::Span>,
     text: &Text,
-) -> Result<TokenStream, Vec<syn::Error>> {
+) -> Result<(TokenStream, expr::Evaluated<expr::Span>), Vec<syn::Error>> {
     let mut env = Env::new();
     // The declaration arrives through the macro namespace (the item's hidden macro), the
     // operand's value through the value namespace: a value of another type under the same path
@@ -93,18 +188,25 @@ fn evaluate(
             _ => return Err(errs),
         }
     }
-    let v = expr::evaluate(&a.expr, &env, &Options::default())
-        .map_err(|errs| errs.iter().flat_map(|l| text.errors(l)).collect::<Vec<_>>())?;
-    let runtime: Vec<(usize, TokenStream)> = v
-        .runtime
-        .iter()
-        .map(|(entry, span)| (*entry, text.tokens(span)))
-        .collect();
-    let value = crate::expand::typed_map(k, &v.map, v.index, &runtime, &text.text)
-        .map_err(|e| text.errors(&expr::Located::new(e, a.expr.span())))?;
-    Ok(if same_item.is_empty() {
-        value
-    } else {
-        quote!({ #same_item #value })
-    })
+    let located = |errs: Vec<expr::Located<expr::Span>>| {
+        errs.iter().flat_map(|l| text.errors(l)).collect::<Vec<_>>()
+    };
+    // An operand defined by an expression (an item of the algebra) is that expression's value;
+    // its value's type is asserted as a declared item's is (a generated value's unit struct
+    // is the item's own, hence `_`).
+    a.define_derived(&mut env).map_err(located)?;
+    for (path, _) in &a.derived {
+        if let Some((map, index)) = env.value(&path.key()) {
+            let span = text.at(&path.span).span();
+            let ty = match crate::expand::typed_static(k, map, *index, "", &quote!(_)) {
+                Ok(crate::expand::Emitted::Type { ty, .. }) => ty,
+                Ok(crate::expand::Emitted::Value(_)) => continue,
+                Err(e) => return Err(text.errors(&expr::Located::new(e, path.span.clone()))),
+            };
+            let path_tokens = text.path_tokens(path);
+            same_item.extend(quote::quote_spanned!(span=> let _: #ty = #path_tokens;));
+        }
+    }
+    let v = expr::evaluate(&a.expr, &env, &Options::default()).map_err(located)?;
+    Ok((same_item, v))
 }
