@@ -840,7 +840,8 @@ pub enum Error {
         /// The tuple's number of entries.
         rank: usize,
     },
-    /// A `layout!` item (a constant) with run-time leaves `{ .. }`: only a value can hold them.
+    /// A `layout!` item (a constant) with run-time leaves `{ .. }`, or defined by an expression
+    /// with a `restrict` by a run-time value: only a value can hold them.
     RuntimeConstant,
     /// The run-time value of a `restrict` by a value (`restrict(L, thread = t)`) outside its
     /// entry `[0, size)`: the panic of the value `layout!` builds, like a slice index's.
@@ -2603,9 +2604,17 @@ impl Error {
                 w,
                 "runtime-leaves",
                 &|f| {
-                    f.write_str("a layout with run-time `{expr}` leaves is a value, not a constant")
+                    f.write_str(
+                        "a layout with run-time values (`{expr}` leaves, a `restrict` by a \
+                         run-time value) is a value, not a constant",
+                    )
                 },
-                Some(&|f| f.write_str("use the expression form, `let g = layout!(..)?;`")),
+                Some(&|f| {
+                    f.write_str(
+                        "use the expression form, `let g = layout!(..);` (`layout!(..)?` with \
+                         run-time leaves)",
+                    )
+                }),
             ),
             Error::ArrangementNotDense {
                 op,
