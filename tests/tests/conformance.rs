@@ -1391,7 +1391,7 @@ fn inputs_per_source() {
     println!("inputs {got:?}, skipped {skip:?}");
     let expected: BTreeMap<Origin, usize> = [
         (Origin::Ui, 109),
-        (Origin::Docs, 115),
+        (Origin::Docs, 123),
         (Origin::CliDocs, 10),
         (Origin::Data, 293),
     ]
@@ -1399,7 +1399,7 @@ fn inputs_per_source() {
     .collect();
     assert_eq!(got, expected, "inputs per source");
     let expected_skipped: BTreeMap<Origin, usize> =
-        [(Origin::Ui, 10), (Origin::Docs, 3), (Origin::CliDocs, 11)]
+        [(Origin::Ui, 10), (Origin::Docs, 9), (Origin::CliDocs, 11)]
             .into_iter()
             .collect();
     assert_eq!(skip, expected_skipped, "skipped inputs per source");
