@@ -60,7 +60,11 @@ pub fn item(k: &Krate, it: &Item, text: &Text) -> ItemAlgebra {
     end.set_span(it.end);
     semi.extend([proc_macro2::TokenTree::Punct(end)]);
     match resolve(k, &it.tokens, text, &pre, &semi) {
-        Resolved::Fetch(t) => ItemAlgebra::Fetch(t),
+        Resolved::Fetch(t) => {
+            // The item's `cfg`s govern the fetching too: an item compiled out names nothing.
+            let cfgs = attrs.iter().filter(|a| crate::expand::is_cfg(a));
+            ItemAlgebra::Fetch(quote!(#(#cfgs)* #t))
+        }
         Resolved::Failed(errs) => ItemAlgebra::Failed(errs),
         Resolved::Ready(alg) => match evaluate(k, &alg, text) {
             Ok((same_item, v)) => {

@@ -184,7 +184,7 @@ fn unique(it: &frame::Item, decl: &str) -> u64 {
 }
 
 /// Whether an outer attribute (`#` and its bracketed group) is `#[cfg(..)]`.
-fn is_cfg(attr: &TokenStream) -> bool {
+pub fn is_cfg(attr: &TokenStream) -> bool {
     attr.clone().into_iter().any(|tt| match tt {
         proc_macro2::TokenTree::Group(g) => {
             g.stream().into_iter().next().is_some_and(

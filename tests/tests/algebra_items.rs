@@ -54,6 +54,14 @@ layout! {
     const K = m::C;
     /// An item of an item of an item.
     const J = compose(m::E, T32);
+    /// Compiled out: its operand exists under the same `cfg` only.
+    #[cfg(any())]
+    const Z = divide(ONLY_WHEN_NEVER, (2, 2));
+    /// Two definitions under opposite `cfg`s, one compiled.
+    #[cfg(all())]
+    const Y = divide(SM, (2, 2));
+    #[cfg(not(all()))]
+    const Y = divide(SM, (4, 4));
 }
 
 /// The declarations, for the evaluator.
@@ -151,7 +159,7 @@ fn signature<L: Layout>(_: &L) -> [&'static str; 8] {
 
 #[test]
 fn items_of_every_kind_of_value_equal_the_evaluator() {
-    let cases: [(&str, Vec<i64>, Box<Expr>); 9] = [
+    let cases: [(&str, Vec<i64>, Box<Expr>); 10] = [
         ("D", table(&m::D), d()),
         ("C", table(&m::C), c()),
         ("W", table(&m::W), w()),
@@ -167,6 +175,11 @@ fn items_of_every_kind_of_value_equal_the_evaluator() {
             )),
         ),
         ("K", table(&K), c()),
+        (
+            "Y",
+            table(&Y),
+            Box::new(Expr::Divide(sm(), vec![2, 2], false)),
+        ),
         (
             "J",
             table(&J),
