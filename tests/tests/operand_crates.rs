@@ -4,7 +4,8 @@
 //! modules, by module path, `use … as`, a root re-export of an item of a private module, and next
 //! to a local item of the same name; a `pub` item in a function body builds without a warning.
 //! Items of `dep` defined by expressions over its own items (a decided layout and a generated
-//! composite) are values, operands of `user`'s expressions and items, and types of a `static`.
+//! composite) are values, operands of `user`'s expressions and items, and types of a `static`;
+//! an item that a `macro_rules!` of `dep` defines in `user` names `dep`'s items by `$crate`.
 //! The fixture prints each result's offsets; they are compared with values computed here from
 //! the layouts' formulas.
 
@@ -65,6 +66,8 @@ fn operands_from_another_crate_under_a_renamed_dependency() {
         line("generated-operand", &sw[2..4]),
         line("item-of-items", &compose(&compose(&store, &a), &b)),
         line("as-types", &sw),
+        line("macro-item", &compose(&store, &a)),
+        line("macro-item-operand", &compose(&compose(&store, &a), &b)),
     ];
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
