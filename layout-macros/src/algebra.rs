@@ -66,6 +66,10 @@ pub fn item(k: &Krate, it: &Item, text: &Text) -> ItemAlgebra {
             ItemAlgebra::Fetch(quote!(#(#cfgs)* #t))
         }
         Resolved::Failed(errs) => ItemAlgebra::Failed(errs),
+        Resolved::Ready(alg) if let Some(span) = runtime_value(&alg.expr) => {
+            // A constant holds no run-time value.
+            ItemAlgebra::Failed(text.errors(&expr::Located::new(Error::RuntimeConstant, span)))
+        }
         Resolved::Ready(alg) => match evaluate(k, &alg, text) {
             Ok((same_item, v)) => {
                 if let Some((_, span)) = v.runtime.first() {
@@ -83,6 +87,43 @@ pub fn item(k: &Krate, it: &Item, text: &Text) -> ItemAlgebra {
             }
             Err(errs) => ItemAlgebra::Failed(errs),
         },
+    }
+}
+
+/// Where an expression holds its first run-time value, at any depth: a `{expr}` leaf of a
+/// literal operand or of an arrangement, or a `restrict` value given at run time.
+fn runtime_value(e: &expr::Expr<expr::Span>) -> Option<expr::Span> {
+    use expr::{Arrangement, Expr, LayoutExpr, Leaf, Value};
+    let leaf = |l: &LayoutExpr<expr::Span>| {
+        l.shape
+            .leaves()
+            .into_iter()
+            .chain(l.stride.leaves())
+            .find(|(l, _)| matches!(l, Leaf::Runtime(_)))
+            .map(|(_, s)| s.clone())
+    };
+    match e {
+        Expr::Operand(_) => None,
+        Expr::Literal(d, _) => leaf(&d.layout),
+        Expr::Bare(l, _) => leaf(l),
+        Expr::Compose { left, right, .. } => runtime_value(left).or_else(|| runtime_value(right)),
+        Expr::Restrict { operand, fixed, .. } => fixed
+            .iter()
+            .find(|(_, v)| matches!(v, Value::Runtime(_)))
+            .map(|(_, v)| v.span().clone())
+            .or_else(|| runtime_value(operand)),
+        Expr::Repeat {
+            operand,
+            arrangement,
+            ..
+        } => runtime_value(operand).or_else(|| match arrangement.as_ref() {
+            Arrangement::Layout(l) => leaf(l),
+            Arrangement::Expr(e) => runtime_value(e),
+        }),
+        Expr::Divide { operand, .. }
+        | Expr::Broadcast { operand, .. }
+        | Expr::Inverse { operand, .. }
+        | Expr::Swizzle { operand, .. } => runtime_value(operand),
     }
 }
 

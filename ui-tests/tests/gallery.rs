@@ -497,6 +497,12 @@ const SECTIONS: &[Section] = &[
                 "A constant cannot depend on a run-time value.",
             ),
             case(
+                "runtime/item_runtime_leaf.rs",
+                "A run-time leaf in an item's expression",
+                "An operand with run-time leaves makes the item's value depend on them: only a \
+                 value can.",
+            ),
+            case(
                 "runtime/item_restrict_value.rs",
                 "A `restrict` by a run-time value in an item",
                 "An item defined by an expression is a constant too: its expression cannot \
