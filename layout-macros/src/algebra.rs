@@ -15,6 +15,13 @@
 //! its last segment). Then the expression is evaluated with `layout-core` during expansion, so
 //! every rule is a compile error with the numbers, and the expansion is a typed value whose
 //! `offset` is the decided code.
+//!
+//! An item defined by an expression (`layout! { const D = divide(SMEM, (4, 8)); }`) fetches
+//! its operands through the same chain, its attributes, visibility and name put before the
+//! definitions so that the callback completes the item ([`item`]). Its own definition macro
+//! hands on the item's expression with every definition, `[D = [SMEM = DECL] divide(SMEM, (4,
+//! 8))]`: an operand defined by an expression, evaluated under its own definitions only
+//! (`layout_core::expr::Algebra::define_derived`), whatever its value.
 
 use layout_core::Error;
 use layout_core::expr::{self, Env, Options};
@@ -54,12 +61,10 @@ pub fn expand(k: &Krate, rest: TokenStream) -> TokenStream {
 pub fn item(k: &Krate, it: &Item, text: &Text) -> ItemAlgebra {
     let (attrs, vis, name) = (&it.attrs, &it.vis, &it.name);
     let pre = quote!(#k; #(#attrs)* #vis const #name =);
-    let end = proc_macro2::Punct::new(';', proc_macro2::Spacing::Alone);
-    let mut semi = TokenStream::new();
-    let mut end = end;
-    end.set_span(it.end);
-    semi.extend([proc_macro2::TokenTree::Punct(end)]);
-    match resolve(k, &it.tokens, text, &pre, &semi) {
+    let mut semi = proc_macro2::Punct::new(';', proc_macro2::Spacing::Alone);
+    semi.set_span(it.end);
+    let post: TokenStream = proc_macro2::TokenTree::Punct(semi).into();
+    match resolve(k, &it.tokens, text, &pre, &post) {
         Resolved::Fetch(t) => {
             // The item's `cfg`s govern the fetching too: an item compiled out names nothing.
             let cfgs = attrs.iter().filter(|a| crate::expand::is_cfg(a));
