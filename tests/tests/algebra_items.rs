@@ -3,7 +3,8 @@
 //! layout, a swizzled composite and a restriction, both generated), in modules and at the
 //! root, each an operand of later items and expressions (by path, through a `use`, as a path
 //! alone, an item of an item of an item), and each a type: a struct field, a `static`, a
-//! `const`.
+//! `const`; under `cfg`s (an item compiled out names nothing); and of 2^20 elements, past the
+//! typed API's enumeration limit.
 //!
 //! Every value is compared at every flat index with `layout_tests::expr`, the evaluator
 //! written from the specification; the expression trees given to it are the items' own, and
@@ -62,6 +63,16 @@ layout! {
     const Y = divide(SM, (2, 2));
     #[cfg(not(all()))]
     const Y = divide(SM, (4, 4));
+}
+
+layout! {
+    /// 2^20 elements, past every enumeration limit of the typed API.
+    pub const BIG = (1024,1024):(1024,1), logical -> physical;
+    pub const BIG_TV = (thread: 1024, value: 1024):(1,1024), thread-value -> logical;
+    /// Decided to be a layout without enumeration.
+    const BIG_C = compose(BIG, BIG_TV);
+    /// A swizzled composite, generated.
+    const BIG_G = compose(swizzle(BIG, b = 3, src = 10, dst = 4), BIG_TV);
 }
 
 /// The declarations, for the evaluator.
@@ -126,6 +137,41 @@ fn e() -> Box<Expr> {
         d(),
         vec![(Entry::Name("rest".into()), RVal::Int(3))],
     ))
+}
+
+#[test]
+fn items_past_the_enumeration_limits_equal_the_evaluator() {
+    let big = vec![
+        Decl {
+            name: "BIG".into(),
+            shape: Sh::Tuple(vec![Sh::Leaf(1024), Sh::Leaf(1024)]),
+            stride: vec![Some(1024), Some(1)],
+            names: vec![],
+            dom: Sp::Logical,
+            cod: Sp::Physical,
+            swizzle: None,
+        },
+        Decl {
+            name: "BIG_TV".into(),
+            shape: Sh::Tuple(vec![Sh::Leaf(1024), Sh::Leaf(1024)]),
+            stride: vec![Some(1), Some(1024)],
+            names: vec![Some("thread".into()), Some("value".into())],
+            dom: Sp::Tv,
+            cod: Sp::Logical,
+            swizzle: None,
+        },
+    ];
+    let (l, r) = (Box::new(Expr::Name(0)), Box::new(Expr::Name(1)));
+    let c = Expr::Compose(l.clone(), r.clone());
+    let g = Expr::Compose(Box::new(Expr::Swizzle(l, 3, 10, 4)), r);
+    for (name, got, e) in [("BIG_C", table(&BIG_C), c), ("BIG_G", table(&BIG_G), g)] {
+        let want = eval(&e, &big).expect("valid").table;
+        assert_eq!(want.len(), 1 << 20);
+        assert!(got == want, "{name} differs from the evaluator");
+    }
+    use std::any::type_name;
+    assert!(type_name::<BIG_C>().contains("Static<"));
+    assert!(type_name::<BIG_G>().contains("Generated<"));
 }
 
 /// The evaluator's table of `e`: the value at every flat index.
