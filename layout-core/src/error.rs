@@ -847,7 +847,8 @@ pub enum Error {
         /// The tuple's number of entries.
         rank: usize,
     },
-    /// A `layout!` item (a constant) with run-time leaves `{ .. }`: only a value can hold them.
+    /// A `layout!` item (a constant) with run-time leaves `{ .. }`, or defined by an expression
+    /// with a `restrict` by a run-time value: only a value can hold them.
     RuntimeConstant,
     /// The value of an algebra expression with run-time leaves, built at run time, has another
     /// domain nesting than `layout!` derived while compiling (its type's coordinates): the
@@ -2696,9 +2697,17 @@ impl Error {
                 w,
                 "runtime-leaves",
                 &|f| {
-                    f.write_str("a layout with run-time `{expr}` leaves is a value, not a constant")
+                    f.write_str(
+                        "a layout with run-time values (`{expr}` leaves, a `restrict` by a \
+                         run-time value) is a value, not a constant",
+                    )
                 },
-                Some(&|f| f.write_str("use the expression form, `let g = layout!(..)?;`")),
+                Some(&|f| {
+                    f.write_str(
+                        "use the expression form, `let g = layout!(..);` (`layout!(..)?` with \
+                         run-time leaves)",
+                    )
+                }),
             ),
             Error::ArrangementNotDense {
                 op,

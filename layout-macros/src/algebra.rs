@@ -15,22 +15,189 @@
 //! its last segment). Then the expression is evaluated with `layout-core` during expansion, so
 //! every rule is a compile error with the numbers, and the expansion is a typed value whose
 //! `offset` is the decided code.
+//!
+//! An item defined by an expression (`layout! { const D = divide(SMEM, (4, 8)); }`) fetches
+//! its operands through the same chain, its attributes, visibility and name put before the
+//! definitions so that the callback completes the item ([`item`]). Its own definition macro
+//! hands on the item's expression with every definition, `[D = [SMEM = DECL] divide(SMEM, (4,
+//! 8))]`: an operand defined by an expression, evaluated under its own definitions only
+//! (`layout_core::expr::Algebra::define_derived`), whatever its value.
 
+use layout_core::Error;
 use layout_core::expr::{self, Env, Options};
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::frame::Krate;
+use crate::frame::{Item, Krate};
 use crate::text::Text;
 
 /// Either the callback that fetches the next definition, or the evaluated expression.
 pub fn expand(k: &Krate, rest: TokenStream) -> TokenStream {
     let text = Text::new(&rest);
+    match resolve(k, &rest, &text, &quote!(#k;), &TokenStream::new()) {
+        Resolved::Fetch(t) => t,
+        Resolved::Failed(errs) => diverging(errs),
+        // An operand with run-time leaves: a value built when the program runs.
+        Resolved::Ready(alg) if crate::runtime::has_runtime(&alg.expr) => {
+            match operands(k, &alg, &text).and_then(|(same_item, env)| {
+                Ok((
+                    same_item,
+                    crate::runtime::expand(k, &alg.expr, &env, &text)?,
+                ))
+            }) {
+                Ok((same_item, value)) => quote!({ #same_item #value }),
+                Err(errs) => diverging(errs),
+            }
+        }
+        Resolved::Ready(alg) => match evaluate(k, &alg, &text) {
+            Ok((same_item, v)) => {
+                let runtime: Vec<(usize, TokenStream)> = v
+                    .runtime
+                    .iter()
+                    .map(|(entry, span)| (*entry, text.tokens(span)))
+                    .collect();
+                match crate::expand::typed_map(k, &v.map, v.index, &runtime, &text.text) {
+                    Ok(value) if same_item.is_empty() => value,
+                    Ok(value) => quote!({ #same_item #value }),
+                    Err(e) => diverging(text.errors(&expr::Located::new(e, alg.expr.span()))),
+                }
+            }
+            Err(errs) => diverging(errs),
+        },
+    }
+}
+
+/// An item `#[attrs] VIS const NAME = ALGEBRA;`: the callback that fetches its operands'
+/// next definition, or its evaluated value with the errors of its evaluation, the
+/// statements that check its operands' values (`same_item`), and its map.
+pub fn item(k: &Krate, it: &Item, text: &Text) -> ItemAlgebra {
+    let (attrs, vis, name) = (&it.attrs, &it.vis, &it.name);
+    let pre = quote!(#k; #(#attrs)* #vis const #name =);
+    let mut semi = proc_macro2::Punct::new(';', proc_macro2::Spacing::Alone);
+    semi.set_span(it.end);
+    let post: TokenStream = proc_macro2::TokenTree::Punct(semi).into();
+    match resolve(k, &it.tokens, text, &pre, &post) {
+        Resolved::Fetch(t) => {
+            // The item's `cfg`s govern the fetching too: an item compiled out names nothing.
+            let cfgs = attrs.iter().filter(|a| crate::expand::is_cfg(a));
+            ItemAlgebra::Fetch(quote!(#(#cfgs)* #t))
+        }
+        Resolved::Failed(errs) => ItemAlgebra::Failed(errs),
+        Resolved::Ready(alg) if let Some(span) = runtime_value(&alg.expr) => {
+            // A constant holds no run-time value.
+            ItemAlgebra::Failed(text.errors(&expr::Located::new(Error::RuntimeConstant, span)))
+        }
+        Resolved::Ready(alg) => match evaluate(k, &alg, text) {
+            Ok((same_item, v)) => {
+                if let Some((_, span)) = v.runtime.first() {
+                    // A constant holds no run-time value.
+                    return ItemAlgebra::Failed(
+                        text.errors(&expr::Located::new(Error::RuntimeConstant, span.clone())),
+                    );
+                }
+                ItemAlgebra::Ready {
+                    same_item,
+                    map: v.map,
+                    index: v.index,
+                    span: alg.expr.span().clone(),
+                }
+            }
+            Err(errs) => ItemAlgebra::Failed(errs),
+        },
+    }
+}
+
+/// Where an expression holds its first run-time value, at any depth: a `{expr}` leaf of a
+/// literal operand or of an arrangement, or a `restrict` value given at run time.
+fn runtime_value(e: &expr::Expr<expr::Span>) -> Option<expr::Span> {
+    use expr::{Arrangement, Expr, LayoutExpr, Leaf};
+    let leaf = |l: &LayoutExpr<expr::Span>| {
+        l.shape
+            .leaves()
+            .into_iter()
+            .chain(l.stride.leaves())
+            .find(|(l, _)| matches!(l, Leaf::Runtime(_)))
+            .map(|(_, s)| s.clone())
+    };
+    match e {
+        Expr::Operand(_) => None,
+        Expr::Literal(d, _) => leaf(&d.layout),
+        Expr::Bare(l, _) => leaf(l),
+        Expr::Compose { left, right, .. } => runtime_value(left).or_else(|| runtime_value(right)),
+        Expr::Restrict { operand, fixed, .. } => fixed
+            .iter()
+            .find_map(|(_, v)| runtime_part(v))
+            .or_else(|| runtime_value(operand)),
+        Expr::Repeat {
+            operand,
+            arrangement,
+            ..
+        } => runtime_value(operand).or_else(|| match arrangement.as_ref() {
+            Arrangement::Layout(l) => leaf(l),
+            Arrangement::Expr(e) => runtime_value(e),
+        }),
+        Expr::Divide { operand, .. }
+        | Expr::Broadcast { operand, .. }
+        | Expr::Inverse { operand, .. }
+        | Expr::Swizzle { operand, .. }
+        | Expr::Regroup { operand, .. } => runtime_value(operand),
+    }
+}
+
+/// Where a `restrict` value holds its first run-time part, at any depth of its tuples.
+fn runtime_part(v: &expr::Value<expr::Span>) -> Option<expr::Span> {
+    match v {
+        expr::Value::Runtime(s) => Some(s.clone()),
+        expr::Value::Parts(p, _) => p.iter().find_map(runtime_part),
+        _ => None,
+    }
+}
+
+/// An algebra item's state.
+pub enum ItemAlgebra {
+    /// The call of its operands' definition macros.
+    Fetch(TokenStream),
+    /// Its errors.
+    Failed(Vec<syn::Error>),
+    /// Its value.
+    Ready {
+        /// Statements asserting that each named operand's value has its definition's type.
+        same_item: TokenStream,
+        /// The map.
+        map: layout_core::Map,
+        /// The index type.
+        index: layout_core::IntType,
+        /// The expression's span in the text.
+        span: expr::Span,
+    },
+}
+
+enum Resolved {
+    Fetch(TokenStream),
+    Failed(Vec<syn::Error>),
+    Ready(expr::Algebra<expr::Span>),
+}
+
+/// Parses `rest` (written as `text`); when an operand named by a path is not defined yet, the
+/// chain of definition macros that ends in a call of this macro with `pre`, every
+/// definition, `rest` and `post`.
+fn resolve(
+    k: &Krate,
+    rest: &TokenStream,
+    text: &Text,
+    pre: &TokenStream,
+    post: &TokenStream,
+) -> Resolved {
     let alg = match expr::parse_algebra(&text.text, &Options::default()) {
         Ok(a) => a,
-        Err(l) => return diverging(text.errors(&l)),
+        Err(l) => return Resolved::Failed(text.errors(&l)),
     };
-    let mut keys: Vec<String> = alg.defs.iter().map(|(p, _)| p.key()).collect();
+    let mut keys: Vec<String> = alg
+        .defs
+        .iter()
+        .map(|(p, _)| p.key())
+        .chain(alg.derived.iter().map(|(p, _)| p.key()))
+        .collect();
     let mut missing = Vec::new();
     for p in alg.expr.operands() {
         if !keys.contains(&p.key()) {
@@ -45,19 +212,16 @@ pub fn expand(k: &Krate, rest: TokenStream) -> TokenStream {
         // rest`), and calls `cb! { pre [key = DECL] rest }`. The last callback is this macro,
         // which receives every definition, each keyed by its operand's path.
         let mut chain = quote!({ #k::__private::layout_impl });
-        let mut pre = quote!(#k;);
+        let mut pre = pre.clone();
         for p in missing.iter().rev() {
             let next = quote!(#chain { #p } { #pre });
             chain = quote!({ #p });
             pre = next;
         }
         let first = missing.first().cloned().unwrap_or_default();
-        return quote!(#first! { #pre #rest });
+        return Resolved::Fetch(quote!(#first! { #pre #rest #post }));
     }
-    match evaluate(k, &alg, &text) {
-        Ok(t) => t,
-        Err(errs) => diverging(errs),
-    }
+    Resolved::Ready(alg)
 }
 
 /// In expression position: the errors as statements of a block whose value diverges, so that
@@ -68,11 +232,26 @@ fn diverging(errs: Vec<syn::Error>) -> TokenStream {
     quote!({ #errs ::core::unreachable!() })
 }
 
+/// The expression's value, and the statements asserting that each named operand's value has
+/// its definition's type.
 fn evaluate(
     k: &Krate,
     a: &expr::Algebra<expr::Span>,
     text: &Text,
-) -> Result<TokenStream, Vec<syn::Error>> {
+) -> Result<(TokenStream, expr::Evaluated<expr::Span>), Vec<syn::Error>> {
+    let (same_item, env) = operands(k, a, text)?;
+    let v = expr::evaluate(&a.expr, &env, &Options::default())
+        .map_err(|errs| errs.iter().flat_map(|l| text.errors(l)).collect::<Vec<_>>())?;
+    Ok((same_item, v))
+}
+
+/// The operands' definitions, and the statements asserting that each named operand's value has
+/// its definition's type.
+fn operands(
+    k: &Krate,
+    a: &expr::Algebra<expr::Span>,
+    text: &Text,
+) -> Result<(TokenStream, Env<expr::Span>), Vec<syn::Error>> {
     let mut env = Env::new();
     // The declaration arrives through the macro namespace (the item's hidden macro), the
     // operand's value through the value namespace: a value of another type under the same path
@@ -93,22 +272,24 @@ fn evaluate(
             _ => return Err(errs),
         }
     }
-    if crate::runtime::has_runtime(&a.expr) {
-        let value = crate::runtime::expand(k, &a.expr, &env, text)?;
-        return Ok(quote!({ #same_item #value }));
+    let located = |errs: Vec<expr::Located<expr::Span>>| {
+        errs.iter().flat_map(|l| text.errors(l)).collect::<Vec<_>>()
+    };
+    // An operand defined by an expression (an item of the algebra) is that expression's value;
+    // its value's type is asserted as a declared item's is (a generated value's unit struct
+    // is the item's own, hence `_`).
+    a.define_derived(&mut env).map_err(located)?;
+    for (path, _) in &a.derived {
+        if let Some((map, index)) = env.value(&path.key()) {
+            let span = text.at(&path.span).span();
+            let ty = match crate::expand::typed_static(k, map, *index, "", &quote!(_)) {
+                Ok(crate::expand::Emitted::Type { ty, .. }) => ty,
+                Ok(crate::expand::Emitted::Value(_)) => continue,
+                Err(e) => return Err(text.errors(&expr::Located::new(e, path.span.clone()))),
+            };
+            let path_tokens = text.path_tokens(path);
+            same_item.extend(quote::quote_spanned!(span=> let _: #ty = #path_tokens;));
+        }
     }
-    let v = expr::evaluate(&a.expr, &env, &Options::default())
-        .map_err(|errs| errs.iter().flat_map(|l| text.errors(l)).collect::<Vec<_>>())?;
-    let runtime: Vec<(usize, TokenStream)> = v
-        .runtime
-        .iter()
-        .map(|(entry, span)| (*entry, text.tokens(span)))
-        .collect();
-    let value = crate::expand::typed_map(k, &v.map, v.index, &runtime, &text.text)
-        .map_err(|e| text.errors(&expr::Located::new(e, a.expr.span())))?;
-    Ok(if same_item.is_empty() {
-        value
-    } else {
-        quote!({ #same_item #value })
-    })
+    Ok((same_item, env))
 }

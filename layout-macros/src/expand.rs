@@ -55,6 +55,9 @@ pub fn layout(tokens: TokenStream) -> TokenStream {
 /// One item: its errors, or its type alias, constant and definition macro.
 fn item(k: &Krate, it: &frame::Item) -> TokenStream {
     let text = Text::ending_at(&it.tokens, it.end);
+    if frame::is_algebra(&it.tokens) {
+        return algebra_item(k, it, &text);
+    }
     let d = match expr::parse_decl(&text.text, &Options::default()) {
         Ok(d) => d,
         Err(l) => return errors(text.errors(&l)),
@@ -76,6 +79,54 @@ fn item(k: &Krate, it: &frame::Item) -> TokenStream {
         return out;
     };
     let ty = typed_type(k, &c);
+    out.extend(named(k, it, &ty, &text.text));
+    out
+}
+
+/// An item defined by an algebra expression: the chain that fetches its operands'
+/// definitions, or its errors, or (all defined) its items. A layout or swizzled layout is a
+/// `Static` type, anything else a `Generated` one over a unit struct of the item's own,
+/// defined beside it under a hidden name; either way the definition macro hands on the
+/// expression with its operands' definitions, which later expressions evaluate again.
+fn algebra_item(k: &Krate, it: &frame::Item, text: &Text) -> TokenStream {
+    let (same_item, map, index, span) = match crate::algebra::item(k, it, text) {
+        crate::algebra::ItemAlgebra::Fetch(t) => return t,
+        crate::algebra::ItemAlgebra::Failed(errs) => return errors(errs),
+        crate::algebra::ItemAlgebra::Ready {
+            same_item,
+            map,
+            index,
+            span,
+        } => (same_item, map, index, span),
+    };
+    let unit = quote::format_ident!("__LayoutProgram_{}", it.name);
+    let (defs, ty) = match typed_static(k, &map, index, &text.text, &quote!(#unit)) {
+        Ok(Emitted::Type { defs, ty }) => (defs, ty),
+        Ok(Emitted::Value(_)) => {
+            return errors(text.errors(&expr::Located::new(Error::RuntimeConstant, span)));
+        }
+        Err(e) => return errors(text.errors(&expr::Located::new(e, span))),
+    };
+    let vis = &it.vis;
+    let cfgs: Vec<&TokenStream> = it.attrs.iter().filter(|a| is_cfg(a)).collect();
+    let mut out = TokenStream::new();
+    for (i, d) in defs.iter().enumerate() {
+        out.extend(if i == 0 {
+            quote!(#(#cfgs)* #[doc(hidden)] #[allow(non_camel_case_types)] #vis #d)
+        } else {
+            quote!(#(#cfgs)* #d)
+        });
+    }
+    if !same_item.is_empty() {
+        out.extend(quote!(#(#cfgs)* const _: () = { #same_item };));
+    }
+    out.extend(named(k, it, &ty, &text.text));
+    out
+}
+
+/// An item's type alias `ty`, its constant, and its definition macro, which hands on the
+/// item's tokens as written (`text`: as the core read them).
+fn named(k: &Krate, it: &frame::Item, ty: &TokenStream, text: &str) -> TokenStream {
     let (attrs, vis, name) = (&it.attrs, &it.vis, &it.name);
     let decl = &it.tokens;
     // The definition macro is re-exported under the item's own name, in the macro namespace
@@ -85,7 +136,7 @@ fn item(k: &Krate, it: &frame::Item) -> TokenStream {
     // item's path.
     let exported = matches!(vis, syn::Visibility::Public(_));
     let def = if exported {
-        quote::format_ident!("__layout_def_{}_{:016x}", name, unique(it, &text.text))
+        quote::format_ident!("__layout_def_{}_{:016x}", name, unique(it, text))
     } else {
         quote::format_ident!("__layout_def_{}", name)
     };
@@ -96,7 +147,7 @@ fn item(k: &Krate, it: &frame::Item) -> TokenStream {
     // alternative definitions under `#[cfg]` do not collide.
     let cfgs = it.attrs.iter().filter(|a| is_cfg(a));
     let cfgs2 = cfgs.clone();
-    out.extend(quote! {
+    quote! {
         #(#attrs)*
         #[allow(non_camel_case_types)]
         #vis type #name = #ty;
@@ -115,8 +166,7 @@ fn item(k: &Krate, it: &frame::Item) -> TokenStream {
         #(#cfgs2)*
         #[allow(unused_imports)]
         #vis use #def as #name;
-    });
-    out
+    }
 }
 
 /// A hash of an item (its name, its declaration's text `decl`, where it is written): the
@@ -134,7 +184,7 @@ fn unique(it: &frame::Item, decl: &str) -> u64 {
 }
 
 /// Whether an outer attribute (`#` and its bracketed group) is `#[cfg(..)]`.
-fn is_cfg(attr: &TokenStream) -> bool {
+pub fn is_cfg(attr: &TokenStream) -> bool {
     attr.clone().into_iter().any(|tt| match tt {
         proc_macro2::TokenTree::Group(g) => {
             g.stream().into_iter().next().is_some_and(
@@ -467,60 +517,8 @@ pub fn typed_map(
     runtime: &[(usize, TokenStream)],
     algebra: &str,
 ) -> Result<TokenStream, Error> {
-    let checked =
-        |layout: Layout, swizzle: Option<layout_core::Swizzle>, offset_range: (i64, i64)| Checked {
-            domain_tile: map.domain_tile().map(<[i64]>::to_vec),
-            codomain_tile: if swizzle.is_some() {
-                None
-            } else {
-                map.codomain_tile().map(<[i64]>::to_vec)
-            },
-            layout,
-            domain: map.domain(),
-            codomain: if map.is_swizzled() {
-                Space::Physical
-            } else {
-                map.codomain()
-            },
-            swizzle,
-            index,
-            runtime: Vec::new(),
-            offset_range,
-        };
     if runtime.is_empty() {
-        match map {
-            Map::Layout(a) => {
-                typed_limits(a.layout().shape())?;
-                let range = a.layout().span();
-                return Ok(typed_value(k, &checked(a.layout().clone(), None, range)));
-            }
-            Map::Swizzled { swizzle, inner } => {
-                if let Map::Layout(a) = inner.as_ref() {
-                    typed_limits(a.layout().shape())?;
-                    // An undecided range is an error here (the type carries the exact one).
-                    let range = map.offset_range()?;
-                    let c = checked(a.layout().clone(), Some(*swizzle), range);
-                    return Ok(typed_value(k, &c));
-                }
-            }
-            _ => {}
-        }
-        if !map.is_swizzled() && !map.is_restricted() {
-            let d = decide(map, false)?;
-            if let Some(l) = decided_layout(&map.domain_shape(), &d) {
-                let range = l.span();
-                return Ok(typed_value(k, &checked(l, None, range)));
-            }
-        }
-        // A swizzled composite is decided by tabulating it (a swizzle has no symbolic
-        // decision); a witness that it is not a layout spares that: `emit` would then take
-        // the program as written, and no decided range.
-        if map.is_swizzled() && !map.is_restricted() && not_a_layout(map) {
-            return generated(k, map, index, &written(map, false), None, Err(algebra));
-        }
-        let e = emit(map, false)?;
-        let range = decided_range(map, &e.decision);
-        return generated(k, map, index, &e.program, range, Err(algebra));
+        return typed_static(k, map, index, algebra, &quote!(__LayoutExpr)).map(|e| e.value(k));
     }
     let mut entries: Vec<(usize, &TokenStream)> = runtime.iter().map(|(e, v)| (*e, v)).collect();
     entries.sort_by_key(|(e, _)| *e);
@@ -577,6 +575,118 @@ pub fn typed_map(
             full: &full,
         }),
     )
+    .map(|e| e.value(k))
+}
+
+/// What the expansion emits for a value: its type, and the definitions it needs at item level
+/// (a generated value's unit struct), or (for a run-time `restrict`) an expression of its own.
+pub enum Emitted {
+    /// A type with a `New` constant, after the items that define it.
+    Type {
+        /// Items: the unit struct of a generated value, then its `Program` impl; else none.
+        defs: Vec<TokenStream>,
+        /// The value's type.
+        ty: TokenStream,
+    },
+    /// An expression (a block defining its own type).
+    Value(TokenStream),
+}
+
+impl Emitted {
+    /// The value as an expression.
+    pub fn value(self, k: &Krate) -> TokenStream {
+        match self {
+            Emitted::Type { defs, ty } if defs.is_empty() => {
+                quote!(<#ty as #k::__private::New>::NEW)
+            }
+            Emitted::Type { defs, ty } => {
+                quote!({ #(#defs)* <#ty as #k::__private::New>::NEW })
+            }
+            Emitted::Value(v) => v,
+        }
+    }
+}
+
+/// The typed value of an evaluated algebra expression without a run-time `restrict` (see
+/// [`typed_map`]): a `Static` or swizzled `Static` type, or a `Generated` one whose program is
+/// carried by a unit struct named `unit`, defined in `defs`.
+pub fn typed_static(
+    k: &Krate,
+    map: &Map,
+    index: IntType,
+    algebra: &str,
+    unit: &TokenStream,
+) -> Result<Emitted, Error> {
+    let checked = |layout: Layout,
+                   swizzle: Option<layout_core::Swizzle>,
+                   offset_range: (i64, i64)| Checked::<()> {
+        domain_tile: map.domain_tile().map(<[i64]>::to_vec),
+        codomain_tile: if swizzle.is_some() {
+            None
+        } else {
+            map.codomain_tile().map(<[i64]>::to_vec)
+        },
+        layout,
+        domain: map.domain(),
+        codomain: if map.is_swizzled() {
+            Space::Physical
+        } else {
+            map.codomain()
+        },
+        swizzle,
+        index,
+        runtime: Vec::new(),
+        offset_range,
+    };
+    match map {
+        Map::Layout(a) => {
+            typed_limits(a.layout().shape())?;
+            let range = a.layout().span();
+            return Ok(Emitted::Type {
+                defs: Vec::new(),
+                ty: static_type(k, &checked(a.layout().clone(), None, range)),
+            });
+        }
+        Map::Swizzled { swizzle, inner } => {
+            if let Map::Layout(a) = inner.as_ref() {
+                typed_limits(a.layout().shape())?;
+                // An undecided range is an error here (the type carries the exact one).
+                let range = map.offset_range()?;
+                let c = checked(a.layout().clone(), Some(*swizzle), range);
+                return Ok(Emitted::Type {
+                    defs: Vec::new(),
+                    ty: static_type(k, &c),
+                });
+            }
+        }
+        _ => {}
+    }
+    if !map.is_swizzled() && !map.is_restricted() {
+        let d = decide(map, false)?;
+        if let Some(l) = decided_layout(&map.domain_shape(), &d) {
+            let range = l.span();
+            return Ok(Emitted::Type {
+                defs: Vec::new(),
+                ty: static_type(k, &checked(l, None, range)),
+            });
+        }
+    }
+    // A swizzled composite is decided by tabulating it (a swizzle has no symbolic
+    // decision); a witness that it is not a layout spares that: `emit` would then take
+    // the program as written, and no decided range.
+    if map.is_swizzled() && !map.is_restricted() && not_a_layout(map) {
+        return generated(
+            k,
+            map,
+            index,
+            &written(map, false),
+            None,
+            Err((algebra, unit)),
+        );
+    }
+    let e = emit(map, false)?;
+    let range = decided_range(map, &e.decision);
+    generated(k, map, index, &e.program, range, Err((algebra, unit)))
 }
 
 /// Whether a few values of `map` show that `map − map(0)` is not a layout of its domain
@@ -1040,8 +1150,8 @@ fn generated(
     index: IntType,
     program: &Program,
     range: Option<(i64, i64)>,
-    runtime: Result<Runtime<'_>, &str>,
-) -> Result<TokenStream, Error> {
+    runtime: Result<Runtime<'_>, (&str, &TokenStream)>,
+) -> Result<Emitted, Error> {
     let full_shape = map.domain_shape();
     let entries = map.domain_entries();
     // The domain of the value: the map's, less the run-time restricted entries.
@@ -1108,30 +1218,33 @@ fn generated(
         .collect();
     let text = describe(map);
     let (fields, init, body, restrict) = match runtime {
-        Err(algebra) => {
+        Err((algebra, unit)) => {
             // The library's type, generic over a unit struct that carries what is this map's
             // own: the range, the notation, the text and the program.
             let body = program_tokens(program, &coords, arith)?;
             let (min, max) = (Literal::i64_unsuffixed(min), Literal::i64_unsuffixed(max));
-            return Ok(quote!({
-                struct __LayoutExpr;
-                impl #k::__private::Program<#idx> for __LayoutExpr {
-                    const MIN_OFFSET: i64 = #min;
-                    const MAX_OFFSET: i64 = #max;
-                    const NOTATION: &'static str = #text;
-                    const ALGEBRA: &'static str = #algebra;
-                    const NARROW: bool = #narrow;
-                    #[inline(always)]
-                    #[allow(unused_parens, clippy::all)]
-                    fn eval(l: &[usize; #k::MAX_LEAVES]) -> #idx {
-                        let _ = l;
-                        let v: #cty = #body;
-                        v as #idx
+            return Ok(Emitted::Type {
+                defs: vec![
+                    quote!(struct #unit;),
+                    quote! {
+                    impl #k::__private::Program<#idx> for #unit {
+                        const MIN_OFFSET: i64 = #min;
+                        const MAX_OFFSET: i64 = #max;
+                        const NOTATION: &'static str = #text;
+                        const ALGEBRA: &'static str = #algebra;
+                        const NARROW: bool = #narrow;
+                        #[inline(always)]
+                        #[allow(unused_parens, clippy::all)]
+                        fn eval(l: &[usize; #k::MAX_LEAVES]) -> #idx {
+                            let _ = l;
+                            let v: #cty = #body;
+                            v as #idx
+                        }
                     }
-                }
-                <#k::Generated<#form, #k::Spec<#dom, #cod, #k::Size<#n>, #acc, #dt, #ct, #idx>, __LayoutExpr>
-                    as #k::__private::New>::NEW
-            }));
+                    },
+                ],
+                ty: quote!(#k::Generated<#form, #k::Spec<#dom, #cod, #k::Size<#n>, #acc, #dt, #ct, #idx>, #unit>),
+            });
         }
         Ok(rt) => {
             let (agree, full) = (rt.agree, rt.full);
@@ -1236,7 +1349,7 @@ fn generated(
         }
     };
     let build = map_builder(k, map);
-    Ok(quote!({
+    Ok(Emitted::Value(quote!({
         #[derive(Clone, Copy, Debug)]
         struct __LayoutExpr { #fields }
         impl #k::__private::Sealed for __LayoutExpr {}
@@ -1286,7 +1399,7 @@ fn generated(
             }
         }
         #init
-    }))
+    })))
 }
 
 /// [`Arith::prove`] on hand-made programs: each intermediate it must check, one at a time.

@@ -101,6 +101,18 @@ fn algebra_at_a_glance(rest: &TokenStream) -> bool {
     }
 }
 
+/// Whether an item's right-hand side is an algebra expression (definitions, an operation, or
+/// a path alone) rather than a declaration.
+pub fn is_algebra(tokens: &TokenStream) -> bool {
+    algebra_at_a_glance(tokens)
+        || (|s: ParseStream| {
+            s.call(syn::Path::parse_mod_style)?;
+            Ok(())
+        })
+        .parse2(tokens.clone())
+        .is_ok()
+}
+
 fn input(s: ParseStream) -> syn::Result<Input> {
     if s.is_empty() {
         return Err(frame_error(s.span(), Error::EmptyMacro));

@@ -12,6 +12,7 @@
 //! ```text
 //! layout!(LAYOUT, DOMAIN -> CODOMAIN [, OPTION]*)              expression form: a value
 //! layout! { [pub] const NAME = LAYOUT, DOMAIN -> CODOMAIN [, OPTION]*; ... }   item form
+//! layout! { [pub] const NAME = OPERATION(OPERAND, ...); ... }  an item of the algebra
 //! layout!(OPERATION(OPERAND, ...))                             an algebra expression
 //!
 //! LAYOUT   := ['cute'] SHAPE ':' STRIDE       (spec: Grammar) grammar; `cute` = CuTe order
@@ -32,11 +33,13 @@
 //!     /// Item form: `SMEM` is a type alias and a constant, like a unit struct.
 //!     pub const SMEM = (16,32):(32,1), logical -> physical;
 //!     pub const TV = (thread: 128, value: 4):(4,1), thread-value -> logical;
+//!     /// An item of the algebra: 4×8 tiles of `SMEM`, a type and a constant too.
+//!     pub const TILES = divide(SMEM, (4, 8));
 //! }
 //! let c = layout!(cute ((4,8),(2,2)):((32,1),(16,8)), thread-value -> logical(16,8));
 //! // CuTe's 128-byte swizzle over fp16: Swizzle<3,3,3> on the element offsets.
 //! let sw = layout!((8,64):(64,1), logical -> physical, Swizzle<3,4,3> over bytes of 16-bit elements, index = u32);
-//! let tile = layout!(restrict(divide(SMEM, (4, 8)), rest = 5)); // tile 5: rows 4-7, columns 8-15
+//! let tile = layout!(restrict(TILES, rest = 5)); // tile 5: rows 4-7, columns 8-15
 //! assert_eq!(SMEM.offset((1usize, 2usize)), 34);
 //! assert_eq!(c.offset(5usize), 33);
 //! assert_eq!(sw.offset((1usize, 0usize)), 64 ^ (1 << 3)); // row 1: its 16-byte chunk 0 moves to chunk 1
@@ -92,6 +95,13 @@
 //!   expansion, with full spans and numbers in its errors). The hidden macros of an
 //!   expression's operands are invoked in one chain, the last calling `layout!` back with
 //!   every declaration.
+//! - An item defined by an algebra expression fetches its operands through the same chain
+//!   (the callback completes the item, its attributes, visibility and name before the
+//!   definitions), and is a type alias and a constant of the expression's type; a generated
+//!   value's unit struct is then defined beside the item under a hidden name. Its hidden macro
+//!   hands on the expression with its operands' definitions (`[NAME = [PATH = DECL].. EXPR]`),
+//!   which a later expression evaluates again, so any value is an operand. A run-time value
+//!   in it is an error, as a run-time leaf in a declared item is.
 //! - An algebra expression is evaluated here with `layout-core`; a result that is a layout
 //!   (an operation's result, or a composite that Theorem 1 decides to be one) is a `Static`,
 //!   otherwise a `Generated<Form, Spec<..>, P>` whose `offset` runs the emitted program

@@ -511,6 +511,32 @@ fn every_message_is_a_rule_of_the_core() {
             "const A = (4,{n}):(1,4), logical -> physical;".into(),
             vec![Error::RuntimeConstant],
         ),
+        // An item defined by an expression holds no run-time value either, at any depth.
+        (
+            "const A = restrict([(4,8):(8,1), logical -> physical], 0 = k);".into(),
+            vec![Error::RuntimeConstant],
+        ),
+        (
+            "const A = compose(restrict([(4,8):(8,1), logical -> physical], 0 = k + 1), [8:1, tv -> logical]);".into(),
+            vec![Error::RuntimeConstant],
+        ),
+        (
+            "const A = repeat([(4,8):(8,1), logical -> physical], ({n}):(1));".into(),
+            vec![Error::RuntimeConstant],
+        ),
+        (
+            "const A = divide([(4,{n}):(8,1), logical -> physical], (2, 2));".into(),
+            vec![Error::RuntimeConstant],
+        ),
+        // Its rules are an expression's.
+        (
+            "const A = divide([(4,8):(8,1), logical -> physical], (3, 2));".into(),
+            vec![Error::NotDivisible {
+                mode: mode(&[0]),
+                size: 4,
+                tile: 3,
+            }],
+        ),
         (
             "transpose([4:1, logical -> logical])".into(),
             vec![Error::UnknownOperation],
@@ -1976,7 +2002,19 @@ fn operands_are_fetched_in_one_chain() {
             vec!["a :: A"],
         ),
     ];
-    for (expr, want) in cases {
+    // Each expression as a value and as the right-hand side of an item, whose attributes,
+    // visibility and name travel before the definitions.
+    let cases = cases.into_iter().flat_map(|(expr, want)| {
+        [
+            (expr.to_owned(), want.clone(), false),
+            (
+                format!("#[doc = \"item\"] pub(crate) const ITEM = {expr};"),
+                want,
+                true,
+            ),
+        ]
+    });
+    for (expr, want, item) in cases {
         let mut out = TokenStream::from_str(&format!("{KRATE} {expr}")).unwrap();
         out = expand::layout(out);
         let mut hops = Vec::new();
@@ -2028,8 +2066,26 @@ fn operands_are_fetched_in_one_chain() {
         collect_errors(out.clone(), &mut errors);
         assert!(errors.is_empty(), "{expr}: {errors:?}");
         // One assertion of the declaration's type per definition fetched or given.
-        let defs = want.len() + usize::from(expr.starts_with('['));
+        let defs = want.len() + usize::from(expr.contains("= [") || expr.starts_with('['));
         let text: String = out.to_string().split_whitespace().collect();
         assert_eq!(text.matches("let_:").count(), defs, "{expr}: {text}");
+        if item {
+            // The item, with its attributes and visibility, a type and a constant; its macro
+            // hands on the expression with every definition.
+            for part in [
+                "#[doc=\"item\"]#[allow(non_camel_case_types)]pub(crate)typeITEM=",
+                "pub(crate)constITEM:ITEM=",
+                "macro_rules!__layout_def_ITEM",
+            ] {
+                assert!(text.contains(part), "{expr}: `{part}` in {text}");
+            }
+            for key in &want {
+                let key: String = key.split_whitespace().collect();
+                assert!(
+                    text.contains(&format!("[{key}=")),
+                    "{expr}: the definition of {key} handed on: {text}"
+                );
+            }
+        }
     }
 }

@@ -220,6 +220,9 @@ pub mod prelude {
 /// never confused, and a path that names no `layout!` item is an error ("cannot find macro").
 /// The expansion also asserts that the operand's value has the declaration's type (the layout
 /// itself), so a `const` shadowing only the value namespace is a type error at the operand.
+/// An item's right-hand side may be an algebra expression too,
+/// `layout! { pub const TILES = divide(SMEM, (4, 8)); }`: a type alias and a constant of the
+/// expression's type, and an operand of later expressions whatever its value (guide, §3).
 ///
 /// ```
 /// use layout_typed::prelude::*;

@@ -14,7 +14,9 @@
 //!   (run with `python3`).
 //!
 //! Trees the evaluator rejects are compiled in a second crate, one per line, and each line
-//! must carry a compile error. The number of trees per operation is asserted.
+//! must carry a compile error. The number of trees per operation is asserted. A third crate
+//! declares every valid tree without a run-time value as an item over an item of its first
+//! operation operand, and prints each item and each item as an operand alone.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -405,6 +407,105 @@ fn expansion_matches_the_evaluator() {
         }
     }
     judge("layout! expansion", &wrong, EXPANSION_KNOWN_WRONG);
+}
+
+/// The first operand of the root operation that is itself an operation (the item
+/// [`items_match_the_evaluator`] defines for it).
+fn operation_operand(e: &Expr) -> Option<&Expr> {
+    let op = |x: &Expr| !matches!(x, Expr::Name(_) | Expr::Lit(_));
+    match e {
+        Expr::Name(_) | Expr::Lit(_) => None,
+        Expr::Compose(a, b) | Expr::Repeat(a, Arr::Expr(b), _) => {
+            [a, b].into_iter().map(|x| &**x).find(|x| op(x))
+        }
+        Expr::Divide(a, ..)
+        | Expr::Restrict(a, _)
+        | Expr::Repeat(a, ..)
+        | Expr::Broadcast(a, _)
+        | Expr::Inverse(a)
+        | Expr::Swizzle(a, ..) => Some(&**a).filter(|x| op(x)),
+    }
+}
+
+/// Every valid tree without a run-time value, as items in a module: its first operand that
+/// is an operation as an item `S{id}` and the tree over it as an item `T{id}`, so that each
+/// operation is an item and has an item operand, at every nesting of the trees. Each equals
+/// the evaluator at every flat index, as the constant `T{id}` and as an operand alone,
+/// `layout!(items::T{id})`, evaluated again from what its definition macro hands on.
+#[test]
+fn items_match_the_evaluator() {
+    let g = cases();
+    let mut src = String::from(
+        "#![allow(unused, clippy::all)]\nuse layout_typed::prelude::*;\n\
+         fn dump<L: Layout>(id: usize, l: L) {\n    \
+         let mut s = id.to_string();\n    \
+         for i in 0..L::SIZE {\n        s.push(' ');\n        s.push_str(&l.offset_index(i).to_string());\n    }\n    \
+         println!(\"{s}\");\n}\n",
+    );
+    src.push_str(&decl_items(&g.decls));
+    src.push_str("mod items {\n    use super::*;\n");
+    let mut ids = Vec::new();
+    let mut with_operand = 0;
+    for (id, (e, v)) in g.valid.iter().enumerate() {
+        if v.runtime {
+            continue;
+        }
+        let mut text = e.render(&g.decls);
+        if let Some(c) = operation_operand(e) {
+            let c = c.render(&g.decls);
+            let _ = writeln!(src, "    layout! {{ pub const S{id} = {c}; }}");
+            text = text.replacen(&c, &format!("S{id}"), 1);
+            with_operand += 1;
+        }
+        let _ = writeln!(src, "    layout! {{ pub const T{id} = {text}; }}");
+        ids.push(id);
+    }
+    src.push_str("}\n");
+    // The operand alone reads the item from the definitions it hands on.
+    const ALONE: usize = 1_000_000;
+    for (part, chunk) in ids.chunks(50).enumerate() {
+        let _ = writeln!(src, "fn part{part}() {{");
+        for id in chunk {
+            let _ = writeln!(src, "    dump({id}, items::T{id});");
+            let _ = writeln!(src, "    dump({}, layout!(items::T{id}));", ALONE + id);
+        }
+        src.push_str("}\n");
+    }
+    src.push_str("fn main() {\n");
+    for part in 0..ids.len().div_ceil(50) {
+        let _ = writeln!(src, "    part{part}();");
+    }
+    src.push_str("}\n");
+    // Every valid tree without a run-time value (for the fixed seed), 269 with an item operand.
+    assert_eq!(
+        (ids.len(), with_operand),
+        (356, 269),
+        "items, items with an item operand"
+    );
+    let out = cargo_crate("expr_items", &src, &["run"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "the items build and run:\n{stderr}");
+    let got = parse_lines(&String::from_utf8_lossy(&out.stdout));
+    let mut wrong: BTreeMap<usize, String> = BTreeMap::new();
+    for &id in &ids {
+        let (e, v) = &g.valid[id];
+        for key in [id, ALONE + id] {
+            match got.get(&key) {
+                Some(Ok(vals)) if *vals == v.table => {}
+                other => {
+                    wrong.insert(
+                        key,
+                        format!(
+                            "{}\n    expected {:?}\n    got      {other:?}",
+                            describe(id, e, &g.decls),
+                            v.table
+                        ),
+                    );
+                }
+            }
+        }
+    }
+    judge("layout! items", &wrong, &[]);
 }
 
 /// Every tree the evaluator rejects is a compile error at its own line.

@@ -22,8 +22,8 @@
 //! each diagnostic is mapped to its input by its span. The accepted inputs are built and run
 //! in a second crate that prints the offsets. The command side runs the built `layout` binary
 //! with `--json` per input: `explain [DECL]` for a declaration, `explain NAME --def 'NAME =
-//! DECL'` for an item, `explain EXPR --def ..` for an expression, and each `docs/cli.md`
-//! example as written; an error's `span` gives the text it points at.
+//! DECL'` for an item, `explain EXPR --def ..` for an expression or an item defined by one,
+//! and each `docs/cli.md` example as written; an error's `span` gives the text it points at.
 //!
 //! The macro's text carries no rule name and no mode path, so messages and helps are compared
 //! exactly (the command's message less the column it adds), and they name both: the test
@@ -31,7 +31,8 @@
 //! worded by rustc: an operand that names no item (`layout!` resolves operands through Rust).
 //! Inputs one front end cannot express are counted per source and skipped with the reason:
 //! run-time `{expr}` leaves and run-time `restrict` values (the command reads static text),
-//! operands that only Rust's `use` or a crate-root path resolves, text Rust's lexer refuses
+//! operands that only Rust's `use` or a crate-root path resolves, operands defined by an
+//! expression (the command's `--def` reads declarations), text Rust's lexer refuses
 //! (unbalanced delimiters), and the `docs/cli.md` examples that ask another question
 //! (`conflicts`, `cute`) or use `--cute` order inside operations.
 
@@ -319,6 +320,40 @@ fn unit_inputs(
             }
         }
     }
+    // Each operand of an expression as written, and the item it names: in the expression's
+    // module, or (for a plain name) at the unit's root. A path from the crate root, or one
+    // that only Rust's imports resolve, has no item here; an item defined by an expression is
+    // no `--def` of the command.
+    let resolve = |t: &str, at: usize| -> Result<Vec<(String, String)>, &'static str> {
+        let module = module_at(&clean, at);
+        let mut mine: Vec<(String, String)> = Vec::new();
+        let mut unresolved = false;
+        for k in operands(t) {
+            let here = qualified(&module, &k);
+            let found = defs
+                .iter()
+                .rev()
+                .find(|(n, _)| *n == here)
+                .or_else(|| defs.iter().rev().find(|(n, _)| *n == k));
+            match found {
+                Some((_, d)) if !is_decl(d) => {
+                    return Err(
+                        "an operand defined by an expression (the command's `--def` reads declarations)",
+                    );
+                }
+                Some((_, d)) if !k.starts_with("crate::") && !k.starts_with("::") => {
+                    mine.push((k, d.clone()));
+                }
+                _ => unresolved |= k.contains("::"),
+            }
+        }
+        if unresolved {
+            return Err(
+                "an operand named by a path from the crate root or through `use` (Rust's name lookup)",
+            );
+        }
+        Ok(mine)
+    };
     for c in &cs {
         let place = format!("{file}:{}", first_line + line(c.at) - 1);
         if c.item {
@@ -329,6 +364,34 @@ fn unit_inputs(
                         place: place.clone(),
                         why,
                     });
+                    continue;
+                }
+                if !is_decl(&decl) {
+                    // An item defined by an expression: the command explains the expression
+                    // over the operands' definitions; the macro's value is the item's.
+                    match resolve(&decl, c.at) {
+                        Ok(mine) => {
+                            let mut cli = vec!["explain".into(), decl.clone()];
+                            for (n, d) in &mine {
+                                cli.push("--def".into());
+                                cli.push(format!("{n} = {d}"));
+                            }
+                            let mut defs = vec![(name, decl)];
+                            defs.extend(mine);
+                            inputs.push(Input {
+                                origin,
+                                place: place.clone(),
+                                form: Form::Item,
+                                cli,
+                                defs,
+                            });
+                        }
+                        Err(why) => skipped.push(Skipped {
+                            origin,
+                            place: place.clone(),
+                            why,
+                        }),
+                    }
                     continue;
                 }
                 inputs.push(Input {
@@ -361,34 +424,13 @@ fn unit_inputs(
             });
             continue;
         }
-        // Each operand as written, and the item it names: in the expression's module, or
-        // (for a plain name) at the unit's root. A path from the crate root, or one that only
-        // Rust's imports resolve, has no item here.
-        let module = module_at(&clean, c.at);
-        let mut mine: Vec<(String, String)> = Vec::new();
-        let mut unresolved = false;
-        for k in operands(&t) {
-            let here = qualified(&module, &k);
-            let found = defs
-                .iter()
-                .rev()
-                .find(|(n, _)| *n == here)
-                .or_else(|| defs.iter().rev().find(|(n, _)| *n == k));
-            match found {
-                Some((_, d)) if !k.starts_with("crate::") && !k.starts_with("::") => {
-                    mine.push((k, d.clone()));
-                }
-                _ => unresolved |= k.contains("::"),
+        let mine = match resolve(&t, c.at) {
+            Ok(mine) => mine,
+            Err(why) => {
+                skipped.push(Skipped { origin, place, why });
+                continue;
             }
-        }
-        if unresolved {
-            skipped.push(Skipped {
-                origin,
-                place,
-                why: "an operand named by a path from the crate root or through `use` (Rust's name lookup)",
-            });
-            continue;
-        }
+        };
         let mut cli = vec!["explain".into(), t.clone()];
         for (n, d) in &mine {
             cli.push("--def".into());
@@ -1350,8 +1392,8 @@ fn inputs_per_source() {
     println!("inputs per file: {per_file:#?}");
     println!("inputs {got:?}, skipped {skip:?}");
     let expected: BTreeMap<Origin, usize> = [
-        (Origin::Ui, 140),
-        (Origin::Docs, 139),
+        (Origin::Ui, 143),
+        (Origin::Docs, 147),
         (Origin::CliDocs, 10),
         (Origin::Data, 293),
     ]
@@ -1359,7 +1401,7 @@ fn inputs_per_source() {
     .collect();
     assert_eq!(got, expected, "inputs per source");
     let expected_skipped: BTreeMap<Origin, usize> =
-        [(Origin::Ui, 16), (Origin::Docs, 20), (Origin::CliDocs, 11)]
+        [(Origin::Ui, 18), (Origin::Docs, 26), (Origin::CliDocs, 11)]
             .into_iter()
             .collect();
     assert_eq!(skip, expected_skipped, "skipped inputs per source");

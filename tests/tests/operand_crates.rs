@@ -2,8 +2,12 @@
 //! `layout-typed` dependency: `tests/fixtures/operand_crates/user` (which depends on
 //! `layout-typed` as `lt`) composes items of `tests/fixtures/operand_crates/dep` named `P` in two
 //! modules, by module path, `use … as`, a root re-export of an item of a private module, and next
-//! to a local item of the same name; a `pub` item in a function body builds without a warning. The fixture prints each result's offsets; they are compared
-//! with values computed here from the layouts' formulas.
+//! to a local item of the same name; a `pub` item in a function body builds without a warning.
+//! Items of `dep` defined by expressions over its own items (a decided layout and a generated
+//! composite) are values, operands of `user`'s expressions and items, and types of a `static`;
+//! an item that a `macro_rules!` of `dep` defines in `user` names `dep`'s items by `$crate`.
+//! The fixture prints each result's offsets; they are compared with values computed here from
+//! the layouts' formulas.
 
 use std::path::Path;
 use std::process::Command;
@@ -39,6 +43,11 @@ fn operands_from_another_crate_under_a_renamed_dependency() {
     let b = brute(&[(3, 1), (2, 3)]);
     let store = brute(&[(2, 8), (3, 1)]);
     let id: Vec<i64> = (0..6).collect();
+    // `x ↦ x XOR ((x >> 3) & 1)` after `STORE ∘ b::P`.
+    let sw: Vec<i64> = compose(&store, &b)
+        .iter()
+        .map(|&x| x ^ ((x >> 3) & 1))
+        .collect();
     // The same-named items differ, so a wrong resolution changes the values.
     assert_ne!(compose(&a, &b), compose(&a, &a));
     assert_ne!(compose(&b, &a), compose(&b, &b));
@@ -50,6 +59,15 @@ fn operands_from_another_crate_under_a_renamed_dependency() {
         line("re-export", &compose(&store, &compose(&a, &b))),
         line("renamed-literal", &compose(&store, &id)),
         "in-a-body 6".to_owned(),
+        line("item", &compose(&store, &a)),
+        line("item-operand", &compose(&compose(&store, &a), &b)),
+        line("generated-item", &sw),
+        // Row 1 of `b::P`'s domain (3, 2): flat indices 2 and 3.
+        line("generated-operand", &sw[2..4]),
+        line("item-of-items", &compose(&compose(&store, &a), &b)),
+        line("as-types", &sw),
+        line("macro-item", &compose(&store, &a)),
+        line("macro-item-operand", &compose(&compose(&store, &a), &b)),
     ];
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))

@@ -427,6 +427,12 @@ const SECTIONS: &[Section] = &[
                 "`divide` needs each tile entry to divide its mode's size: 12 does not divide 32.",
             ),
             case(
+                "algebra/item_rule.rs",
+                "A rule broken by an item defined by an expression",
+                "An item's expression is checked while compiling as an expression is, each error \
+                 at the tokens that cause it.",
+            ),
+            case(
                 "algebra/divide_tile_rank.rs",
                 "A tile with the wrong number of entries",
                 "One tile entry per top-level mode.",
@@ -610,6 +616,18 @@ const SECTIONS: &[Section] = &[
                 "runtime/item_form.rs",
                 "A run-time leaf in the item form",
                 "A constant cannot depend on a run-time value.",
+            ),
+            case(
+                "runtime/item_runtime_leaf.rs",
+                "A run-time leaf in an item's expression",
+                "An operand with run-time leaves makes the item's value depend on them: only a \
+                 value can.",
+            ),
+            case(
+                "runtime/item_restrict_value.rs",
+                "A `restrict` by a run-time value in an item",
+                "An item defined by an expression is a constant too: its expression cannot \
+                 depend on a run-time value.",
             ),
             case(
                 "macro/zero_stride_runtime_leaf.rs",

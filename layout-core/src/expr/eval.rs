@@ -24,12 +24,15 @@ use crate::tree::Tree;
 #[derive(Clone, Debug)]
 pub struct Env<S> {
     defs: BTreeMap<String, Checked<S>>,
+    /// Operands defined by an expression: its value and index type.
+    values: BTreeMap<String, (Map, IntType)>,
 }
 
 impl<S> Default for Env<S> {
     fn default() -> Env<S> {
         Env {
             defs: BTreeMap::new(),
+            values: BTreeMap::new(),
         }
     }
 }
@@ -43,13 +46,28 @@ impl<S> Env<S> {
 
     /// Defines (or redefines) an operand by its key.
     pub fn define(&mut self, key: String, checked: Checked<S>) {
+        self.values.remove(&key);
         self.defs.insert(key, checked);
+    }
+
+    /// Defines (or redefines) an operand by its key as a value: a map and the index type of
+    /// its offsets (an operand defined by an expression, [`super::Algebra::define_derived`]).
+    pub fn define_value(&mut self, key: String, map: Map, index: IntType) {
+        self.defs.remove(&key);
+        self.values.insert(key, (map, index));
     }
 
     /// The definition of a key.
     #[must_use]
     pub fn get(&self, key: &str) -> Option<&Checked<S>> {
         self.defs.get(key)
+    }
+
+    /// The value of a key defined by an expression ([`Env::define_value`]): its map and index
+    /// type.
+    #[must_use]
+    pub fn value(&self, key: &str) -> Option<&(Map, IntType)> {
+        self.values.get(key)
     }
 }
 
@@ -336,6 +354,13 @@ impl<S: Clone> Eval<'_, S> {
     fn expr(&self, e: &Expr<S>) -> R<Evaluated<S>, S> {
         match e {
             Expr::Operand(p) => {
+                if let Some((map, index)) = self.env.values.get(&p.key()) {
+                    return Ok(Evaluated {
+                        map: map.clone(),
+                        index: *index,
+                        runtime: Vec::new(),
+                    });
+                }
                 let c = self
                     .env
                     .get(&p.key())

@@ -262,14 +262,85 @@ impl fmt::Display for NoteKind {
     }
 }
 
-/// The macro's input: definitions `[PATH = DECL]` (handed back by the operands' definition
-/// macros), then the expression.
+/// The macro's input: definitions `[PATH = DECL]` and `[PATH = ALGEBRA]` (handed back by the
+/// operands' definition macros), then the expression.
+///
+/// An operand defined by an algebra (an item `layout! { const D = divide(S, (4, 8)); }` hands
+/// on its own definitions and expression, `[D = [S = DECL] divide(S, (4, 8))]`) is that
+/// expression's value, evaluated with its own definitions only: the paths inside were written
+/// where the item is, and name nothing where it is used.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Algebra<S> {
-    /// The definitions, keyed by their paths as written.
+    /// The definitions by a declaration, keyed by their paths as written.
     pub defs: Vec<(Path<S>, Decl<S>)>,
+    /// The definitions by an expression, keyed by their paths as written.
+    pub derived: Vec<(Path<S>, Algebra<S>)>,
     /// The expression.
     pub expr: Expr<S>,
+}
+
+impl<S: Clone> Algebra<S> {
+    /// Binds every definition of this algebra in `env`: each declaration checked
+    /// ([`check_decl`]), each expression evaluated (with the default [`Options`], in an
+    /// environment of its own definitions, recursively). Declarations are checked here without
+    /// the typed API's limits; the macro checks its own operands' declarations itself and calls
+    /// [`Algebra::define_derived`].
+    ///
+    /// # Errors
+    /// A declaration's errors, or as [`Algebra::define_derived`].
+    pub fn define(&self, env: &mut Env<S>) -> Result<(), Vec<Located<S>>> {
+        for (path, d) in &self.defs {
+            let (checked, errs) = check_decl(d);
+            if !errs.is_empty() {
+                return Err(errs);
+            }
+            if let Some(c) = checked {
+                env.define(path.key(), c);
+            }
+        }
+        self.define_derived(env)
+    }
+
+    /// Binds each definition by an expression (`[PATH = ALGEBRA]`) in `env`, to the value of
+    /// that expression and its index type.
+    ///
+    /// # Errors
+    /// The inner algebra's errors ([`Algebra::define`], [`evaluate`]); [`Error::RuntimeOperand`]
+    /// at the path when the inner value depends on a run-time value (an item never does).
+    pub fn define_derived(&self, env: &mut Env<S>) -> Result<(), Vec<Located<S>>> {
+        for (path, inner) in &self.derived {
+            let mut own = Env::new();
+            inner.define(&mut own)?;
+            let v = evaluate(&inner.expr, &own, &Options::default())?;
+            if !v.runtime.is_empty() {
+                return Err(alloc::vec![Located::new(
+                    Error::RuntimeOperand,
+                    path.span.clone()
+                )]);
+            }
+            env.define_value(path.key(), v.map, v.index);
+        }
+        Ok(())
+    }
+}
+
+/// `[PATH = DECL]` and `[PATH = ALGEBRA]` definitions, then one expression.
+fn algebra(p: &mut parse::Parser<'_>, top: (Space, Space)) -> Result<Algebra<Span>, Located<Span>> {
+    let mut defs = Vec::new();
+    let mut derived = Vec::new();
+    while p.at_bracketed_definition() {
+        if p.at_derived_definition() {
+            derived.push(p.derived_definition(|p| algebra(p, top))?);
+        } else {
+            defs.push(p.bracketed_definition()?);
+        }
+    }
+    let expr = p.expr(top)?;
+    Ok(Algebra {
+        defs,
+        derived,
+        expr,
+    })
 }
 
 fn whole<T>(
@@ -326,19 +397,12 @@ pub fn parse_expr(text: &str, opts: &Options) -> Result<Expr<Span>, Located<Span
 /// As [`parse_expr`].
 pub fn parse_algebra(text: &str, opts: &Options) -> Result<Algebra<Span>, Located<Span>> {
     let top = opts.bare.unwrap_or_default().storage;
-    whole(text, opts, |p| {
-        let mut defs = Vec::new();
-        while p.at_bracketed_definition() {
-            defs.push(p.bracketed_definition()?);
-        }
-        let expr = p.expr(top)?;
-        Ok(Algebra { defs, expr })
-    })
+    whole(text, opts, |p| algebra(p, top))
 }
 
-/// Evaluates a whole algebra text (`[PATH = DECL]` definitions, then one expression, as
-/// [`parse_algebra`] reads it) to its map, with the default [`Options`]: each definition
-/// checked ([`check_decl`]) and bound to its path's key, then [`evaluate`]. A pure function of
+/// Evaluates a whole algebra text (`[PATH = DECL]` and `[PATH = ALGEBRA]` definitions, then
+/// one expression, as [`parse_algebra`] reads it) to its map, with the default [`Options`]:
+/// each definition bound to its path's key ([`Algebra::define`]), then [`evaluate`]. A pure function of
 /// the text: the map `layout!` computed from the same text while compiling (the `to_map` of a
 /// generated composite calls it with the text of its expression).
 ///
@@ -356,17 +420,10 @@ pub fn evaluate_text(text: &str) -> Result<crate::map::Map, Error> {
     let opts = Options::default();
     let a = parse_algebra(text, &opts).map_err(|l| l.error)?;
     let mut env = Env::new();
-    for (path, d) in &a.defs {
-        let (checked, errs) = check_decl(d);
-        if let Some(l) = errs.into_iter().next() {
-            return Err(l.error);
-        }
-        // A declaration that could not be built has errors (above); were there none, the
-        // operand stays unbound and `evaluate` reports it as unknown.
-        if let Some(c) = checked {
-            env.define(path.key(), c);
-        }
-    }
+    // A declaration that could not be built has errors; were there none, the operand stays
+    // unbound and `evaluate` reports it as unknown.
+    a.define(&mut env)
+        .map_err(|errs| errs.first().map_or(Error::UnknownOperand, |l| l.error))?;
     evaluate(&a.expr, &env, &opts)
         .map(|v| v.map)
         .map_err(|errs| {

@@ -628,21 +628,58 @@ impl<'a> Parser<'a> {
 
     /// Whether the tokens start a path followed by `=` (a definition `PATH = DECL`).
     pub(crate) fn at_definition(&self) -> bool {
-        let mut n = 0usize;
-        if self.is_punct(0, b':') && self.is_punct(1, b':') {
-            n = 2;
+        self.definition_at(0).is_some()
+    }
+
+    /// When `PATH =` starts at the `start`-th token: the position after its `=`.
+    fn definition_at(&self, start: usize) -> Option<usize> {
+        let mut n = start;
+        if self.is_punct(n, b':') && self.is_punct(n.saturating_add(1), b':') {
+            n = n.saturating_add(2);
         }
         loop {
             if self.nth(n).kind != Kind::Ident {
-                return false;
+                return None;
             }
             n = n.saturating_add(1);
             if self.is_punct(n, b':') && self.is_punct(n.saturating_add(1), b':') {
                 n = n.saturating_add(2);
             } else {
-                return self.is_punct(n, b'=');
+                return self.is_punct(n, b'=').then(|| n.saturating_add(1));
             }
         }
+    }
+
+    /// `[PATH = [..` or `[PATH = op(..`: a definition by an expression next (an item defined
+    /// by an expression hands on its own definitions and expression), not by a declaration
+    /// (which starts with a shape, or with `cute`).
+    pub(crate) fn at_derived_definition(&self) -> bool {
+        if !self.is_punct(0, b'[') {
+            return false;
+        }
+        let Some(n) = self.definition_at(1) else {
+            return false;
+        };
+        let t = self.nth(n);
+        self.is_punct(n, b'[')
+            || (t.kind == Kind::Ident
+                && Op::from_name(self.text_of(t)).is_some()
+                && self.is_punct(n.saturating_add(1), b'('))
+    }
+
+    /// `[PATH = ALGEBRA]`, the inside read by `inner`; one more level of nesting.
+    pub(crate) fn derived_definition<T>(
+        &mut self,
+        inner: impl FnOnce(&mut Self) -> R<T>,
+    ) -> R<(Path<Span>, T)> {
+        self.eat(b'[', Expected::OpenBracket)?;
+        let path = self.path()?;
+        self.eat(b'=', Expected::Equals)?;
+        self.enter()?;
+        let v = inner(self)?;
+        self.leave();
+        self.eat(b']', Expected::CloseBracket)?;
+        Ok((path, v))
     }
 
     /// `[PATH = DECL]` next (not a literal `[DECL]`).

@@ -4,6 +4,7 @@
 
 #![allow(clippy::arithmetic_side_effects)] // test arithmetic on small known values
 
+use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
@@ -195,6 +196,52 @@ fn definitions_then_expression() {
     // A literal operand at the start is not a definition.
     let alg = parse_algebra("[(4,8):(8,1), logical -> physical]", &macro_opts()).unwrap();
     assert!(alg.defs.is_empty());
+}
+
+/// An operand defined by an expression (`[PATH = ALGEBRA]`, what an item defined by an
+/// expression hands on) is that expression's value under its own definitions only: an inner
+/// path neither sees nor leaks to the outer ones, at every depth and position.
+#[test]
+fn definitions_by_an_expression_are_scoped() {
+    let s1 = "[S = 8:1, logical -> physical]";
+    let s2 = "[S = 8:2, logical -> physical]";
+    let t = "[T = 8:1, tv -> logical]";
+    // D(i) = 2i (the inner S); S(i) = i (the outer S).
+    let d = format!("[D = {s2} {t} compose(S, T)]");
+    let values = |text: &str| -> Result<Vec<i64>, Error> {
+        let m = evaluate_text(text)?;
+        (0..m.size()).map(|i| m.eval_index(i)).collect()
+    };
+    let doubled: Vec<i64> = (0..8).map(|i| 2 * i).collect();
+    let identity: Vec<i64> = (0..8).collect();
+    assert_eq!(values(&format!("{s1} {d} D")), Ok(doubled.clone()));
+    assert_eq!(values(&format!("{d} {s1} D")), Ok(doubled.clone()));
+    assert_eq!(values(&format!("{s1} {d} S")), Ok(identity));
+    // The inner `T` is not an operand outside.
+    assert_eq!(values(&format!("{d} T")), Err(Error::UnknownOperand));
+    // Nested: E = restrict(D, 0 = 3), D defined inside E's own definitions.
+    let e = format!("[E = {d} broadcast(D, 2)]");
+    let twice: Vec<i64> = (0..16).map(|i| 2 * (i % 8)).collect();
+    assert_eq!(values(&format!("{e} E")), Ok(twice));
+    // The parsed shape: one declaration and one expression definition at the top.
+    let alg = parse_algebra(&format!("{s1} {d} D"), &macro_opts()).unwrap();
+    assert_eq!(alg.defs.len(), 1);
+    let keys: Vec<String> = alg.derived.iter().map(|(p, _)| p.key()).collect();
+    assert_eq!(keys, ["D"]);
+    assert_eq!(alg.derived[0].1.defs.len(), 2);
+    // Nesting past the limit is an error, not a deep recursion.
+    let mut deep = String::from("[(4):(1), logical -> physical]");
+    for _ in 0..=MAX_EXPR_DEPTH {
+        deep = format!("[D = [S = 4:1, logical -> physical] broadcast(S, 1)] {deep}");
+    }
+    let mut nested = String::from("broadcast([4:1, logical -> physical], 1)");
+    for _ in 0..=MAX_EXPR_DEPTH + 1 {
+        nested = format!("[D = {nested}] D");
+    }
+    let err = parse_algebra(&nested, &macro_opts()).unwrap_err();
+    assert_eq!(err.error, Error::ExprTooDeep);
+    // Definitions side by side do not nest.
+    assert!(parse_algebra(&deep, &macro_opts()).is_ok());
 }
 
 /// Every syntax error, located at its token (the text under the span).
