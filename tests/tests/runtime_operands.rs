@@ -329,7 +329,7 @@ fn leaves_written_as_blocks() {
     // A leaf of statements is a block, as in a `layout!` value.
     let (m, k) = (32usize, 16usize);
     let d = layout!(restrict(
-        divide([({ let twice = m; twice }, {k}):({ let ld = k + 4; ld }, 1), logical -> physical], (8, 8)),
+        divide([({ let twice = 2 * m; twice / 2 }, {k}):({ let pad = 4; k + pad }, 1), logical -> physical], (8, 8)),
         rest = (1, 1)
     ))
     .expect("valid");
