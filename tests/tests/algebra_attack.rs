@@ -1,0 +1,519 @@
+//! Slicing, regroupings and items defined by expressions, attacked from their documentation:
+//! every offset is compared with a brute-force model written here (a map as its leaves, the
+//! full domain walked in flat order with the last leaf fastest, a slice as the coordinates
+//! whose fixed leaves carry their values, a regrouping as the same function on the selected
+//! coordinates), in `layout!` and, where the text is the same, the expression language at run
+//! time. A test marked `#[ignore = "finding: ..."]` reproduces a defect and fails until it is
+//! fixed; the others are properties that hold.
+
+use layout_core::expr::evaluate_text;
+use layout_core::{Layout as CoreLayout, coalesce};
+use layout_typed::IndexType;
+use layout_typed::prelude::*;
+
+/// `L(i)`: `i` unflattened over the leaves (last fastest), times the strides.
+fn eval(leaves: &[(i64, i64)], i: i64) -> i64 {
+    let mut rest = i;
+    let mut acc = 0;
+    for &(n, d) in leaves.iter().rev() {
+        acc += (rest % n) * d;
+        rest /= n;
+    }
+    acc
+}
+
+/// The digits of `i` over `sizes`, last fastest.
+fn digits(mut i: i64, sizes: &[i64]) -> Vec<i64> {
+    let mut out = vec![0; sizes.len()];
+    for (k, n) in sizes.iter().enumerate().rev() {
+        out[k] = i % n;
+        i /= n;
+    }
+    out
+}
+
+/// The slice of `f` over a domain of leaves `sizes` with some leaves fixed, in flat order.
+fn slice(sizes: &[i64], fixed: &[Option<i64>], f: &dyn Fn(i64) -> i64) -> Vec<i64> {
+    assert_eq!(sizes.len(), fixed.len());
+    let size: i64 = sizes.iter().product();
+    (0..size)
+        .filter(|&i| {
+            digits(i, sizes)
+                .iter()
+                .zip(fixed)
+                .all(|(d, x)| x.is_none_or(|x| x == *d))
+        })
+        .map(f)
+        .collect()
+}
+
+/// `x` with bits `src..src+b` XORed into bits `dst..dst+b`.
+fn swz(b: u32, src: u32, dst: u32, x: i64) -> i64 {
+    x ^ (((x >> src) & ((1 << b) - 1)) << dst)
+}
+
+fn offsets<T: Layout>(l: T) -> Vec<i64> {
+    (0..T::SIZE)
+        .map(|i| l.offset_index(i).to_isize() as i64)
+        .collect()
+}
+
+/// The same expression evaluated at run time by the expression language.
+fn at_run_time(defs: &str, expr: &str) -> Vec<i64> {
+    let m = evaluate_text(&format!("{defs} {expr}")).unwrap_or_else(|e| panic!("{expr}: {e}"));
+    (0..m.size()).map(|i| m.eval_index(i).unwrap()).collect()
+}
+
+/// The panic message of `f`, which must panic.
+fn panic_message(f: impl FnOnce() + std::panic::UnwindSafe) -> String {
+    let p = std::panic::catch_unwind(f).expect_err("panics");
+    p.downcast_ref::<String>()
+        .cloned()
+        .or_else(|| p.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+        .unwrap_or_default()
+}
+
+layout! {
+    /// Column-major 8×8 storage: `x = 8r + c` goes to `r + 8c`.
+    const SMT = (8,8):(1,8), logical -> physical;
+    /// Threads and values with nested entries, a bijection onto the 64 positions.
+    const TVN = ((2,4),(2,4)):((32,1),(16,4)), thread-value -> logical;
+    /// Nested storage of 48 elements.
+    const Q = ((2,3),(2,2),4):((1,2),(6,12),24), logical -> physical;
+}
+const DEFS: &str = "[SMT = (8,8):(1,8), logical -> physical] \
+                    [TVN = ((2,4),(2,4)):((32,1),(16,4)), thread-value -> logical]";
+const TVN_SIZES: [i64; 4] = [2, 4, 2, 4];
+const TVN_LEAVES: [(i64, i64); 4] = [(2, 32), (4, 1), (2, 16), (4, 4)];
+const Q_SIZES: [i64; 5] = [2, 3, 2, 2, 4];
+const Q_LEAVES: [(i64, i64); 5] = [(2, 1), (3, 2), (2, 6), (2, 12), (4, 24)];
+
+fn smt(x: i64) -> i64 {
+    x / 8 + (x % 8) * 8
+}
+/// `compose(SMT, TVN)` at flat index `i`.
+fn comp(i: i64) -> i64 {
+    smt(eval(&TVN_LEAVES, i))
+}
+/// `compose(swizzle(SMT, b = 2, src = 4, dst = 1), TVN)` at flat index `i`.
+fn comp_sw(i: i64) -> i64 {
+    swz(2, 4, 1, smt(eval(&TVN_LEAVES, i)))
+}
+fn cs(fixed: [Option<i64>; 4]) -> Vec<i64> {
+    slice(&TVN_SIZES, &fixed, &comp)
+}
+fn cs_sw(fixed: [Option<i64>; 4]) -> Vec<i64> {
+    slice(&TVN_SIZES, &fixed, &comp_sw)
+}
+fn q(fixed: [Option<i64>; 5]) -> Vec<i64> {
+    slice(&Q_SIZES, &fixed, &|i| eval(&Q_LEAVES, i))
+}
+
+#[test]
+fn slices_of_composites_with_nested_entries_equal_enumeration() {
+    let (n, x) = (None, Some);
+    let cases: Vec<(&str, Vec<i64>, Vec<i64>)> = vec![
+        (
+            "restrict(compose(SMT, TVN), 0 = (_, 1))",
+            offsets(layout!(restrict(compose(SMT, TVN), 0 = (_, 1)))),
+            cs([n, x(1), n, n]),
+        ),
+        (
+            "restrict(compose(SMT, TVN), 1 = (1, _))",
+            offsets(layout!(restrict(compose(SMT, TVN), 1 = (1, _)))),
+            cs([n, n, x(1), n]),
+        ),
+        (
+            "restrict(compose(SMT, TVN), ((1, _), (_, 2)))",
+            offsets(layout!(restrict(compose(SMT, TVN), ((1, _), (_, 2))))),
+            cs([x(1), n, n, x(2)]),
+        ),
+        (
+            "restrict(compose(SMT, TVN), 0 = 5)",
+            offsets(layout!(restrict(compose(SMT, TVN), 0 = 5))),
+            cs([x(1), x(1), n, n]),
+        ),
+        (
+            "restrict(compose(SMT, TVN), (_, 6))",
+            offsets(layout!(restrict(compose(SMT, TVN), (_, 6)))),
+            cs([n, n, x(1), x(2)]),
+        ),
+        (
+            "restrict(restrict(compose(SMT, TVN), 1 = (_, 3)), 0 = (1, _))",
+            offsets(layout!(restrict(
+                restrict(compose(SMT, TVN), 1 = (_, 3)),
+                0 = (1, _)
+            ))),
+            cs([x(1), n, n, x(3)]),
+        ),
+    ];
+    for (text, got, want) in cases {
+        assert_eq!(got, want, "layout!({text})");
+        assert_eq!(at_run_time(DEFS, text), want, "{text} at run time");
+    }
+}
+
+#[test]
+fn slices_of_swizzled_composites_equal_enumeration() {
+    let (n, x) = (None, Some);
+    let cases: Vec<(&str, Vec<i64>, Vec<i64>)> = vec![
+        (
+            "restrict(compose(swizzle(SMT, b = 2, src = 4, dst = 1), TVN), 0 = (_, 1))",
+            offsets(layout!(restrict(
+                compose(swizzle(SMT, b = 2, src = 4, dst = 1), TVN),
+                0 = (_, 1)
+            ))),
+            cs_sw([n, x(1), n, n]),
+        ),
+        (
+            "restrict(compose(swizzle(SMT, b = 2, src = 4, dst = 1), TVN), ((1, _), (_, 2)))",
+            offsets(layout!(restrict(
+                compose(swizzle(SMT, b = 2, src = 4, dst = 1), TVN),
+                ((1, _), (_, 2))
+            ))),
+            cs_sw([x(1), n, n, x(2)]),
+        ),
+        (
+            "restrict(compose(swizzle(SMT, b = 2, src = 4, dst = 1), TVN), 1 = 7)",
+            offsets(layout!(restrict(
+                compose(swizzle(SMT, b = 2, src = 4, dst = 1), TVN),
+                1 = 7
+            ))),
+            cs_sw([n, n, x(1), x(3)]),
+        ),
+    ];
+    for (text, got, want) in cases {
+        assert_eq!(got, want, "layout!({text})");
+        assert_eq!(at_run_time(DEFS, text), want, "{text} at run time");
+    }
+}
+
+#[test]
+fn run_time_parts_of_composites_equal_enumeration() {
+    let (n, x) = (None, Some);
+    for a in 0..2usize {
+        for b in 0..4usize {
+            let (ai, bi) = (a as i64, b as i64);
+            assert_eq!(
+                offsets(layout!(restrict(compose(SMT, TVN), 0 = (_, b)))),
+                cs([n, x(bi), n, n])
+            );
+            assert_eq!(
+                offsets(layout!(restrict(compose(SMT, TVN), 0 = (a, _), 1 = (_, b)))),
+                cs([x(ai), n, n, x(bi)])
+            );
+            assert_eq!(
+                offsets(layout!(restrict(compose(SMT, TVN), 1 = (a, b)))),
+                cs([n, n, x(ai), x(bi)])
+            );
+            assert_eq!(
+                offsets(layout!(restrict(
+                    compose(swizzle(SMT, b = 2, src = 4, dst = 1), TVN),
+                    0 = (a, _),
+                    1 = (_, b)
+                ))),
+                cs_sw([x(ai), n, n, x(bi)])
+            );
+            assert_eq!(
+                offsets(layout!(restrict(
+                    compose(swizzle(SMT, b = 2, src = 4, dst = 1), TVN),
+                    (b, (a, _))
+                ))),
+                cs_sw([x(bi / 4), x(bi % 4), x(ai), n])
+            );
+        }
+    }
+}
+
+#[test]
+fn run_time_restrictions_then_static_slices_equal_enumeration() {
+    let (n, x) = (None, Some);
+    for t in 0..2usize {
+        for u in 0..2usize {
+            let (ti, ui) = (t as i64, u as i64);
+            // Entry 0 by a run-time value, then entry 1 (now position 0) split statically.
+            assert_eq!(
+                offsets(layout!(restrict(restrict(Q, 0 = t), 0 = (_, 1)))),
+                q([x(0), x(ti), n, x(1), n])
+            );
+            // A run-time value on the last entry, then the first split.
+            assert_eq!(
+                offsets(layout!(restrict(restrict(Q, 2 = t), 0 = (_, 1)))),
+                q([n, x(1), n, n, x(ti)])
+            );
+            // A run-time part of a split entry, then another entry split.
+            assert_eq!(
+                offsets(layout!(restrict(restrict(Q, 1 = (t, _)), 0 = (1, _)))),
+                q([x(1), n, x(ti), n, n])
+            );
+            // Two run-time parts in two nested restrictions, the second in the whole-domain form.
+            assert_eq!(
+                offsets(layout!(restrict(restrict(Q, 0 = (t, _)), (_, (u, _), 1)))),
+                q([x(ti), n, x(ui), n, x(1)])
+            );
+            // The whole-domain form with a run-time element, then a static one.
+            assert_eq!(
+                offsets(layout!(restrict(restrict(Q, (_, u, _)), 0 = (t, 2)))),
+                q([x(ti), x(2), x(ui / 2), x(ui % 2), n])
+            );
+        }
+    }
+}
+
+/// Runs `f`, which must panic, and returns its message; `layout!`'s range check.
+fn out_of_range(f: impl FnOnce() + std::panic::UnwindSafe) -> String {
+    panic_message(f)
+}
+
+#[test]
+fn run_time_parts_outside_their_sub_shape_panic_for_every_integer_type() {
+    // Entry 0 of Q is (2,3): its first part has 2 positions, its second 3.
+    assert_eq!(
+        out_of_range(|| {
+            let a = 2usize;
+            let _ = layout!(restrict(Q, 0 = (a, _)));
+        }),
+        "restrict: the run-time value 2 is outside its entry [0, 2)"
+    );
+    assert_eq!(
+        out_of_range(|| {
+            let a = -1i8;
+            let _ = layout!(restrict(Q, 0 = (_, a)));
+        }),
+        "restrict: the run-time value -1 is outside its entry [0, 3)"
+    );
+    assert_eq!(
+        out_of_range(|| {
+            let a = (1u128 << 64) + 1;
+            let _ = layout!(restrict(Q, 0 = (_, a)));
+        }),
+        "restrict: the run-time value 18446744073709551617 is outside its entry [0, 3)"
+    );
+    assert_eq!(
+        out_of_range(|| {
+            let a = i128::MIN;
+            let _ = layout!(restrict(Q, (_, (1, a), 0)));
+        }),
+        format!(
+            "restrict: the run-time value {} is outside its entry [0, 2)",
+            i128::MIN
+        )
+    );
+    assert_eq!(
+        out_of_range(|| {
+            let (t, p) = (1u64, u64::MAX);
+            let _ = layout!(restrict(Q, 0 = t, 2 = p));
+        }),
+        format!(
+            "restrict: the run-time value {} is outside its entry [0, 4)",
+            u64::MAX
+        )
+    );
+    // In range at the edge of each sub-shape: no panic, the right offsets.
+    let (a, b) = (1u8, 2i16);
+    assert_eq!(
+        offsets(layout!(restrict(Q, 0 = (a, b)))),
+        q([Some(1), Some(2), None, None, None])
+    );
+}
+
+/// `f` on the flat indices of a regrouped domain: `pick(k)` is the original flat index.
+fn regrouped(size: i64, f: &dyn Fn(i64) -> i64, pick: &dyn Fn(i64) -> i64) -> Vec<i64> {
+    (0..size).map(|k| f(pick(k))).collect()
+}
+
+#[test]
+fn regroupings_of_composites_with_nested_entries_equal_enumeration() {
+    let id = |i: i64| i;
+    let cases: Vec<(&str, Vec<i64>, Vec<i64>)> = vec![
+        (
+            "group(compose(SMT, TVN), 0, 2)",
+            offsets(layout!(group(compose(SMT, TVN), 0, 2))),
+            regrouped(64, &comp, &id),
+        ),
+        (
+            "flatten(compose(SMT, TVN))",
+            offsets(layout!(flatten(compose(SMT, TVN)))),
+            regrouped(64, &comp, &id),
+        ),
+        (
+            "coalesce(compose(SMT, TVN))",
+            offsets(layout!(coalesce(compose(SMT, TVN)))),
+            regrouped(64, &comp, &id),
+        ),
+        (
+            "permute(compose(SMT, TVN), (1, 0))",
+            offsets(layout!(permute(compose(SMT, TVN), (1, 0)))),
+            regrouped(64, &comp, &|k| (k % 8) * 8 + k / 8),
+        ),
+        (
+            "select(compose(SMT, TVN), (1, 0))",
+            offsets(layout!(select(compose(SMT, TVN), (1, 0)))),
+            regrouped(64, &comp, &|k| (k % 8) * 8 + k / 8),
+        ),
+        (
+            "permute(flatten(compose(SMT, TVN)), (3, 1, 2, 0))",
+            offsets(layout!(permute(flatten(compose(SMT, TVN)), (3, 1, 2, 0)))),
+            // New leaves (4,4,2,2) from old leaves 3, 1, 2, 0 of (2,4,2,4).
+            regrouped(64, &comp, &|k| {
+                let d = digits(k, &[4, 4, 2, 2]);
+                d[3] * 32 + d[1] * 8 + d[2] * 4 + d[0]
+            }),
+        ),
+        (
+            "permute(compose(swizzle(SMT, b = 2, src = 4, dst = 1), TVN), (1, 0))",
+            offsets(layout!(permute(
+                compose(swizzle(SMT, b = 2, src = 4, dst = 1), TVN),
+                (1, 0)
+            ))),
+            regrouped(64, &comp_sw, &|k| (k % 8) * 8 + k / 8),
+        ),
+        (
+            "coalesce(compose(swizzle(SMT, b = 2, src = 4, dst = 1), TVN))",
+            offsets(layout!(coalesce(compose(
+                swizzle(SMT, b = 2, src = 4, dst = 1),
+                TVN
+            )))),
+            regrouped(64, &comp_sw, &id),
+        ),
+    ];
+    for (text, got, want) in cases {
+        assert_eq!(got, want, "layout!({text})");
+        assert_eq!(at_run_time(DEFS, text), want, "{text} at run time");
+    }
+}
+
+#[test]
+fn coalesce_keeps_the_function_at_the_edges_of_i64() {
+    // Each layout's offsets fit i64; coalesce has no precondition and must keep the function.
+    for text in [
+        "(2,2):(-9223372036854775808,4611686018427387904)",
+        "(2,2):(-4611686018427387904,-2305843009213693952)",
+        "(3,2):(_,_)",
+        "(2,3,4):(_,_,1)",
+        "(2,1,3):(3,_,1)",
+        "(2,4):(-4,-1)",
+        "(1,1):(5,7)",
+        "(2,(1,3)):(3,(9,1))",
+    ] {
+        let l: CoreLayout = text.parse().unwrap();
+        let c = coalesce(&l).unwrap_or_else(|e| panic!("coalesce({text}): {e}"));
+        for i in 0..l.size() {
+            assert_eq!(c.eval_index(i).ok(), l.eval_index(i).ok(), "coalesce({text}) at {i}");
+        }
+    }
+}
+
+/// Items whose operands have the same last names as items of the modules that use them.
+mod row {
+    use layout_typed::prelude::*;
+    layout! {
+        /// Row-major 16×32 storage.
+        pub const SM = (16,32):(32,1), logical -> physical;
+        /// Its 4×8 tiles.
+        pub const D = divide(SM, (4, 8));
+        /// Tile 5 of them.
+        pub const E = restrict(D, rest = 5);
+    }
+}
+mod col {
+    use layout_typed::prelude::*;
+    layout! {
+        /// Column-major 16×32 storage, under the same name as `row::SM`.
+        pub const SM = (16,32):(1,16), logical -> physical;
+        /// An item of the same name as `row::D`, over this module's `SM`.
+        pub const D = divide(SM, (4, 8));
+    }
+    pub use super::row::E as RowE;
+    /// `row::D` used here, where `SM` and `D` are this module's.
+    pub fn row_tile(r: usize) -> Vec<i64> {
+        super::offsets(layout!(restrict(super::row::D, rest = r)))
+    }
+    pub fn own_tile(r: usize) -> Vec<i64> {
+        super::offsets(layout!(restrict(D, rest = r)))
+    }
+}
+/// An item named as its operand's item, through a `use` rename.
+mod renamed {
+    use layout_typed::prelude::*;
+    use super::col::SM as X;
+    layout! {
+        /// `divide` of the column-major storage, named `SM`.
+        pub const SM = divide(X, (4, 8));
+        /// An item of it.
+        pub const T3 = restrict(SM, rest = 3);
+    }
+}
+
+/// Tile `r` (of a 4×8 grid of 4×8 tiles) of a 16×32 storage with strides `(s0, s1)`, in the
+/// tile's row-major order.
+fn tile(r: i64, s0: i64, s1: i64) -> Vec<i64> {
+    let (tr, tc) = (r / 4, r % 4);
+    (0..32)
+        .map(|k| (4 * tr + k / 8) * s0 + (8 * tc + k % 8) * s1)
+        .collect()
+}
+
+#[test]
+fn items_compute_with_their_own_operands_wherever_they_are_used() {
+    for r in [0usize, 5, 15] {
+        assert_eq!(col::row_tile(r), tile(r as i64, 32, 1), "row::D in col, tile {r}");
+        assert_eq!(col::own_tile(r), tile(r as i64, 1, 16), "col::D, tile {r}");
+    }
+    assert_eq!(offsets(row::E), tile(5, 32, 1));
+    assert_eq!(offsets(col::RowE), tile(5, 32, 1));
+    assert_eq!(offsets(layout!(col::RowE)), tile(5, 32, 1));
+    assert_eq!(offsets(layout!(restrict(renamed::SM, rest = 3))), tile(3, 1, 16));
+    assert_eq!(offsets(renamed::T3), tile(3, 1, 16));
+    assert_eq!(offsets(layout!(renamed::T3)), tile(3, 1, 16));
+    {
+        // A glob import of `row` beside this block's own `SM`: `D` is still row-major.
+        use row::*;
+        layout! { const SM = (16,32):(1,16), logical -> physical; }
+        let _ = SM;
+        assert_eq!(offsets(layout!(restrict(D, rest = 6))), tile(6, 32, 1));
+        assert_eq!(offsets(layout!(E)), tile(5, 32, 1));
+    }
+}
+
+layout! {
+    /// A swizzled storage of 33 stages of 256 elements.
+    const SW33 = 8448:1, logical -> physical;
+    /// 128 threads × 2 values × 33 stages: 4224 (thread, stage) pairs, past 4096.
+    const TV33 = (thread: 128, value: 2, stage: 33):(2, 1, 256), thread-value -> logical;
+    /// 32 stages: exactly 4096 pairs.
+    const SW32 = 8192:1, logical -> physical;
+    const TV32 = (thread: 128, value: 2, stage: 32):(2, 1, 256), thread-value -> logical;
+}
+
+#[test]
+fn several_run_time_values_around_the_combination_limit_equal_enumeration() {
+    for (t, p) in [(0usize, 0usize), (5, 1), (127, 31), (64, 17)] {
+        let want: Vec<i64> = (0..2).map(|v| swz(2, 4, 0, 256 * p as i64 + 2 * t as i64 + v)).collect();
+        let frag = layout!(restrict(
+            compose(swizzle(SW32, b = 2, src = 4, dst = 0), TV32),
+            thread = t,
+            stage = p
+        ));
+        assert_eq!(offsets(frag), want, "4096 pairs, (t, p) = ({t}, {p})");
+        let frag = layout!(restrict(
+            compose(swizzle(SW33, b = 2, src = 4, dst = 0), TV33),
+            thread = t,
+            stage = p
+        ));
+        assert_eq!(offsets(frag), want, "4224 pairs, (t, p) = ({t}, {p})");
+        let nested = layout!(restrict(
+            restrict(compose(swizzle(SW33, b = 2, src = 4, dst = 0), TV33), stage = p),
+            thread = t
+        ));
+        assert_eq!(offsets(nested), want, "nested, (t, p) = ({t}, {p})");
+    }
+    let p = 32usize;
+    let want: Vec<i64> = (0..2).map(|v| swz(2, 4, 0, 256 * 32 + 2 * 3 + v)).collect();
+    let frag = layout!(restrict(
+        compose(swizzle(SW33, b = 2, src = 4, dst = 0), TV33),
+        thread = 3,
+        stage = p
+    ));
+    assert_eq!(offsets(frag), want);
+}
