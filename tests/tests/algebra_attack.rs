@@ -399,7 +399,11 @@ fn coalesce_keeps_the_function_at_the_edges_of_i64() {
         let l: CoreLayout = text.parse().unwrap();
         let c = coalesce(&l).unwrap_or_else(|e| panic!("coalesce({text}): {e}"));
         for i in 0..l.size() {
-            assert_eq!(c.eval_index(i).ok(), l.eval_index(i).ok(), "coalesce({text}) at {i}");
+            assert_eq!(
+                c.eval_index(i).ok(),
+                l.eval_index(i).ok(),
+                "coalesce({text}) at {i}"
+            );
         }
     }
 }
@@ -435,8 +439,8 @@ mod col {
 }
 /// An item named as its operand's item, through a `use` rename.
 mod renamed {
-    use layout_typed::prelude::*;
     use super::col::SM as X;
+    use layout_typed::prelude::*;
     layout! {
         /// `divide` of the column-major storage, named `SM`.
         pub const SM = divide(X, (4, 8));
@@ -457,13 +461,20 @@ fn tile(r: i64, s0: i64, s1: i64) -> Vec<i64> {
 #[test]
 fn items_compute_with_their_own_operands_wherever_they_are_used() {
     for r in [0usize, 5, 15] {
-        assert_eq!(col::row_tile(r), tile(r as i64, 32, 1), "row::D in col, tile {r}");
+        assert_eq!(
+            col::row_tile(r),
+            tile(r as i64, 32, 1),
+            "row::D in col, tile {r}"
+        );
         assert_eq!(col::own_tile(r), tile(r as i64, 1, 16), "col::D, tile {r}");
     }
     assert_eq!(offsets(row::E), tile(5, 32, 1));
     assert_eq!(offsets(col::RowE), tile(5, 32, 1));
     assert_eq!(offsets(layout!(col::RowE)), tile(5, 32, 1));
-    assert_eq!(offsets(layout!(restrict(renamed::SM, rest = 3))), tile(3, 1, 16));
+    assert_eq!(
+        offsets(layout!(restrict(renamed::SM, rest = 3))),
+        tile(3, 1, 16)
+    );
     assert_eq!(offsets(renamed::T3), tile(3, 1, 16));
     assert_eq!(offsets(layout!(renamed::T3)), tile(3, 1, 16));
     {
@@ -489,7 +500,9 @@ layout! {
 #[test]
 fn several_run_time_values_around_the_combination_limit_equal_enumeration() {
     for (t, p) in [(0usize, 0usize), (5, 1), (127, 31), (64, 17)] {
-        let want: Vec<i64> = (0..2).map(|v| swz(2, 4, 0, 256 * p as i64 + 2 * t as i64 + v)).collect();
+        let want: Vec<i64> = (0..2)
+            .map(|v| swz(2, 4, 0, 256 * p as i64 + 2 * t as i64 + v))
+            .collect();
         let frag = layout!(restrict(
             compose(swizzle(SW32, b = 2, src = 4, dst = 0), TV32),
             thread = t,
@@ -503,7 +516,10 @@ fn several_run_time_values_around_the_combination_limit_equal_enumeration() {
         ));
         assert_eq!(offsets(frag), want, "4224 pairs, (t, p) = ({t}, {p})");
         let nested = layout!(restrict(
-            restrict(compose(swizzle(SW33, b = 2, src = 4, dst = 0), TV33), stage = p),
+            restrict(
+                compose(swizzle(SW33, b = 2, src = 4, dst = 0), TV33),
+                stage = p
+            ),
             thread = t
         ));
         assert_eq!(offsets(nested), want, "nested, (t, p) = ({t}, {p})");
@@ -524,28 +540,36 @@ fn coordinates_of_slices_reach_the_offsets_of_their_flat_indices() {
     // Free parts [(2,3), 2, 4]: a coordinate ((a, b), c, d).
     let s = layout!(restrict(Q, 1 = (_, 1)));
     let want = q([n, n, n, x(1), n]);
-    for i in 0..48usize {
+    for (i, &w) in want.iter().enumerate() {
         let (a, b, c, d) = (i / 24, i / 8 % 3, i / 4 % 2, i % 4);
-        assert_eq!(s.offset(((a, b), c, d)).to_isize() as i64, want[i], "at {i}");
+        assert_eq!(s.offset(((a, b), c, d)).to_isize() as i64, w, "at {i}");
     }
     // One free part, a tuple: the domain is that part, (2,2).
     let s = layout!(restrict(Q, 0 = 4, 2 = 1));
     let want = q([x(1), x(1), n, n, x(1)]);
-    for i in 0..4usize {
-        assert_eq!(s.offset((i / 2, i % 2)).to_isize() as i64, want[i], "at {i}");
+    for (i, &w) in want.iter().enumerate() {
+        assert_eq!(s.offset((i / 2, i % 2)).to_isize() as i64, w, "at {i}");
     }
     // The same with run-time values.
     for t in 0..2usize {
         let s = layout!(restrict(Q, 0 = 4, 2 = t));
         let want = q([x(1), x(1), n, n, x(t as i64)]);
-        for i in 0..4usize {
-            assert_eq!(s.offset((i / 2, i % 2)).to_isize() as i64, want[i], "t = {t}, at {i}");
+        for (i, &w) in want.iter().enumerate() {
+            assert_eq!(
+                s.offset((i / 2, i % 2)).to_isize() as i64,
+                w,
+                "t = {t}, at {i}"
+            );
         }
         let s = layout!(restrict(Q, 1 = (t, _)));
         let want = q([n, n, x(t as i64), n, n]);
-        for i in 0..48usize {
+        for (i, &w) in want.iter().enumerate() {
             let (a, b, c, d) = (i / 24, i / 8 % 3, i / 4 % 2, i % 4);
-            assert_eq!(s.offset(((a, b), c, d)).to_isize() as i64, want[i], "t = {t}, at {i}");
+            assert_eq!(
+                s.offset(((a, b), c, d)).to_isize() as i64,
+                w,
+                "t = {t}, at {i}"
+            );
         }
     }
 }
@@ -569,7 +593,10 @@ fn select_of_a_composite_keeps_the_shapes_of_the_modes_it_keeps() {
         four
     );
     assert_eq!(
-        layout!(select(compose(SMT, TVN), 1)).to_map().unwrap().domain_shape(),
+        layout!(select(compose(SMT, TVN), 1))
+            .to_map()
+            .unwrap()
+            .domain_shape(),
         layout_core::Tree::Tuple(vec![layout_core::Tree::Leaf(2), layout_core::Tree::Leaf(4)]),
         "the kept mode's shape"
     );
@@ -581,11 +608,17 @@ fn select_of_a_composite_keeps_the_shapes_of_the_modes_it_keeps() {
 fn the_whole_domain_form_takes_a_bare_integer_for_a_domain_of_one_entry() {
     const V: &str = "[V = 8:3, logical -> physical]";
     assert_eq!(at_run_time(V, "restrict(V, (5))"), vec![15]);
-    assert_eq!(at_run_time(V, "restrict(V, _)"), (0..8).map(|i| 3 * i).collect::<Vec<_>>());
+    assert_eq!(
+        at_run_time(V, "restrict(V, _)"),
+        (0..8).map(|i| 3 * i).collect::<Vec<_>>()
+    );
     assert_eq!(at_run_time(V, "restrict(V, 5)"), vec![15]);
     const QD: &str = "[Q = ((2,3),(2,2),4):((1,2),(6,12),24), logical -> physical]";
     // One free entry, (2,2), left by the inner restriction: flat index 1 of it.
-    assert_eq!(at_run_time(QD, "restrict(restrict(Q, 0 = 1, 2 = 2), 1)"), vec![1 + 6 + 48]);
+    assert_eq!(
+        at_run_time(QD, "restrict(restrict(Q, 0 = 1, 2 = 2), 1)"),
+        vec![1 + 6 + 48]
+    );
 }
 
 layout! {
@@ -604,20 +637,39 @@ fn regrouped_composites_restricted_by_name_and_by_run_time_values_equal_enumerat
         let ti = t as i64;
         // Thread t: entry 0 of TVNAMED fixed, whatever position `permute` gave it.
         let want = cs_sw([x(ti / 4), x(ti % 4), n, n]);
-        assert_eq!(offsets(layout!(restrict(PERM, thread = t))), want, "PERM, thread {t}");
+        assert_eq!(
+            offsets(layout!(restrict(PERM, thread = t))),
+            want,
+            "PERM, thread {t}"
+        );
         assert_eq!(
             offsets(layout!(restrict(
-                permute(compose(swizzle(SMT, b = 2, src = 4, dst = 1), TVNAMED), (1, 0)),
+                permute(
+                    compose(swizzle(SMT, b = 2, src = 4, dst = 1), TVNAMED),
+                    (1, 0)
+                ),
                 thread = t
             ))),
             want,
             "inline, thread {t}"
         );
-        assert_eq!(offsets(layout!(restrict(PERM, 1 = t))), want, "PERM, position 1 = {t}");
+        assert_eq!(
+            offsets(layout!(restrict(PERM, 1 = t))),
+            want,
+            "PERM, position 1 = {t}"
+        );
         // Value t: position 0 after the permutation.
         let want = cs_sw([n, n, x(ti / 4), x(ti % 4)]);
-        assert_eq!(offsets(layout!(restrict(PERM, value = t))), want, "PERM, value {t}");
-        assert_eq!(offsets(layout!(restrict(PERM, (t, _)))), want, "PERM, (t, _)");
+        assert_eq!(
+            offsets(layout!(restrict(PERM, value = t))),
+            want,
+            "PERM, value {t}"
+        );
+        assert_eq!(
+            offsets(layout!(restrict(PERM, (t, _)))),
+            want,
+            "PERM, (t, _)"
+        );
     }
     for a in 0..2usize {
         for b in 0..4usize {
@@ -635,7 +687,11 @@ fn regrouped_composites_restricted_by_name_and_by_run_time_values_equal_enumerat
             );
             assert_eq!(
                 offsets(layout!(restrict(
-                    group(permute(compose(swizzle(SMT, b = 2, src = 4, dst = 1), TVN), (1, 0)), 0, 2),
+                    group(
+                        permute(compose(swizzle(SMT, b = 2, src = 4, dst = 1), TVN), (1, 0)),
+                        0,
+                        2
+                    ),
                     0 = 8 * b + a
                 ))),
                 cs_sw([x(ai / 4), x(ai % 4), x(bi / 4), x(bi % 4)]),
@@ -715,13 +771,115 @@ fn coalesce_of_a_run_time_operand_takes_values_whose_leaves_do_not_merge() {
     let c = layout!(coalesce([({m}, {k}):({ld}, 1), logical -> physical]))
         .unwrap_or_else(|e| panic!("coalesce of a padded {m}x{k} matrix, ld {ld}: {e}"));
     for f in 0..m * k {
-        assert_eq!(c.offset(f).to_isize(), ((f / k) * ld + f % k) as isize, "at {f}");
+        assert_eq!(
+            c.offset(f).to_isize(),
+            ((f / k) * ld + f % k) as isize,
+            "at {f}"
+        );
     }
     // Leaves that never merge, whatever the values: ((2, m), k):((1, 2), ld).
     let c = layout!(coalesce([((2, {m}), {k}):((1, 2), {ld}), logical -> physical]))
         .unwrap_or_else(|e| panic!("coalesce of ((2,{m}),{k}):((1,2),{ld}): {e}"));
     for f in 0..2 * m * k {
         let (a, b, cc) = (f / (m * k), f / k % m, f % k);
-        assert_eq!(c.offset(f).to_isize(), (a + 2 * b + cc * ld) as isize, "at {f}");
+        assert_eq!(
+            c.offset(f).to_isize(),
+            (a + 2 * b + cc * ld) as isize,
+            "at {f}"
+        );
     }
+}
+
+/// Items of items: a chain where each item names the one before twice, and a chain of 60.
+mod chains {
+    use layout_typed::prelude::*;
+    layout! {
+        /// The transpose of 8×8 positions.
+        pub const P0 = (8,8):(1,8), logical -> logical;
+        pub const P1 = compose(P0, P0);
+        pub const P2 = compose(P1, P1);
+        pub const P3 = compose(P2, P2);
+        pub const P4 = compose(P3, P3);
+        pub const P5 = compose(P4, P4);
+        pub const P6 = compose(P5, P5);
+        pub const P7 = compose(P6, P6);
+        pub const P8 = compose(P7, P7);
+        pub const P9 = compose(P8, P8);
+        pub const P10 = compose(P9, P9);
+        pub const L1 = compose(P0, P0);
+        pub const L2 = compose(L1, P0);
+        pub const L3 = compose(L2, P0);
+        pub const L4 = compose(L3, P0);
+        pub const L5 = compose(L4, P0);
+        pub const L6 = compose(L5, P0);
+        pub const L7 = compose(L6, P0);
+        pub const L8 = compose(L7, P0);
+        pub const L9 = compose(L8, P0);
+        pub const L10 = compose(L9, P0);
+        pub const L11 = compose(L10, P0);
+        pub const L12 = compose(L11, P0);
+        pub const L13 = compose(L12, P0);
+        pub const L14 = compose(L13, P0);
+        pub const L15 = compose(L14, P0);
+        pub const L16 = compose(L15, P0);
+        pub const L17 = compose(L16, P0);
+        pub const L18 = compose(L17, P0);
+        pub const L19 = compose(L18, P0);
+        pub const L20 = compose(L19, P0);
+        pub const L21 = compose(L20, P0);
+        pub const L22 = compose(L21, P0);
+        pub const L23 = compose(L22, P0);
+        pub const L24 = compose(L23, P0);
+        pub const L25 = compose(L24, P0);
+        pub const L26 = compose(L25, P0);
+        pub const L27 = compose(L26, P0);
+        pub const L28 = compose(L27, P0);
+        pub const L29 = compose(L28, P0);
+        pub const L30 = compose(L29, P0);
+        pub const L31 = compose(L30, P0);
+        pub const L32 = compose(L31, P0);
+        pub const L33 = compose(L32, P0);
+        pub const L34 = compose(L33, P0);
+        pub const L35 = compose(L34, P0);
+        pub const L36 = compose(L35, P0);
+        pub const L37 = compose(L36, P0);
+        pub const L38 = compose(L37, P0);
+        pub const L39 = compose(L38, P0);
+        pub const L40 = compose(L39, P0);
+        pub const L41 = compose(L40, P0);
+        pub const L42 = compose(L41, P0);
+        pub const L43 = compose(L42, P0);
+        pub const L44 = compose(L43, P0);
+        pub const L45 = compose(L44, P0);
+        pub const L46 = compose(L45, P0);
+        pub const L47 = compose(L46, P0);
+        pub const L48 = compose(L47, P0);
+        pub const L49 = compose(L48, P0);
+        pub const L50 = compose(L49, P0);
+        pub const L51 = compose(L50, P0);
+        pub const L52 = compose(L51, P0);
+        pub const L53 = compose(L52, P0);
+        pub const L54 = compose(L53, P0);
+        pub const L55 = compose(L54, P0);
+        pub const L56 = compose(L55, P0);
+        pub const L57 = compose(L56, P0);
+        pub const L58 = compose(L57, P0);
+        pub const L59 = compose(L58, P0);
+        pub const L60 = compose(L59, P0);
+        /// Row-major storage.
+        pub const S = (8,8):(8,1), logical -> physical;
+    }
+}
+
+#[test]
+fn chains_of_items_compute_the_composite_of_their_operands() {
+    // P0 is its own inverse: P_n is the identity for n >= 1, L_n is P0 for n even.
+    let row_major: Vec<i64> = (0..64).collect();
+    let transposed: Vec<i64> = (0..64).map(|i| (i % 8) * 8 + i / 8).collect();
+    assert_eq!(offsets(layout!(compose(chains::S, chains::P10))), row_major);
+    assert_eq!(
+        offsets(layout!(compose(chains::S, chains::L60))),
+        transposed
+    );
+    assert_eq!(offsets(layout!(compose(chains::S, chains::L59))), row_major);
 }
