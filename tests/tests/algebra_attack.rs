@@ -603,8 +603,9 @@ fn select_of_a_composite_keeps_the_shapes_of_the_modes_it_keeps() {
 }
 
 #[test]
-#[ignore = "finding: the whole-domain form with a bare integer, restrict(V, 5), is read as an \
-            entry and refused with \"expected `=`\"; restrict(V, (5)) and restrict(V, _) work"]
+#[ignore = "finding: the whole-domain form of a domain of one entry without parentheses, \
+            restrict(V, 5) or a run-time restrict(V, t), is read as an entry and refused with \
+            \"expected `=`\"; restrict(V, (5)), restrict(V, (t)) and restrict(V, _) work"]
 fn the_whole_domain_form_takes_a_bare_integer_for_a_domain_of_one_entry() {
     const V: &str = "[V = 8:3, logical -> physical]";
     assert_eq!(at_run_time(V, "restrict(V, (5))"), vec![15]);
@@ -612,6 +613,16 @@ fn the_whole_domain_form_takes_a_bare_integer_for_a_domain_of_one_entry() {
         at_run_time(V, "restrict(V, _)"),
         (0..8).map(|i| 3 * i).collect::<Vec<_>>()
     );
+    // With run-time values allowed (as in `layout!`), `restrict(V, t)` parses too.
+    let opts = layout_core::expr::Options {
+        runtime: true,
+        ..layout_core::expr::Options::default()
+    };
+    for text in ["restrict(V, (t))", "restrict(V, t)", "restrict(V, 5)"] {
+        if let Err(e) = layout_core::expr::parse_expr(text, &opts) {
+            panic!("{text}: {}", e.error);
+        }
+    }
     assert_eq!(at_run_time(V, "restrict(V, 5)"), vec![15]);
     const QD: &str = "[Q = ((2,3),(2,2),4):((1,2),(6,12),24), logical -> physical]";
     // One free entry, (2,2), left by the inner restriction: flat index 1 of it.
