@@ -928,6 +928,20 @@ fn run_time_values_are_evaluated_once_each() {
             value"]
 fn run_time_values_are_evaluated_in_the_order_written() {
     let (n, x) = (None, Some);
+    // With a run-time operand the values are taken in the order written: `rest` first (tile
+    // (0, 0) of an 8×8 matrix cut in 2×2 tiles), then row 1 of it.
+    let next = counter();
+    let k = 8usize;
+    let d = layout!(restrict(
+        divide([(8, {k}):(8, 1), logical -> physical], (2, 2)),
+        rest = next(),
+        tile = (next(), _)
+    ))
+    .unwrap();
+    assert_eq!(
+        (0..2).map(|i| d.offset(i).to_isize()).collect::<Vec<_>>(),
+        [8, 9]
+    );
     // Entry 2 written first: it takes the first value, 0; entry 0 the second, 1.
     let next = counter();
     let s = layout!(restrict(Q, 2 = next(), 0 = next()));
@@ -946,4 +960,29 @@ fn run_time_values_are_evaluated_in_the_order_written() {
     let next = counter();
     let s = layout!(restrict(restrict(Q, 2 = next()), 0 = next()));
     assert_eq!(offsets(s), q([x(0), x(1), n, n, x(0)]), "nested");
+}
+
+#[test]
+fn selected_and_grouped_modes_keep_their_shapes() {
+    let s = layout!(select(Q, 0));
+    for a in 0..2usize {
+        for b in 0..3usize {
+            assert_eq!(s.offset((a, b)).to_isize(), (a + 2 * b) as isize);
+            assert_eq!(s.offset_index(a * 3 + b).to_isize(), (a + 2 * b) as isize);
+        }
+    }
+    let r = layout!(restrict(select(Q, 0), 0 = (1, _)));
+    for b in 0..3usize {
+        assert_eq!(r.offset_index(b).to_isize(), (1 + 2 * b) as isize);
+    }
+    let r = layout!(restrict(select(Q, 0), (_, 2)));
+    for a in 0..2usize {
+        assert_eq!(r.offset_index(a).to_isize(), (a + 4) as isize);
+    }
+    // One mode of everything: the whole-domain value is that mode's.
+    let r = layout!(restrict(group(Q, 0, 3), (_, 1, _)));
+    let want = q([None, None, Some(0), Some(1), None]);
+    for (i, w) in want.iter().enumerate() {
+        assert_eq!(r.offset_index(i).to_isize() as i64, *w, "at {i}");
+    }
 }
