@@ -986,3 +986,66 @@ fn selected_and_grouped_modes_keep_their_shapes() {
         assert_eq!(r.offset_index(i).to_isize() as i64, *w, "at {i}");
     }
 }
+
+/// Items of every new form: slices, regroupings of composites and of swizzled composites, and
+/// slices of those items.
+mod forms {
+    use super::{Q, SMT, TVN};
+    use layout_typed::prelude::*;
+    layout! {
+        pub const S1 = restrict(Q, 0 = (_, 1));
+        pub const S3 = restrict(compose(swizzle(SMT, b = 2, src = 4, dst = 1), TVN), ((1, _), _));
+        pub const F1 = flatten(compose(swizzle(SMT, b = 2, src = 4, dst = 1), TVN));
+        pub const P1 = permute(compose(SMT, TVN), (1, 0));
+        pub const R3 = restrict(S3, 1 = (1, _));
+    }
+}
+
+struct Forms {
+    s1: forms::S1,
+    s3: forms::S3,
+    f1: forms::F1,
+    p1: forms::P1,
+    r3: forms::R3,
+}
+static FORMS: Forms = Forms {
+    s1: forms::S1,
+    s3: forms::S3,
+    f1: forms::F1,
+    p1: forms::P1,
+    r3: forms::R3,
+};
+
+#[test]
+fn items_of_slices_and_regroupings_equal_enumeration() {
+    let (n, x) = (None, Some);
+    assert_eq!(offsets(FORMS.s1), q([n, x(1), n, n, n]));
+    assert_eq!(offsets(FORMS.s3), cs_sw([x(1), n, n, n]));
+    assert_eq!(offsets(FORMS.r3), cs_sw([x(1), n, x(1), n]));
+    assert_eq!(offsets(FORMS.f1), (0..64).map(comp_sw).collect::<Vec<_>>());
+    assert_eq!(
+        offsets(FORMS.p1),
+        (0..64)
+            .map(|k| comp((k % 8) * 8 + k / 8))
+            .collect::<Vec<_>>()
+    );
+    for t in 0..4usize {
+        let ti = t as i64;
+        assert_eq!(
+            offsets(layout!(restrict(forms::F1, 1 = t))),
+            cs_sw([n, x(ti), n, n])
+        );
+        assert_eq!(
+            offsets(layout!(restrict(forms::S3, 1 = (t % 2, _)))),
+            cs_sw([x(1), n, x(ti % 2), n])
+        );
+        assert_eq!(
+            offsets(layout!(restrict(forms::P1, (_, (t % 2, _))))),
+            // P1's entries are (entry 1, entry 0) of TVN; entry 0's first leaf fixed.
+            slice(&[2, 4, 2, 4], &[n, n, x(ti % 2), n], &|k| {
+                let d = digits(k, &[2, 4, 2, 4]);
+                comp(d[2] * 32 + d[3] * 8 + d[0] * 4 + d[1])
+            })
+        );
+    }
+}
