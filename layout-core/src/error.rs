@@ -206,6 +206,9 @@ pub enum NotLayoutReason {
     },
     /// A composite too large to decide.
     Undecided,
+    /// A composite whose coarsest layout (Theorem 1) cuts a mode of its domain into several
+    /// leaves, so that the layout's modes are not the map's.
+    Refined,
 }
 
 /// Every failure of the crate: which rule, which mode, which numbers.
@@ -860,6 +863,10 @@ pub enum Error {
         /// The number of domain leaves of the value.
         found: usize,
     },
+    /// `coalesce` of a map with run-time leaves: which leaves merge depends on their run-time
+    /// sizes and strides, so the result's nesting (its type's coordinates) is not known while
+    /// compiling.
+    RuntimeCoalesce,
     /// `compose` whose operand's size depends on run-time leaves while the other's is static
     /// (the right operand enumerates the left operand's positions: their sizes are equal).
     RuntimeComposeSize {
@@ -2503,6 +2510,9 @@ impl Error {
                         NotLayoutReason::Undecided => {
                             f.write_str("a composite too large to decide")
                         }
+                        NotLayoutReason::Refined => f.write_str(
+                            "a composite whose coarsest layout (Theorem 1) cuts a mode of its domain into several leaves",
+                        ),
                     }
                 },
                 Some(&|f| match why {
@@ -2512,6 +2522,10 @@ impl Error {
                     NotLayoutReason::Swizzled => {
                         write!(f, "apply `{op}` to the layout and swizzle the result")
                     }
+                    NotLayoutReason::Refined => write!(
+                        f,
+                        "keep the modes in their order (the others are then fixed at 0, the map restricted), or apply `{op}` to the right operand before composing"
+                    ),
                     _ => write!(f, "apply `{op}` to the operands before composing them"),
                 }),
             ),
@@ -2667,6 +2681,17 @@ impl Error {
                 },
                 Some(&|f| {
                     f.write_str("make the sizes and strides that decide the result's nesting static (a tile that ends inside a run-time leaf, the strides of an `inverse`)")
+                }),
+            ),
+            Error::RuntimeCoalesce => row(
+                part,
+                w,
+                "runtime-leaves",
+                &|f| {
+                    f.write_str("coalesce: which leaves merge depends on run-time sizes and strides, so the result's modes are not known while compiling")
+                },
+                Some(&|f| {
+                    f.write_str("coalesce a static layout, or keep every leaf a mode with `flatten`, whose result does not depend on the strides")
                 }),
             ),
             Error::RuntimeComposeSize { left } => row(

@@ -400,7 +400,8 @@ impl Map {
     ///
     /// # Errors
     /// [`Error::RestrictNotPhysical`], [`Error::RestrictEntry`] for an entry past the free
-    /// ones (or fixed twice), [`Error::CoordOutOfRange`] for a value outside its entry.
+    /// ones, [`Error::RepeatedMode`] for an entry fixed twice, [`Error::CoordOutOfRange`] for a
+    /// value outside its entry.
     pub fn restrict(&self, fixed: &[(usize, i64)]) -> Result<Map, Error> {
         if self.codomain() != Space::Physical {
             return Err(Error::RestrictNotPhysical {
@@ -422,7 +423,7 @@ impl Map {
                 return Err(Error::RestrictEntry { entry, rank });
             };
             if taken.contains(&entry) {
-                return Err(Error::RestrictEntry { entry, rank });
+                return Err(Error::RepeatedMode { index: entry });
             }
             taken.push(entry);
             let size: i64 = entries[original].leaves().into_iter().product();

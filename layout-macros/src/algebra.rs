@@ -51,9 +51,11 @@ pub fn expand(k: &Krate, rest: TokenStream) -> TokenStream {
         }
         Resolved::Ready(alg) => match evaluate(k, &alg, &text) {
             Ok((same_item, v)) => {
-                let runtime: Vec<(usize, TokenStream)> = v
-                    .runtime
-                    .iter()
+                // In the order written: the expansion evaluates the values in this order.
+                let mut written: Vec<&(usize, expr::Span)> = v.runtime.iter().collect();
+                written.sort_by_key(|(_, span)| span.start);
+                let runtime: Vec<(usize, TokenStream)> = written
+                    .into_iter()
                     .map(|(entry, span)| (*entry, text.tokens(span)))
                     .collect();
                 match crate::expand::typed_map(k, &v.map, v.index, &runtime, &text.text) {

@@ -520,7 +520,22 @@ pub fn typed_map(
     if runtime.is_empty() {
         return typed_static(k, map, index, algebra, &quote!(__LayoutExpr)).map(|e| e.value(k));
     }
-    let mut entries: Vec<(usize, &TokenStream)> = runtime.iter().map(|(e, v)| (*e, v)).collect();
+    // The values are evaluated once each, in the order written (which is the order the
+    // evaluator met them), into locals that the entries, sorted, then take.
+    let written: Vec<(usize, TokenStream)> = runtime
+        .iter()
+        .enumerate()
+        .map(|(i, (e, _))| {
+            let name = Ident::new(&format!("__w{i}"), proc_macro2::Span::call_site());
+            (*e, quote!(#name))
+        })
+        .collect();
+    let evaluate: Vec<TokenStream> = runtime
+        .iter()
+        .zip(&written)
+        .map(|((_, v), (_, name))| quote!(let #name = #v;))
+        .collect();
+    let mut entries: Vec<(usize, &TokenStream)> = written.iter().map(|(e, v)| (*e, v)).collect();
     entries.sort_by_key(|(e, _)| *e);
     // Decide every slice at compile time (spec: Restriction): equal layouts → constant + that layout.
     // When the whole map is a layout, every slice is a constant plus the same layout (the
@@ -571,6 +586,7 @@ pub fn typed_map(
         range,
         Ok(Runtime {
             entries,
+            evaluate,
             agree,
             full: &full,
         }),
@@ -779,7 +795,10 @@ const SLICES_LIMIT: i64 = 1 << 12;
 /// values (sorted by entry), whether every slice agrees, and the full program.
 #[derive(Clone)]
 struct Runtime<'a> {
+    /// The run-time entries, sorted, each with the local that holds its value.
     entries: Vec<(usize, &'a TokenStream)>,
+    /// The statements that evaluate the values into those locals, in the order written.
+    evaluate: Vec<TokenStream>,
     agree: bool,
     full: &'a Program,
 }
@@ -1287,7 +1306,8 @@ fn generated(
             // type outside `[0, size)` panics with the value and the entry's range
             // (`Error::RuntimeValueOutOfRange`); a non-integer type is a compile error.
             let n = rt.entries.len();
-            let mut take = TokenStream::new();
+            let evaluate = &rt.evaluate;
+            let mut take = quote!(#(#evaluate)*);
             let mut names = Vec::new();
             for (j, (entry, value)) in rt.entries.iter().enumerate() {
                 let esize = Literal::i64_unsuffixed(entry_size(map, *entry));

@@ -433,6 +433,9 @@ pub fn expand(
     if !errs.is_empty() {
         return Err(errs);
     }
+    if let Some(at) = coalesce_of_runtime(e) {
+        return Err(text.errors(&Located::new(Error::RuntimeCoalesce, at)));
+    }
     // The stand-ins' sizes: multiples of every tile (small ones first: the packed offsets of
     // several run-time sizes multiply), then one past most static `restrict` values, then the
     // tiles themselves.
@@ -588,6 +591,38 @@ fn left_of(e: &Expr<Span>, right: &Span) -> Option<Span> {
     }
     walk(e, right, &mut found);
     found
+}
+
+/// Where a `coalesce` is applied to a map with run-time leaves, if anywhere.
+fn coalesce_of_runtime(e: &Expr<Span>) -> Option<Span> {
+    let here = match e {
+        Expr::Regroup {
+            operand,
+            regroup: expr::Regroup::Coalesce,
+            span,
+        } if has_runtime(operand) => Some(span.clone()),
+        _ => None,
+    };
+    here.or_else(|| match e {
+        Expr::Compose { left, right, .. } => {
+            coalesce_of_runtime(left).or_else(|| coalesce_of_runtime(right))
+        }
+        Expr::Divide { operand, .. }
+        | Expr::Restrict { operand, .. }
+        | Expr::Broadcast { operand, .. }
+        | Expr::Inverse { operand, .. }
+        | Expr::Swizzle { operand, .. }
+        | Expr::Regroup { operand, .. } => coalesce_of_runtime(operand),
+        Expr::Repeat {
+            operand,
+            arrangement,
+            ..
+        } => coalesce_of_runtime(operand).or_else(|| match arrangement.as_ref() {
+            Arrangement::Expr(x) => coalesce_of_runtime(x),
+            Arrangement::Layout(_) => None,
+        }),
+        Expr::Operand(_) | Expr::Literal(..) | Expr::Bare(..) => None,
+    })
 }
 
 /// The least common multiple, `None` on overflow.

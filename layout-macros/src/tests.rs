@@ -763,7 +763,7 @@ fn expansions_name_the_checked_form() {
         // run-time leaf.
         (
             "restrict([(4,8):(8,1), logical -> physical], 0 = 3usize)",
-            &["let__value=3usize;"],
+            &["let__w0=3usize;"],
         ),
         (
             "(4,{n+1usize}):(8,1), logical -> physical",

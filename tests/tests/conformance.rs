@@ -1401,7 +1401,7 @@ fn inputs_per_source() {
     .collect();
     assert_eq!(got, expected, "inputs per source");
     let expected_skipped: BTreeMap<Origin, usize> =
-        [(Origin::Ui, 18), (Origin::Docs, 26), (Origin::CliDocs, 11)]
+        [(Origin::Ui, 19), (Origin::Docs, 26), (Origin::CliDocs, 11)]
             .into_iter()
             .collect();
     assert_eq!(skip, expected_skipped, "skipped inputs per source");

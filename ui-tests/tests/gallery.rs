@@ -677,6 +677,12 @@ const SECTIONS: &[Section] = &[
                  can fix is found while compiling.",
             ),
             case(
+                "runtime/coalesce_runtime_operand.rs",
+                "`coalesce` of a run-time operand",
+                "Which leaves merge depends on the run-time strides, so the result's modes \
+                 would not be known while compiling; `flatten` keeps every leaf whatever they are.",
+            ),
+            case(
                 "runtime/empty_leaf.rs",
                 "An empty run-time leaf",
                 "Braces hold a Rust block; an empty one has the type `()`, refused at its \

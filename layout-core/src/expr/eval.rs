@@ -280,10 +280,24 @@ fn materialise(m: &Map) -> Result<(Layout, Space, Space), NotLayoutReason> {
             Some(l) => Ok((l, m.domain(), m.codomain())),
             None => Err(match d.result {
                 Err(NotLayout::Scan { coordinate, t }) => NotLayoutReason::Scan { coordinate, t },
+                // Separable, each coordinate a layout: what is left is the constant (a
+                // composite over a restriction).
+                Ok(_) if d.constant != 0 => NotLayoutReason::Restricted,
                 _ => NotLayoutReason::NotSeparable,
             }),
         },
         Err(_) => Err(NotLayoutReason::Undecided),
+    }
+}
+
+/// Whether two trees nest alike (the leaves' values aside).
+fn same_nesting(a: &Tree<i64>, b: &Tree<i64>) -> bool {
+    match (a, b) {
+        (Tree::Leaf(_), Tree::Leaf(_)) => true,
+        (Tree::Tuple(x), Tree::Tuple(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_nesting(p, q))
+        }
+        _ => false,
     }
 }
 
@@ -494,9 +508,57 @@ impl<S: Clone> Eval<'_, S> {
                 let dt = m.domain_tile().map(<[i64]>::to_vec);
                 let ct = m.codomain_tile().map(<[i64]>::to_vec);
                 let (out, dt) = self.regroup_layout(&l, dt, r, operand, span)?;
+                if !same_nesting(l.shape(), &m.domain_shape()) {
+                    // The coarsest layout cuts a mode of the domain into several leaves, so
+                    // its modes are not the map's: a `select` of modes kept in order is the
+                    // map with the others fixed at 0, the modes as they are; any other is
+                    // refused rather than indexing leaves the map's domain does not have.
+                    return self.select_by_restriction(m, r, span).ok_or_else(|| {
+                        one(
+                            Error::NotALayout {
+                                op: r.op(),
+                                why: NotLayoutReason::Refined,
+                            },
+                            operand.span(),
+                        )
+                    });
+                }
                 layout_map(out, dom, cod, dt, ct).map_err(|err| one(err, span.clone()))
             }
         }
+    }
+
+    /// `select(m, I)` as `m` with the top-level entries not in `I` fixed at 0, when `r` is a
+    /// `select` that keeps its modes in their order (seed order): the same function, the kept
+    /// entries' shapes unchanged. `None` otherwise.
+    fn select_by_restriction(&self, m: &Map, r: &Regroup<S>, _span: &S) -> Option<Map> {
+        let Regroup::Select(list) = r else {
+            return None;
+        };
+        let rank = m.domain_entries().len();
+        let cute = self.opts.order == Order::Cute;
+        let mut kept: Vec<usize> = list
+            .indices
+            .iter()
+            .map(|(w, _)| {
+                if cute {
+                    rank.checked_sub(w.checked_add(1)?)
+                } else {
+                    Some(*w)
+                }
+            })
+            .collect::<Option<Vec<usize>>>()?;
+        if cute {
+            kept.reverse();
+        }
+        if kept.windows(2).any(|w| matches!(w, [a, b] if a >= b)) {
+            return None;
+        }
+        let fixed: Vec<(usize, i64)> = (0..rank)
+            .filter(|e| !kept.contains(e))
+            .map(|e| (e, 0))
+            .collect();
+        m.restrict(&fixed).ok()
     }
 
     /// A layout regrouped by `r` ([`crate::ops`]'s `group`, `flatten`, `select`, `permute`,
@@ -669,7 +731,7 @@ impl<S: Clone> Eval<'_, S> {
                 Entry::Position(p, _) => *p,
                 _ => pos,
             };
-            let Some(&actual) = visible.get(pos).filter(|i| !seen.contains(*i)) else {
+            let Some(&actual) = visible.get(pos) else {
                 return Err(one(
                     Error::RestrictEntry {
                         entry: written,
@@ -678,6 +740,9 @@ impl<S: Clone> Eval<'_, S> {
                     espan,
                 ));
             };
+            if seen.contains(&actual) {
+                return Err(one(Error::RepeatedMode { index: written }, espan));
+            }
             seen.push(actual);
             targets.push((actual, value.clone(), espan));
         }

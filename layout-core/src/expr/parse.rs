@@ -971,10 +971,13 @@ impl<'a> Parser<'a> {
         })
     }
 
-    /// `entry '=' value`, or one value for the whole domain (`(_, _, k)`, `_`).
+    /// `entry '=' value`, or one value for the whole domain (`(_, _, k)`, `_`, or a value not
+    /// followed by `=`, `restrict(V, 5)`).
     fn restriction(&mut self) -> R<(Entry<Span>, Value<Span>)> {
         let t = self.tok();
-        if self.is_punct(0, b'(') || self.is_ident(0, "_") {
+        // One value for the whole domain: a tuple, `_`, or anything not followed by `=` (a
+        // domain of one entry takes a bare integer or run-time value, `restrict(V, 5)`).
+        if self.is_punct(0, b'(') || self.is_ident(0, "_") || !self.assigns() {
             let v = self.value(0)?;
             return Ok((Entry::All(v.span().clone()), v));
         }
@@ -995,6 +998,25 @@ impl<'a> Parser<'a> {
         };
         self.eat(b'=', Expected::Equals)?;
         Ok((entry, self.value(0)?))
+    }
+
+    /// Whether the argument that starts here has an `=` at its top level (`entry = value`),
+    /// before its end (the next top-level `,` or `)`).
+    fn assigns(&self) -> bool {
+        let mut level = 0usize;
+        let mut n = 0usize;
+        loop {
+            match self.nth(n).kind {
+                Kind::End => return false,
+                Kind::Punct(b'=') if level == 0 => return true,
+                Kind::Punct(b',') if level == 0 => return false,
+                Kind::Punct(b')' | b']' | b'}') if level == 0 => return false,
+                Kind::Punct(b'(' | b'[' | b'{') => level = level.saturating_add(1),
+                Kind::Punct(b')' | b']' | b'}') => level = level.saturating_sub(1),
+                _ => {}
+            }
+            n = n.saturating_add(1);
+        }
     }
 
     /// Whether the next token ends a value: `,` or `)`.

@@ -638,7 +638,8 @@ fn operation_errors_point_at_their_operand() {
         ),
         (
             "restrict([(4,8):(8,1), logical -> physical], 0 = a, 0 = b)",
-            Error::RestrictEntry { entry: 0, rank: 2 },
+            // Listed twice: the entry is free, it may not be fixed again.
+            Error::RepeatedMode { index: 0 },
             "0",
         ),
         (
