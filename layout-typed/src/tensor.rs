@@ -81,7 +81,7 @@ impl<T: Pod> Element for T {}
 #[diagnostic::on_unimplemented(
     message = "a tensor addresses memory, but this value is not a checked layout into physical space",
     label = "not a checked `.. -> physical` layout",
-    note = "a tensor takes a `layout!` value, a composite, a `Dynamic` or a `DynComposed` whose codomain is `physical`",
+    note = "a tensor takes a `layout!` value, a composite, a `Dynamic`, a `DynComposed` or a borrowed `&DynamicMap` whose codomain is `physical`",
     note = "help: compose it with a `logical -> physical` layout first"
 )]
 pub trait TensorLayout: Copy + seal::TensorSeal {
