@@ -474,8 +474,8 @@ impl Map {
     /// ```
     ///
     /// # Errors
-    /// [`Error::RestrictNotPhysical`]; [`Error::RestrictEntry`] for an entry past the free ones
-    /// (or listed twice); [`Error::CoordProfile`] where a tuple value's rank differs from the
+    /// [`Error::RestrictNotPhysical`]; [`Error::RestrictEntry`] for an entry past the free ones,
+    /// [`Error::RepeatedMode`] for one listed twice; [`Error::CoordProfile`] where a tuple value's rank differs from the
     /// sub-shape's (a tuple against an integer has rank 1 there); [`Error::CoordOutOfRange`]
     /// for a value outside its sub-shape (its mode path counts the entries of the map's inner
     /// domain, as [`Map::restrict`]'s does).
@@ -508,10 +508,7 @@ impl Map {
                 });
             };
             if taken.contains(entry) {
-                return Err(Error::RestrictEntry {
-                    entry: *entry,
-                    rank: free.len(),
-                });
+                return Err(Error::RepeatedMode { index: *entry });
             }
             taken.push(*entry);
             let mut out = Vec::new();
@@ -537,7 +534,19 @@ impl Map {
         } else {
             base.clone()
         };
-        let mut all: Vec<(usize, i64)> = own.iter().map(|&(e, v)| (new_index[e], v)).collect();
+        // `own` holds entries of `base` (a restriction built by hand may hold others: refused).
+        let mut all: Vec<(usize, i64)> = own
+            .iter()
+            .map(|&(e, v)| {
+                new_index
+                    .get(e)
+                    .map(|&i| (i, v))
+                    .ok_or(Error::RestrictEntry {
+                        entry: e,
+                        rank: entries.len(),
+                    })
+            })
+            .collect::<Result<_, _>>()?;
         for (e, p) in parts.iter().enumerate() {
             for (k, (_, v)) in p.iter().enumerate() {
                 if let Some(v) = v {

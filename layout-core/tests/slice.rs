@@ -372,14 +372,18 @@ fn errors_name_the_rule() {
             size: 2
         })
     );
-    // An entry past the free ones, or twice.
+    // An entry past the free ones, or twice (as `Map::restrict` says it).
     assert_eq!(
         m.slice_entries(&[(2, u.clone())]),
         Err(Error::RestrictEntry { entry: 2, rank: 2 })
     );
     assert_eq!(
         m.slice_entries(&[(0, u.clone()), (0, x(1))]),
-        Err(Error::RestrictEntry { entry: 0, rank: 2 })
+        Err(Error::RepeatedMode { index: 0 })
+    );
+    assert_eq!(
+        m.restrict(&[(0, 1), (0, 1)]),
+        Err(Error::RepeatedMode { index: 0 })
     );
     // The whole-domain form: one element per entry.
     assert_eq!(
@@ -436,4 +440,19 @@ fn slices_past_the_decision_limit_at_sampled_coordinates() {
         let full = a * (8 * 1024) + 5 * 1024 + rest;
         assert_eq!(s.eval_index(k), Ok(offset(&l, full)), "{k}");
     }
+}
+
+/// `Map`'s variants are public: a restriction built by hand that names an entry its inner map
+/// does not have is refused by a slice, not indexed past the end.
+#[test]
+fn a_hand_built_restriction_past_its_entries_is_an_error() {
+    let inner = logical("((2,3),4):((1,2),6)");
+    let bogus = Map::Restricted {
+        fixed: vec![(9, 0)],
+        inner: Box::new(inner),
+    };
+    assert_eq!(
+        bogus.slice_entries(&[(0, Tree::Leaf(None))]),
+        Err(Error::RestrictEntry { entry: 9, rank: 2 })
+    );
 }

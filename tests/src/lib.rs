@@ -10,11 +10,13 @@
 //! * [`json_map`]: the seed cases' JSON serialisation of maps as a [`Map`],
 //! * [`expr`]: an evaluator of `layout!` algebra expressions written from the specification
 //!   alone, and a generator of random expression trees,
+//! * [`brute`]: brute-force models of slices and flat layouts for the algebra's tests,
 //! * [`cargo_crate`]: a generated crate that uses `layout!`, checked, built or run by `cargo`.
 //!
 //! Expected values always come from the case files or from these oracles, never from
 //! `layout-core` itself.
 
+pub mod brute;
 pub mod expr;
 
 use std::fmt::Write as _;

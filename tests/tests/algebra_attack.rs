@@ -8,69 +8,14 @@
 
 use layout_core::expr::evaluate_text;
 use layout_core::{Layout as CoreLayout, coalesce};
+use layout_tests::brute::{at_run_time, eval, offsets, panic_message, slice};
+use layout_tests::expr::digits;
 use layout_typed::IndexType;
 use layout_typed::prelude::*;
-
-/// `L(i)`: `i` unflattened over the leaves (last fastest), times the strides.
-fn eval(leaves: &[(i64, i64)], i: i64) -> i64 {
-    let mut rest = i;
-    let mut acc = 0;
-    for &(n, d) in leaves.iter().rev() {
-        acc += (rest % n) * d;
-        rest /= n;
-    }
-    acc
-}
-
-/// The digits of `i` over `sizes`, last fastest.
-fn digits(mut i: i64, sizes: &[i64]) -> Vec<i64> {
-    let mut out = vec![0; sizes.len()];
-    for (k, n) in sizes.iter().enumerate().rev() {
-        out[k] = i % n;
-        i /= n;
-    }
-    out
-}
-
-/// The slice of `f` over a domain of leaves `sizes` with some leaves fixed, in flat order.
-fn slice(sizes: &[i64], fixed: &[Option<i64>], f: &dyn Fn(i64) -> i64) -> Vec<i64> {
-    assert_eq!(sizes.len(), fixed.len());
-    let size: i64 = sizes.iter().product();
-    (0..size)
-        .filter(|&i| {
-            digits(i, sizes)
-                .iter()
-                .zip(fixed)
-                .all(|(d, x)| x.is_none_or(|x| x == *d))
-        })
-        .map(f)
-        .collect()
-}
 
 /// `x` with bits `src..src+b` XORed into bits `dst..dst+b`.
 fn swz(b: u32, src: u32, dst: u32, x: i64) -> i64 {
     x ^ (((x >> src) & ((1 << b) - 1)) << dst)
-}
-
-fn offsets<T: Layout>(l: T) -> Vec<i64> {
-    (0..T::SIZE)
-        .map(|i| l.offset_index(i).to_isize() as i64)
-        .collect()
-}
-
-/// The same expression evaluated at run time by the expression language.
-fn at_run_time(defs: &str, expr: &str) -> Vec<i64> {
-    let m = evaluate_text(&format!("{defs} {expr}")).unwrap_or_else(|e| panic!("{expr}: {e}"));
-    (0..m.size()).map(|i| m.eval_index(i).unwrap()).collect()
-}
-
-/// The panic message of `f`, which must panic.
-fn panic_message(f: impl FnOnce() + std::panic::UnwindSafe) -> String {
-    let p = std::panic::catch_unwind(f).expect_err("panics");
-    p.downcast_ref::<String>()
-        .cloned()
-        .or_else(|| p.downcast_ref::<&str>().map(|s| (*s).to_owned()))
-        .unwrap_or_default()
 }
 
 layout! {
