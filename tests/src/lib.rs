@@ -11,12 +11,14 @@
 //! * [`expr`]: an evaluator of `layout!` algebra expressions written from the specification
 //!   alone, and a generator of random expression trees,
 //! * [`brute`]: brute-force models of slices and flat layouts for the algebra's tests,
-//! * [`cargo_crate`]: a generated crate that uses `layout!`, checked, built or run by `cargo`.
+//! * [`cargo_crate`]: a generated crate that uses `layout!`, checked, built or run by `cargo`,
+//! * [`cute_cpp`]: CuTe C++ programs over the CUTLASS 4.2 headers, compiled on the host and run.
 //!
 //! Expected values always come from the case files or from these oracles, never from
 //! `layout-core` itself.
 
 pub mod brute;
+pub mod cute_cpp;
 pub mod expr;
 
 use std::fmt::Write as _;
