@@ -56,6 +56,8 @@
 //! - **CuTe's own operations:** [`cute`] (`coalesce`, `composition`, `complement`, the
 //!   divides and products, the inverses, in CuTe order with CuTe's semantics), each result
 //!   returned only if it satisfies CuTe's own postconditions (spec: Postconditions).
+//! - **A kernel's layouts:** [`mma`] (CuTe's `make_tiled_mma` with its partitions of A, B
+//!   and C, and the `ldmatrix` copies that feed it, as checked thread-value layouts).
 //! - **Shared memory:** [`banks`] (the bank conflicts of one warp's access).
 //! - **The expression language:** [`expr`] (the text `layout!` and the `layout` command read:
 //!   layouts, declarations and algebra expressions, parsed once, checked with every error at
@@ -121,6 +123,7 @@ mod error;
 pub mod expr;
 mod layout;
 mod map;
+pub mod mma;
 mod ops;
 mod parse;
 mod range;

@@ -1,0 +1,616 @@
+//! A CTA's tiled MMA and the copies that feed it: CuTe's `make_tiled_mma` with identity
+//! permutations, its partitions of A, B and C, and `make_tiled_copy_A/B` with `retile`, as
+//! checked thread-value layouts.
+//!
+//! Every layout here has the domain `(value: .., thread: ..)` in seed order: two named top-level
+//! entries, so that [`Map::restrict_named`] with `thread = t` fixes one thread. The thread
+//! entry's flat index is CuTe's thread index (`threadIdx.x`: the lane fastest, then the warps in
+//! the order of CuTe's `AtomLayoutMNK`, M before N); the value entry's flat index is the index of
+//! CuTe's fragment (`partition_C`: `(FrgV, RestM, RestN)`, first mode fastest).
+//!
+//! A map into logical must be a dense bijection, and an operand that several warps read is not
+//! one: the warps along N all read the same A. So [`TiledMma::a`] maps onto a **replicated** tile,
+//! `copies × (K, M)` in seed order (copy index slowest), whose copy index is the warp's N
+//! coordinate; a storage map of the `(K, M)` tile is repeated by [`crate::broadcast`] over the
+//! copies (the same addresses, read-only), and the composite is the thread-value -> physical
+//! partition. [`TiledMma::partition_a`] does both steps.
+//!
+//! ```
+//! use layout_core::mma::{MmaAtom, TiledMma};
+//! use layout_core::{Annotated, Layout, Map, Space};
+//!
+//! // SM80_16x8x16_F16F16F16F16_TN, CuTe's ALayout, BLayout, CLayout.
+//! let atom = MmaAtom::new(
+//!     [16, 8, 16],
+//!     Layout::from_cute("((4,8),(2,2,2)):((32,1),(16,8,128))")?,
+//!     Layout::from_cute("((4,8),(2,2)):((16,1),(8,64))")?,
+//!     Layout::from_cute("((4,8),(2,2)):((32,1),(16,8))")?,
+//! )?;
+//! // 2×2 warps, a CTA tile of 128×128×64 (sgemm_sm80's hgemm).
+//! let mma = TiledMma::new(atom, [2, 2, 1], [128, 128, 64])?;
+//! assert_eq!(mma.threads(), 128);
+//! // C stored column-major over the 128×128 tile (seed: logical(N, M)).
+//! let gc: Map = Annotated::new("(128,128):(128,1)".parse()?, Space::Logical, Space::Physical)?
+//!     .with_tiles(Some(vec![128, 128]), None)?
+//!     .into();
+//! let tc = mma.partition_c(&gc)?.restrict_named(&[("thread", 37)])?;
+//! // Lane 5 of warp (1, 0): rows 16 + 1 and 16 + 9, columns 2 and 3 of its first 16×8 block.
+//! assert_eq!(tc.eval_index(0)?, 17 + 128 * 2);
+//! assert_eq!(tc.eval_index(1)?, 17 + 128 * 3);
+//! # Ok::<(), layout_core::Error>(())
+//! ```
+
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+use core::fmt;
+
+use crate::error::Error;
+use crate::layout::Layout;
+use crate::map::{Annotated, Map, compose};
+use crate::space::Space;
+use crate::tree::{Stride, Tree};
+
+/// One operand of an MMA: A (M×K), B (N×K) or C (M×N).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Operand {
+    /// The M×K operand.
+    A,
+    /// The N×K operand.
+    B,
+    /// The M×N accumulator.
+    C,
+}
+
+impl fmt::Display for Operand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Operand::A => "A",
+            Operand::B => "B",
+            Operand::C => "C",
+        })
+    }
+}
+
+/// A warp-level MMA instruction: its M×N×K shape and the thread-value layouts of its three
+/// operands (CuTe's `MMA_Traits`: `ALayout`, `BLayout`, `CLayout`, with `ThrID` the identity).
+///
+/// Each layout is in seed order, domain `(value, thread)` (CuTe's `(thread, value)` reversed:
+/// [`Layout::from_cute`] reads CuTe's text), a dense bijection onto its tile's positions in
+/// elements: A onto `m + M·k`, B onto `n + N·k`, C onto `m + M·n`. The typed constants of
+/// `layout_typed::atoms` give the same layouts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MmaAtom {
+    mnk: [i64; 3],
+    a: Layout,
+    b: Layout,
+    c: Layout,
+    threads: i64,
+}
+
+/// The size of a shape tree; `None` on overflow.
+fn tree_size(t: &Tree<i64>) -> Option<i64> {
+    t.leaves()
+        .into_iter()
+        .try_fold(1i64, |a, &n| a.checked_mul(n))
+}
+
+/// The two top-level entries `(value, thread)` of a thread-value layout, shape and stride.
+fn value_thread(l: &Layout) -> Option<[(Tree<i64>, Tree<Stride>); 2]> {
+    match (l.shape(), l.stride()) {
+        (Tree::Tuple(s), Tree::Tuple(d)) if s.len() == 2 && d.len() == 2 => {
+            Some([(s[0].clone(), d[0].clone()), (s[1].clone(), d[1].clone())])
+        }
+        _ => None,
+    }
+}
+
+fn overflow() -> Error {
+    Error::Overflow {
+        mode: crate::ModePath::ROOT,
+        what: crate::Quantity::Positions,
+    }
+}
+
+fn mul(a: i64, b: i64) -> Result<i64, Error> {
+    a.checked_mul(b).ok_or_else(overflow)
+}
+
+impl MmaAtom {
+    /// An atom of shape `mnk` = `[M, N, K]` with operand layouts `a`, `b`, `c` (see the type).
+    ///
+    /// # Errors
+    /// [`Error::TileExtent`] for an extent below 1; [`Error::NotDense`] (or another error of
+    /// [`crate::check_dense_bijection`]) for an operand that is not a dense bijection;
+    /// [`Error::MmaAtomOperand`] for an operand without the two entries `(value, thread)`, of
+    /// another size than its tile, or whose thread entry differs in size from C's.
+    pub fn new(mnk: [i64; 3], a: Layout, b: Layout, c: Layout) -> Result<MmaAtom, Error> {
+        if let Some((position, &extent)) = mnk.iter().enumerate().find(|(_, k)| **k < 1) {
+            return Err(Error::TileExtent { position, extent });
+        }
+        let [m, n, k] = mnk;
+        let threads = value_thread(&c)
+            .and_then(|[_, (t, _)]| tree_size(&t))
+            .unwrap_or(0);
+        for (operand, l, tile) in [
+            (Operand::C, &c, mul(m, n)?),
+            (Operand::A, &a, mul(m, k)?),
+            (Operand::B, &b, mul(n, k)?),
+        ] {
+            crate::check_dense_bijection(l)?;
+            let vt = value_thread(l);
+            let t = vt
+                .as_ref()
+                .and_then(|[_, (t, _)]| tree_size(t))
+                .unwrap_or(0);
+            if vt.is_none() || l.size() != tile || t != threads {
+                return Err(Error::MmaAtomOperand {
+                    operand,
+                    rank: l.shape().rank(),
+                    size: l.size(),
+                    tile,
+                    threads: t,
+                    expected_threads: threads,
+                });
+            }
+        }
+        Ok(MmaAtom {
+            mnk,
+            a,
+            b,
+            c,
+            threads,
+        })
+    }
+
+    /// The shape `[M, N, K]`.
+    #[must_use]
+    pub fn shape(&self) -> [i64; 3] {
+        self.mnk
+    }
+
+    /// The threads of one atom (32 for `mma.sync`).
+    #[must_use]
+    pub fn threads(&self) -> i64 {
+        self.threads
+    }
+
+    /// The layout of an operand, as given.
+    #[must_use]
+    pub fn layout(&self, operand: Operand) -> &Layout {
+        match operand {
+            Operand::A => &self.a,
+            Operand::B => &self.b,
+            Operand::C => &self.c,
+        }
+    }
+}
+
+/// Re-expresses a tree of leaves whose strides index a tile of extents `from` (seed order, last
+/// fastest, index `Σ digitᵣ·wᵣ` with `wᵣ` the product of the later extents) as strides of the
+/// same digits weighted by `to` (one weight per mode). A leaf whose steps cross from one mode
+/// into the next is split into a tuple `(outer, inner)`, which keeps its flat index; a leaf
+/// that crosses unevenly is [`Error::EmbedStride`].
+fn embed(
+    shape: &Tree<i64>,
+    stride: &Tree<Stride>,
+    from: &[i64],
+    to: &[i64],
+) -> Result<(Tree<i64>, Tree<Stride>), Error> {
+    match (shape, stride) {
+        (Tree::Tuple(ss), Tree::Tuple(ds)) => {
+            let mut s = Vec::with_capacity(ss.len());
+            let mut d = Vec::with_capacity(ss.len());
+            for (si, di) in ss.iter().zip(ds) {
+                let (a, b) = embed(si, di, from, to)?;
+                s.push(a);
+                d.push(b);
+            }
+            Ok((Tree::Tuple(s), Tree::Tuple(d)))
+        }
+        (Tree::Leaf(n), Tree::Leaf(st)) => {
+            let (mut n, mut d) = (*n, st.value());
+            if n == 1 {
+                return Ok((Tree::Leaf(1), Tree::Leaf(Stride::Int(1))));
+            }
+            let bad = |extent| Error::EmbedStride {
+                stride: st.value(),
+                size: *shape_leaf(shape),
+                extent,
+            };
+            // Weights of the modes, fastest last.
+            let mut w = vec![1i64; from.len()];
+            for r in (0..from.len().saturating_sub(1)).rev() {
+                w[r] = mul(w[r + 1], from[r + 1])?;
+            }
+            let mut pieces: Vec<(i64, i64)> = Vec::new(); // fastest first
+            loop {
+                let r = (0..from.len())
+                    .rev()
+                    .find(|&r| d >= w[r] && d < w[r].saturating_mul(from[r]))
+                    .ok_or_else(|| bad(0))?;
+                if d % w[r] != 0 {
+                    return Err(bad(from[r]));
+                }
+                let q = d / w[r];
+                if q.checked_mul(n).is_some_and(|x| x <= from[r]) {
+                    pieces.push((n, mul(q, to[r])?));
+                    break;
+                }
+                if from[r] % q != 0 || n % (from[r] / q) != 0 {
+                    return Err(bad(from[r]));
+                }
+                let inner = from[r] / q;
+                pieces.push((inner, mul(q, to[r])?));
+                n /= inner;
+                d = mul(d, inner)?;
+            }
+            Ok(if pieces.len() == 1 {
+                (
+                    Tree::Leaf(pieces[0].0),
+                    Tree::Leaf(Stride::Int(pieces[0].1)),
+                )
+            } else {
+                (
+                    Tree::Tuple(pieces.iter().rev().map(|p| Tree::Leaf(p.0)).collect()),
+                    Tree::Tuple(
+                        pieces
+                            .iter()
+                            .rev()
+                            .map(|p| Tree::Leaf(Stride::Int(p.1)))
+                            .collect(),
+                    ),
+                )
+            })
+        }
+        _ => Err(Error::ProfileMismatch {
+            mode: crate::ModePath::ROOT,
+            shape_rank: shape.rank(),
+            stride_rank: stride.rank(),
+        }),
+    }
+}
+
+fn shape_leaf(t: &Tree<i64>) -> &i64 {
+    match t {
+        Tree::Leaf(n) => n,
+        Tree::Tuple(_) => &1,
+    }
+}
+
+/// One top-level entry from parts listed slowest first: parts of size 1 are left out, except
+/// the last (the atom's own), which is kept; one remaining part is the entry itself.
+fn entry(parts: Vec<(Tree<i64>, Tree<Stride>)>) -> (Tree<i64>, Tree<Stride>) {
+    let last = parts.len().saturating_sub(1);
+    let kept: Vec<_> = parts
+        .into_iter()
+        .enumerate()
+        .filter(|(i, (s, _))| *i == last || tree_size(s) != Some(1))
+        .map(|(_, p)| p)
+        .collect();
+    if kept.len() == 1 {
+        kept.into_iter()
+            .next()
+            .unwrap_or((Tree::Leaf(1), Tree::Leaf(Stride::Int(1))))
+    } else {
+        let (s, d): (Vec<_>, Vec<_>) = kept.into_iter().unzip();
+        (Tree::Tuple(s), Tree::Tuple(d))
+    }
+}
+
+fn leaf(n: i64, d: i64) -> (Tree<i64>, Tree<Stride>) {
+    (Tree::Leaf(n), Tree::Leaf(Stride::Int(d)))
+}
+
+/// A `(value, thread)` layout, checked as a dense bijection `thread-value -> logical` onto a
+/// tile of extents `tile` (seed order).
+fn thread_value(
+    value: (Tree<i64>, Tree<Stride>),
+    thread: (Tree<i64>, Tree<Stride>),
+    tile: Vec<i64>,
+) -> Result<Map, Error> {
+    let layout = Layout::new(
+        Tree::Tuple(vec![value.0, thread.0]),
+        Tree::Tuple(vec![value.1, thread.1]),
+    )?
+    .with_names(vec![
+        Some(String::from("value")),
+        Some(String::from("thread")),
+    ])?;
+    Ok(Annotated::new(layout, Space::ThreadValue, Space::Logical)?
+        .with_tiles(None, Some(tile))?
+        .into())
+}
+
+/// CuTe's `TiledMMA` of `make_tiled_mma(atom, Layout<Shape<WM,WN,_1>>, Tile<..>)` with identity
+/// permutations, over a CTA tile: its thread-value layouts of A, B and C and its partitions.
+///
+/// Warps are laid out column-major over M×N (CuTe's compact `AtomLayoutMNK`), so thread
+/// `t = lane + T·(wm + WM·wn)` (`T` the atom's threads). The CTA tile `[M, N, K]` is covered by
+/// value repeats: `M / (atom M · WM)` along M, `N / (atom N · WN)` along N, `K / atom K` along K.
+/// An identity permutation tile (CuTe's `Tile<..>`) leaves these partitions' functions as they
+/// are; it sets the tile of the copies that feed the MMA ([`TiledMma::with_permutation`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TiledMma {
+    atom: MmaAtom,
+    warps: [i64; 3],
+    tile: [i64; 3],
+    permutation: [i64; 3],
+}
+
+impl TiledMma {
+    /// The tiled MMA of `atom` over warps `[WM, WN, WK]` and a CTA tile `[M, N, K]`.
+    ///
+    /// # Errors
+    /// [`Error::TileExtent`] for a warp count below 1; [`Error::MmaWarpsK`] for `WK > 1`;
+    /// [`Error::MmaTile`] when an extent of the tile is not a positive multiple of the atom's
+    /// extent times the warps; [`Error::Overflow`].
+    pub fn new(atom: MmaAtom, warps: [i64; 3], tile: [i64; 3]) -> Result<TiledMma, Error> {
+        if let Some((position, &extent)) = warps.iter().enumerate().find(|(_, k)| **k < 1) {
+            return Err(Error::TileExtent { position, extent });
+        }
+        if warps[2] != 1 {
+            return Err(Error::MmaWarpsK { warps: warps[2] });
+        }
+        let mut permutation = [0; 3];
+        for (d, p) in permutation.iter_mut().enumerate() {
+            *p = mul(atom.mnk[d], warps[d])?;
+        }
+        let mma = TiledMma {
+            atom,
+            warps,
+            tile,
+            permutation,
+        };
+        mma.check_tile(&tile, &permutation)?;
+        Ok(mma)
+    }
+
+    fn check_tile(&self, tile: &[i64; 3], step: &[i64; 3]) -> Result<(), Error> {
+        for d in 0..3 {
+            if tile[d] < 1 || tile[d] % step[d] != 0 {
+                return Err(Error::MmaTile {
+                    dim: u8::try_from(d).unwrap_or(u8::MAX),
+                    extent: tile[d],
+                    step: step[d],
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The same tiled MMA with CuTe's permutation tile `Tile<PM, PN, PK>` of identity
+    /// permutations. It does not change [`TiledMma::a`], [`TiledMma::b`], [`TiledMma::c`]; it is
+    /// the tile of [`TiledMma::copy_a`] and [`TiledMma::copy_b`] (CuTe's `tile_size`).
+    ///
+    /// # Errors
+    /// [`Error::MmaTile`] when an extent is not a multiple of the atom's extent times the warps,
+    /// or does not divide the CTA tile.
+    pub fn with_permutation(mut self, tile: [i64; 3]) -> Result<TiledMma, Error> {
+        let mut step = [0; 3];
+        for (d, s) in step.iter_mut().enumerate() {
+            *s = mul(self.atom.mnk[d], self.warps[d])?;
+        }
+        self.check_tile(&tile, &step)?;
+        self.check_tile(&self.tile, &tile)?;
+        self.permutation = tile;
+        Ok(self)
+    }
+
+    /// The atom.
+    #[must_use]
+    pub fn atom(&self) -> &MmaAtom {
+        &self.atom
+    }
+
+    /// The CTA tile `[M, N, K]`.
+    #[must_use]
+    pub fn tile(&self) -> [i64; 3] {
+        self.tile
+    }
+
+    /// The permutation tile `[PM, PN, PK]` (the atom's extents times the warps unless set).
+    #[must_use]
+    pub fn permutation(&self) -> [i64; 3] {
+        self.permutation
+    }
+
+    /// The threads: the atom's threads times the warps.
+    #[must_use]
+    pub fn threads(&self) -> i64 {
+        self.atom.threads * self.warps[0] * self.warps[1]
+    }
+
+    /// The thread entry, `(WN, WM, atom threads)` in seed order, each warp leaf with the
+    /// given stride (the atom's threads re-expressed by `lane`).
+    fn thread_entry(
+        &self,
+        lane: (Tree<i64>, Tree<Stride>),
+        wm: i64,
+        wn: i64,
+    ) -> (Tree<i64>, Tree<Stride>) {
+        entry(vec![leaf(self.warps[1], wn), leaf(self.warps[0], wm), lane])
+    }
+
+    /// The atom's operand layout with its strides re-expressed in a tile whose fastest
+    /// extent is `fast_to` instead of the atom's `fast`: `[value, thread]` entries.
+    fn atom_entries(
+        &self,
+        operand: Operand,
+        slow: i64,
+        fast: i64,
+        fast_to: i64,
+    ) -> Result<[(Tree<i64>, Tree<Stride>); 2], Error> {
+        let l = self.atom.layout(operand);
+        let e = embed(l.shape(), l.stride(), &[slow, fast], &[fast_to, 1])?;
+        match e {
+            (Tree::Tuple(mut s), Tree::Tuple(mut d)) if s.len() == 2 => {
+                let (t, dt) = (s.pop(), d.pop());
+                let (v, dv) = (s.pop(), d.pop());
+                match (v, dv, t, dt) {
+                    (Some(v), Some(dv), Some(t), Some(dt)) => Ok([(v, dv), (t, dt)]),
+                    _ => Err(overflow()),
+                }
+            }
+            _ => Err(overflow()),
+        }
+    }
+
+    /// C: thread-value -> logical over the CTA's M×N tile (index `m + M·n`, tile `(N, M)` in
+    /// seed order), a dense bijection. Value `(RestN, RestM, FrgV)` (CuTe's `partition_C`
+    /// fragment `(FrgV, RestM, RestN)`), thread `(WN, WM, lane)`.
+    ///
+    /// # Errors
+    /// [`Error::EmbedStride`] for an atom whose leaves do not step along its tile's modes;
+    /// [`Error::Overflow`].
+    pub fn c(&self) -> Result<Map, Error> {
+        let [m, n, _] = self.tile;
+        let [am, an, _] = self.atom.mnk;
+        let [wm, wn, _] = self.warps;
+        let [fv, lane] = self.atom_entries(Operand::C, an, am, m)?;
+        let value = entry(vec![
+            leaf(n / (an * wn), mul(mul(m, an)?, wn)?),
+            leaf(m / (am * wm), mul(am, wm)?),
+            fv,
+        ]);
+        let thread = self.thread_entry(lane, am, mul(m, an)?);
+        thread_value(value, thread, vec![n, m])
+    }
+
+    /// A: thread-value -> logical onto the replicated tile `WN × (K, M)` (index
+    /// `m + M·k + M·K·wn`, tile `(WN, K, M)` in seed order), a dense bijection whose copy index
+    /// is the warp's N coordinate. Value `(RestK, RestM, FrgV)` (CuTe's `partition_A` fragment
+    /// `(FrgV, RestM, RestK)`), thread `(WN, WM, lane)`.
+    ///
+    /// # Errors
+    /// As [`TiledMma::c`].
+    pub fn a(&self) -> Result<Map, Error> {
+        let [m, _, k] = self.tile;
+        let [am, _, ak] = self.atom.mnk;
+        let [wm, wn, _] = self.warps;
+        let [fv, lane] = self.atom_entries(Operand::A, ak, am, m)?;
+        let value = entry(vec![
+            leaf(k / ak, mul(m, ak)?),
+            leaf(m / (am * wm), mul(am, wm)?),
+            fv,
+        ]);
+        let thread = self.thread_entry(lane, am, mul(m, k)?);
+        thread_value(value, thread, vec![wn, k, m])
+    }
+
+    /// B: thread-value -> logical onto the replicated tile `WM × (K, N)` (index
+    /// `n + N·k + N·K·wm`, tile `(WM, K, N)` in seed order), a dense bijection whose copy index
+    /// is the warp's M coordinate. Value `(RestK, RestN, FrgV)` (CuTe's `partition_B` fragment
+    /// `(FrgV, RestN, RestK)`), thread `(WN, WM, lane)`.
+    ///
+    /// # Errors
+    /// As [`TiledMma::c`].
+    pub fn b(&self) -> Result<Map, Error> {
+        let [_, n, k] = self.tile;
+        let [_, an, ak] = self.atom.mnk;
+        let [wm, wn, _] = self.warps;
+        let [fv, lane] = self.atom_entries(Operand::B, ak, an, n)?;
+        let value = entry(vec![
+            leaf(k / ak, mul(n, ak)?),
+            leaf(n / (an * wn), mul(an, wn)?),
+            fv,
+        ]);
+        let thread = self.thread_entry(lane, mul(n, k)?, an);
+        thread_value(value, thread, vec![wm, k, n])
+    }
+
+    /// CuTe's `thr_mma.partition_C(gC)` for every thread at once: `storage ∘ c()`, where
+    /// `storage` maps the M×N tile (index `m + M·n`, tile `(N, M)`) to memory.
+    ///
+    /// # Errors
+    /// As [`TiledMma::c`], then as [`compose`].
+    pub fn partition_c(&self, storage: &Map) -> Result<Map, Error> {
+        compose(storage, &self.c()?)
+    }
+
+    /// CuTe's `thr_mma.partition_A(sA)` for every thread at once:
+    /// `broadcast(storage, WN) ∘ a()`, read-only when `WN > 1`; `storage` maps the M×K tile
+    /// (index `m + M·k`, tile `(K, M)`) to memory.
+    ///
+    /// # Errors
+    /// As [`TiledMma::a`], then as [`broadcast_map`] and [`compose`].
+    pub fn partition_a(&self, storage: &Map) -> Result<Map, Error> {
+        compose(&broadcast_map(storage, self.warps[1])?, &self.a()?)
+    }
+
+    /// CuTe's `thr_mma.partition_B(sB)` for every thread at once:
+    /// `broadcast(storage, WM) ∘ b()`, read-only when `WM > 1`; `storage` maps the N×K tile
+    /// (index `n + N·k`, tile `(K, N)`) to memory.
+    ///
+    /// # Errors
+    /// As [`TiledMma::b`], then as [`broadcast_map`] and [`compose`].
+    pub fn partition_b(&self, storage: &Map) -> Result<Map, Error> {
+        compose(&broadcast_map(storage, self.warps[0])?, &self.b()?)
+    }
+}
+
+/// `copies` copies of a map from logical, at the same values: the domain gains a slowest entry
+/// of size `copies` (copy index slowest, as [`crate::broadcast`] places it), and a domain tile
+/// gains the extent `copies` in front. A layout is broadcast by [`crate::broadcast`]; a swizzled
+/// map broadcasts the map it follows; a composite `L ∘ R` is `broadcast(L) ∘ (copies × R)`,
+/// where `copies × R` repeats the dense `R` once per copy (a dense bijection again).
+///
+/// ```
+/// use layout_core::mma::broadcast_map;
+/// use layout_core::{Annotated, Map, Space, Swizzle, SwizzleUnit};
+/// let s: Map = Annotated::new("(8,64):(64,1)".parse()?, Space::Logical, Space::Physical)?.into();
+/// let s = s.swizzle(Swizzle::from_cute(3, 3, 3, SwizzleUnit::Elements)?)?;
+/// let b = broadcast_map(&s, 2)?;
+/// for i in 0..512 {
+///     assert_eq!(b.eval_index(i)?, s.eval_index(i)?);
+///     assert_eq!(b.eval_index(512 + i)?, s.eval_index(i)?);
+/// }
+/// # Ok::<(), layout_core::Error>(())
+/// ```
+///
+/// # Errors
+/// [`Error::BroadcastRestriction`] for a restriction (or a composite holding one);
+/// [`Error::BroadcastNotDense`] when the map is into logical (a broadcast is legal only into
+/// physical); [`Error::Overflow`].
+pub fn broadcast_map(storage: &Map, copies: i64) -> Result<Map, Error> {
+    let tile = |t: Option<&[i64]>| {
+        t.map(|t| {
+            let mut v = vec![copies];
+            v.extend_from_slice(t);
+            v
+        })
+    };
+    match storage {
+        Map::Layout(a) => {
+            let l = crate::ops::broadcast(a.layout(), &Tree::Leaf(copies))?;
+            Ok(Annotated::new(l, storage.domain(), storage.codomain())?
+                .with_tiles(tile(storage.domain_tile()), None)?
+                .into())
+        }
+        Map::Swizzled { swizzle, inner } => broadcast_map(inner, copies)?.swizzle(*swizzle),
+        Map::Composite(c) => compose(&broadcast_map(&c.left, copies)?, &lift(&c.right, copies)?),
+        Map::Restricted { .. } => Err(Error::BroadcastRestriction),
+    }
+}
+
+/// `copies × R` for a map `R` into logical: `(copies, R) ↦ copy·size(R) + R(..)`.
+fn lift(right: &Map, copies: i64) -> Result<Map, Error> {
+    let tile = |t: Option<&[i64]>| {
+        t.map(|t| {
+            let mut v = vec![copies];
+            v.extend_from_slice(t);
+            v
+        })
+    };
+    match right {
+        Map::Layout(a) => {
+            let c = Layout::new(Tree::Leaf(copies), Tree::Leaf(Stride::Int(1)))?;
+            let l = crate::ops::interleave(&c, a.layout())?;
+            Ok(Annotated::new(l, right.domain(), right.codomain())?
+                .with_tiles(tile(right.domain_tile()), tile(right.codomain_tile()))?
+                .into())
+        }
+        Map::Composite(c) => compose(&lift(&c.left, copies)?, &lift(&c.right, copies)?),
+        Map::Swizzled { .. } | Map::Restricted { .. } => Err(Error::BroadcastRestriction),
+    }
+}
