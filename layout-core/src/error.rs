@@ -1015,6 +1015,10 @@ pub enum Error {
         /// The extent of the tile's mode the leaf steps along (0 past the tile).
         extent: i64,
     },
+    /// A tiled copy whose thread-value map, a composite of the atom's and the tiled MMA's
+    /// layouts, is not a layout (Theorem 1), or whose destination does not keep each value in
+    /// the thread that the MMA gives it.
+    TiledCopyNotLayout,
     /// A storage map that is a restriction, which a broadcast cannot repeat (only a layout, a
     /// swizzled map or a composite).
     BroadcastRestriction,
@@ -3044,6 +3048,17 @@ impl Error {
                 },
                 Some(&|f| {
                     f.write_str("each leaf of an atom's layout must step along one mode of the atom's tile, or wrap it at a multiple of its stride")
+                }),
+            ),
+            Error::TiledCopyNotLayout => row(
+                part,
+                w,
+                "tiled-copy",
+                &|f| {
+                    f.write_str("the tiled copy is not a layout of the MMA's operand: the copy atom's values do not land in the threads and values the MMA gives them")
+                },
+                Some(&|f| {
+                    f.write_str("take a copy atom whose destination is a reference layout of the MMA's operand (e.g. `ldmatrix` for the SM80 16-bit MMA atoms), or widen the permutation tile")
                 }),
             ),
             Error::BroadcastRestriction => row(

@@ -116,6 +116,19 @@ fn mul(a: i64, b: i64) -> Result<i64, Error> {
     a.checked_mul(b).ok_or_else(overflow)
 }
 
+/// `a / b` for positive `b` (an error, never a panic, for 0).
+fn div(a: i64, b: i64) -> Result<i64, Error> {
+    a.checked_div(b).ok_or_else(overflow)
+}
+
+/// `a mod b` for positive `b`.
+fn rem(a: i64, b: i64) -> Result<i64, Error> {
+    a.checked_rem(b).ok_or_else(overflow)
+}
+
+/// One top-level entry (or leaf) of a layout: its shape and its stride.
+type Entry = (Tree<i64>, Tree<Stride>);
+
 impl MmaAtom {
     /// An atom of shape `mnk` = `[M, N, K]` with operand layouts `a`, `b`, `c` (see the type).
     ///
@@ -220,8 +233,10 @@ fn embed(
             };
             // Weights of the modes, fastest last.
             let mut w = vec![1i64; from.len()];
-            for r in (0..from.len().saturating_sub(1)).rev() {
-                w[r] = mul(w[r + 1], from[r + 1])?;
+            let mut acc = 1i64;
+            for (wr, &f) in w.iter_mut().zip(from).rev() {
+                *wr = acc;
+                acc = mul(acc, f)?;
             }
             let mut pieces: Vec<(i64, i64)> = Vec::new(); // fastest first
             loop {
@@ -229,20 +244,20 @@ fn embed(
                     .rev()
                     .find(|&r| d >= w[r] && d < w[r].saturating_mul(from[r]))
                     .ok_or_else(|| bad(0))?;
-                if d % w[r] != 0 {
+                if rem(d, w[r])? != 0 {
                     return Err(bad(from[r]));
                 }
-                let q = d / w[r];
+                let q = div(d, w[r])?;
                 if q.checked_mul(n).is_some_and(|x| x <= from[r]) {
                     pieces.push((n, mul(q, to[r])?));
                     break;
                 }
-                if from[r] % q != 0 || n % (from[r] / q) != 0 {
+                if rem(from[r], q)? != 0 || rem(n, div(from[r], q)?)? != 0 {
                     return Err(bad(from[r]));
                 }
-                let inner = from[r] / q;
+                let inner = div(from[r], q)?;
                 pieces.push((inner, mul(q, to[r])?));
-                n /= inner;
+                n = div(n, inner)?;
                 d = mul(d, inner)?;
             }
             Ok(if pieces.len() == 1 {
@@ -368,7 +383,7 @@ impl TiledMma {
 
     fn check_tile(&self, tile: &[i64; 3], step: &[i64; 3]) -> Result<(), Error> {
         for d in 0..3 {
-            if tile[d] < 1 || tile[d] % step[d] != 0 {
+            if tile[d] < 1 || rem(tile[d], step[d])? != 0 {
                 return Err(Error::MmaTile {
                     dim: u8::try_from(d).unwrap_or(u8::MAX),
                     extent: tile[d],
@@ -418,7 +433,10 @@ impl TiledMma {
     /// The threads: the atom's threads times the warps.
     #[must_use]
     pub fn threads(&self) -> i64 {
-        self.atom.threads * self.warps[0] * self.warps[1]
+        self.atom
+            .threads
+            .saturating_mul(self.warps[0])
+            .saturating_mul(self.warps[1])
     }
 
     /// The thread entry, `(WN, WM, atom threads)` in seed order, each warp leaf with the
@@ -440,7 +458,7 @@ impl TiledMma {
         slow: i64,
         fast: i64,
         fast_to: i64,
-    ) -> Result<[(Tree<i64>, Tree<Stride>); 2], Error> {
+    ) -> Result<[Entry; 2], Error> {
         let l = self.atom.layout(operand);
         let e = embed(l.shape(), l.stride(), &[slow, fast], &[fast_to, 1])?;
         match e {
@@ -469,8 +487,8 @@ impl TiledMma {
         let [wm, wn, _] = self.warps;
         let [fv, lane] = self.atom_entries(Operand::C, an, am, m)?;
         let value = entry(vec![
-            leaf(n / (an * wn), mul(mul(m, an)?, wn)?),
-            leaf(m / (am * wm), mul(am, wm)?),
+            leaf(div(n, mul(an, wn)?)?, mul(mul(m, an)?, wn)?),
+            leaf(div(m, mul(am, wm)?)?, mul(am, wm)?),
             fv,
         ]);
         let thread = self.thread_entry(lane, am, mul(m, an)?);
@@ -490,8 +508,8 @@ impl TiledMma {
         let [wm, wn, _] = self.warps;
         let [fv, lane] = self.atom_entries(Operand::A, ak, am, m)?;
         let value = entry(vec![
-            leaf(k / ak, mul(m, ak)?),
-            leaf(m / (am * wm), mul(am, wm)?),
+            leaf(div(k, ak)?, mul(m, ak)?),
+            leaf(div(m, mul(am, wm)?)?, mul(am, wm)?),
             fv,
         ]);
         let thread = self.thread_entry(lane, am, mul(m, k)?);
@@ -511,8 +529,8 @@ impl TiledMma {
         let [wm, wn, _] = self.warps;
         let [fv, lane] = self.atom_entries(Operand::B, ak, an, n)?;
         let value = entry(vec![
-            leaf(k / ak, mul(n, ak)?),
-            leaf(n / (an * wn), mul(an, wn)?),
+            leaf(div(k, ak)?, mul(n, ak)?),
+            leaf(div(n, mul(an, wn)?)?, mul(an, wn)?),
             fv,
         ]);
         let thread = self.thread_entry(lane, mul(n, k)?, an);
@@ -612,5 +630,290 @@ fn lift(right: &Map, copies: i64) -> Result<Map, Error> {
         }
         Map::Composite(c) => compose(&lift(&c.left, copies)?, &lift(&c.right, copies)?),
         Map::Swizzled { .. } | Map::Restricted { .. } => Err(Error::BroadcastRestriction),
+    }
+}
+
+/// A copy atom (CuTe's `Copy_Traits`), in elements: the source and destination thread-value
+/// layouts, each in seed order with domain `(value, thread)` and codomain the element of the
+/// copied block (`ldmatrix`: `8·row + column` of 16-bit elements). The destination is the
+/// reference layout (CuTe's `RefLayout`, which is `DstLayout` for `ldmatrix`).
+///
+/// CuTe's atoms count bits; `layout_typed::atoms::bits_to_elements` converts them, and the
+/// `_B16` constants of `layout_typed::atoms` are the 16-bit forms.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CopyAtom {
+    src: Layout,
+    dst: Layout,
+    threads: i64,
+    values: i64,
+}
+
+impl CopyAtom {
+    /// The atom copying through `src` to `dst` (see the type).
+    ///
+    /// # Errors
+    /// [`Error::NotDense`] (or another error of [`crate::check_dense_bijection`]) when either
+    /// is not a dense bijection (an `ldmatrix` x1/x2 source, whose threads repeat, is not
+    /// taken here); [`Error::SizeMismatch`] when their sizes differ;
+    /// [`Error::CopyAtomFit`] when either is not `(value, thread)` or their thread counts differ.
+    pub fn new(src: Layout, dst: Layout) -> Result<CopyAtom, Error> {
+        crate::check_dense_bijection(&src)?;
+        crate::check_dense_bijection(&dst)?;
+        if src.size() != dst.size() {
+            return Err(Error::SizeMismatch {
+                left: src.size(),
+                right: dst.size(),
+            });
+        }
+        let threads = |l: &Layout| {
+            value_thread(l)
+                .and_then(|[_, (t, _)]| tree_size(&t))
+                .unwrap_or(0)
+        };
+        let (ts, td) = (threads(&src), threads(&dst));
+        if ts == 0 || ts != td {
+            return Err(Error::CopyAtomFit {
+                atom_values: 0,
+                values: 0,
+                atom_threads: ts,
+                threads: td,
+            });
+        }
+        Ok(CopyAtom {
+            values: div(dst.size(), td)?,
+            threads: td,
+            src,
+            dst,
+        })
+    }
+
+    /// The threads of the atom.
+    #[must_use]
+    pub fn threads(&self) -> i64 {
+        self.threads
+    }
+
+    /// The values (elements) per thread.
+    #[must_use]
+    pub fn values(&self) -> i64 {
+        self.values
+    }
+}
+
+/// CuTe's `make_tiled_copy_A/B(copy_atom, tiled_mma)` for one operand: the copy's source and
+/// destination thread-value layouts over the operand's replicated CTA tile, and `retile`.
+///
+/// Both layouts have the domain `(value, thread)` with the tiled MMA's threads; the value
+/// entry's flat index is CuTe's `partition_S`/`partition_D` fragment index `(CPY, CPY_M, CPY_K)`
+/// (the copy's values in one permutation tile, then the tiles along M (N for B), then along
+/// K). They map onto the same replicated tile as [`TiledMma::a`] / [`TiledMma::b`], so
+/// [`TiledCopy::partition_s`] is a read-only broadcast of the storage over the repeating warps.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TiledCopy {
+    source: Map,
+    destination: Map,
+    retile: Map,
+    copies: i64,
+}
+
+impl TiledCopy {
+    /// The source side: thread-value -> logical onto the operand's replicated tile.
+    #[must_use]
+    pub fn source(&self) -> &Map {
+        &self.source
+    }
+
+    /// The destination side: thread-value -> logical onto the operand's replicated tile (the
+    /// same positions as the MMA's operand layout, in the copy's value order).
+    #[must_use]
+    pub fn destination(&self) -> &Map {
+        &self.destination
+    }
+
+    /// CuTe's `thr_copy.partition_S(sA)` for every thread at once:
+    /// `broadcast(storage, copies) ∘ source()`; `storage` maps the operand's tile (A: index
+    /// `m + M·k`, tile `(K, M)`; B: `n + N·k`, tile `(K, N)`) to memory.
+    ///
+    /// # Errors
+    /// As [`broadcast_map`], then as [`compose`].
+    pub fn partition_s(&self, storage: &Map) -> Result<Map, Error> {
+        compose(&broadcast_map(storage, self.copies)?, &self.source)
+    }
+
+    /// CuTe's `retile_D`: the destination's values, in the copy's order, -> the value of the
+    /// MMA fragment (CuTe's `partition_fragment_A/B`, `(FrgV, RestM, RestK)`) that holds the
+    /// same position; the same for every thread. A dense bijection `thread-value -> logical`
+    /// whose one entry is named `value`.
+    #[must_use]
+    pub fn retile(&self) -> &Map {
+        &self.retile
+    }
+
+    /// `fragment ∘ retile()`: a thread's MMA fragment (`logical -> physical` over its values,
+    /// e.g. the registers) indexed in the copy's destination order (CuTe's
+    /// `thr_copy.retile_D(tCrA)`).
+    ///
+    /// # Errors
+    /// As [`compose`].
+    pub fn retile_d(&self, fragment: &Map) -> Result<Map, Error> {
+        compose(fragment, &self.retile)
+    }
+}
+
+/// The coarsest layout of a composite of layouts (Theorem 1), over the right operand's
+/// domain shape, with the names `(value, thread)`.
+fn decided(map: &Map) -> Result<Layout, Error> {
+    let shape = map.domain_shape();
+    crate::decide::decide(map, false)?
+        .coarsest_layout(&shape)
+        .ok_or(Error::TiledCopyNotLayout)
+}
+
+/// A layout re-annotated `logical -> logical` (the same function; its domain index read as
+/// a tile index), so that it can be the left operand of a composition.
+fn as_logical(l: Layout) -> Result<Map, Error> {
+    Ok(Annotated::new(l, Space::Logical, Space::Logical)?.into())
+}
+
+fn layout_of(m: &Map) -> Result<Layout, Error> {
+    m.as_layout().cloned().ok_or(Error::TiledCopyNotLayout)
+}
+
+impl TiledMma {
+    /// CuTe's `make_tiled_copy_A(copy_atom, tiled_mma)`: the copy of A through `atom` (e.g.
+    /// `SM75_U32x4_LDSM_N` for 16-bit elements), tiled over the permutation tile
+    /// ([`TiledMma::with_permutation`]) and repeated over the CTA tile.
+    ///
+    /// Built from the layouts, not from a table: `R = inverse(dst) ∘ src` (Theorem 1 decides
+    /// it a layout) takes a source (value, thread) of the atom to the reference (value, thread)
+    /// it fills; its leaves, re-expressed in the tiled MMA's thread-value index and joined by
+    /// the leaves of the atom's repeats (CuTe's `zipped_divide` of the MMA's thread-value layout
+    /// by the atom's threads × values), give `ρ`; `a() ∘ ρ` over the permutation tile is decided
+    /// a layout again, and its leaves re-expressed in the CTA tile with the tiles as the slowest
+    /// values. Every result is checked a dense bijection.
+    ///
+    /// # Errors
+    /// [`Error::CopyAtomFit`] when the atom's values do not divide the operand's values per
+    /// thread in one permutation tile, or its threads the tiled MMA's;
+    /// [`Error::TiledCopyNotLayout`] when a composite is not a layout; as [`TiledMma::a`].
+    pub fn copy_a(&self, atom: &CopyAtom) -> Result<TiledCopy, Error> {
+        self.copy(atom, Operand::A)
+    }
+
+    /// CuTe's `make_tiled_copy_B(copy_atom, tiled_mma)`; see [`TiledMma::copy_a`].
+    ///
+    /// # Errors
+    /// As [`TiledMma::copy_a`].
+    pub fn copy_b(&self, atom: &CopyAtom) -> Result<TiledCopy, Error> {
+        self.copy(atom, Operand::B)
+    }
+
+    fn copy(&self, atom: &CopyAtom, operand: Operand) -> Result<TiledCopy, Error> {
+        let per_tile = TiledMma {
+            tile: self.permutation,
+            ..self.clone()
+        };
+        let (tv_tile, tv_cta) = match operand {
+            Operand::A => (per_tile.a()?, self.a()?),
+            _ => (per_tile.b()?, self.b()?),
+        };
+        let threads = self.threads();
+        let values = div(tv_tile.size(), threads)?;
+        if rem(values, atom.values)? != 0 || rem(threads, atom.threads)? != 0 {
+            return Err(Error::CopyAtomFit {
+                atom_values: atom.values,
+                values,
+                atom_threads: atom.threads,
+                threads,
+            });
+        }
+        let tile_map = as_logical(layout_of(&tv_tile)?)?;
+        let inv_dst = as_logical(crate::ops::inverse(&atom.dst)?)?;
+        let side = |trg: &Layout| -> Result<Map, Error> {
+            // R: the atom's (value, thread) of `trg` -> the reference's flat index.
+            let trg: Map = Annotated::new(trg.clone(), Space::ThreadValue, Space::Logical)?.into();
+            let r = decided(&compose(&inv_dst, &trg)?)?;
+            let [rv, rt] = value_thread(&r).ok_or(Error::TiledCopyNotLayout)?;
+            // ρ: re-expressed in the MMA's flat thread-value index `t + T·v`, with the repeats.
+            let from = [atom.values, atom.threads];
+            let to = [threads, 1];
+            let (vs, vd) = embed(&rv.0, &rv.1, &from, &to)?;
+            let (ts, td) = embed(&rt.0, &rt.1, &from, &to)?;
+            let value = entry(vec![
+                leaf(div(values, atom.values)?, mul(atom.values, threads)?),
+                (vs, vd),
+            ]);
+            let thread = entry(vec![
+                leaf(div(threads, atom.threads)?, atom.threads),
+                (ts, td),
+            ]);
+            let rho = thread_value(value, thread, vec![values, threads])?;
+            // Over the permutation tile, then over the CTA tile.
+            let in_tile = decided(&compose(&tile_map, &rho)?)?;
+            self.over_cta(&in_tile, operand)
+        };
+        let source = side(&atom.src)?;
+        let destination = side(&atom.dst)?;
+        let retile = self.retile(&destination, &tv_cta)?;
+        let copies = match operand {
+            Operand::A => self.warps[1],
+            _ => self.warps[0],
+        };
+        Ok(TiledCopy {
+            source,
+            destination,
+            retile,
+            copies,
+        })
+    }
+
+    /// A `(value, thread)` layout onto the replicated permutation tile `copies × (PK, P)`,
+    /// re-expressed onto the replicated CTA tile `copies × (K, X)` with the tiles as the
+    /// slowest values: value `(tiles along K, tiles along X, in-tile values)`.
+    fn over_cta(&self, in_tile: &Layout, operand: Operand) -> Result<Map, Error> {
+        let (x, px, copies) = match operand {
+            Operand::A => (self.tile[0], self.permutation[0], self.warps[1]),
+            _ => (self.tile[1], self.permutation[1], self.warps[0]),
+        };
+        let (k, pk) = (self.tile[2], self.permutation[2]);
+        let [v, t] = value_thread(in_tile).ok_or(Error::TiledCopyNotLayout)?;
+        let from = [copies, pk, px];
+        let to = [mul(x, k)?, x, 1];
+        let v = embed(&v.0, &v.1, &from, &to)?;
+        let t = embed(&t.0, &t.1, &from, &to)?;
+        let value = entry(vec![
+            leaf(div(k, pk)?, mul(pk, x)?),
+            leaf(div(x, px)?, px),
+            v,
+        ]);
+        thread_value(value, t, vec![copies, k, x])
+    }
+
+    /// `retile`: from `inverse(tv) ∘ destination` (decided a layout), whose thread entry must
+    /// be the identity, the value entry with its strides divided by the threads.
+    fn retile(&self, destination: &Map, tv: &Map) -> Result<Map, Error> {
+        let threads = self.threads();
+        let inv = as_logical(crate::ops::inverse(&layout_of(tv)?)?)?;
+        let both = decided(&compose(&inv, destination)?)?;
+        let [v, t] = value_thread(&both).ok_or(Error::TiledCopyNotLayout)?;
+        // The thread entry is the identity: thread t of the copy is thread t of the MMA.
+        let thread = Layout::new(t.0, t.1)?;
+        for i in 0..threads {
+            if thread.eval_index(i)? != i {
+                return Err(Error::TiledCopyNotLayout);
+            }
+        }
+        let mut bad = false;
+        let stride = v.1.map(&mut |s: &Stride| {
+            let d = s.value();
+            bad |= d.checked_rem(threads) != Some(0);
+            Stride::Int(d.checked_div(threads).unwrap_or(0))
+        });
+        if bad {
+            return Err(Error::TiledCopyNotLayout);
+        }
+        let layout = Layout::new(Tree::Tuple(vec![v.0]), Tree::Tuple(vec![stride]))?
+            .with_names(vec![Some(String::from("value"))])?;
+        Ok(Annotated::new(layout, Space::ThreadValue, Space::Logical)?.into())
     }
 }

@@ -7,6 +7,7 @@
 #include <cute/atom/copy_atom.hpp>
 #include <cute/atom/mma_traits_sm80.hpp>
 #include <cute/atom/copy_traits_sm75.hpp>
+#include <cstring>
 
 using namespace cute;
 
@@ -48,6 +49,34 @@ void partitions(char const* cfg, MMA const& mma, M m, N n, K k) {
   }
 }
 
+// `make_tiled_copy_A/B(atom, mma)`: `CATOM CONFIG KIND src dst` (the atom in elements), then
+// per thread `S<op><kind>` the offsets of `partition_S(smem)`, and `R<op><kind>` the offsets of
+// `retile_D` of the register fragment (thread 0; the same for every thread).
+template <class MMA, class Atom, class Smem>
+void copies(char const* cfg, char const* kind, MMA const& mma, Atom const& copy_atom, Smem const& smem) {
+  printf("CATOM %s %s ", cfg, kind);
+  print(typename Atom::ValLayoutSrc{}); printf(" ");
+  print(typename Atom::ValLayoutDst{}); printf("\n");
+  auto copy_a = make_tiled_copy_A(copy_atom, mma);
+  auto copy_b = make_tiled_copy_B(copy_atom, mma);
+  auto smem_t = make_tensor(make_smem_ptr((half_t*)nullptr), smem);
+  // The fragments, compact in their fragment order (FrgV, RestM|N, RestK), so that an
+  // offset is the fragment's value index.
+  auto frag_a = make_layout(shape(mma.get_slice(0).partition_fragment_A(smem_t)));
+  auto frag_b = make_layout(shape(mma.get_slice(0).partition_fragment_B(smem_t)));
+  char tag[8];
+  for (int t = 0; t < int(size(copy_a)); ++t) {
+    snprintf(tag, sizeof tag, "SA%s", kind);
+    line(tag, cfg, t, copy_a.get_slice(t).partition_S(counting(smem)));
+    snprintf(tag, sizeof tag, "SB%s", kind);
+    line(tag, cfg, t, copy_b.get_slice(t).partition_S(counting(smem)));
+  }
+  snprintf(tag, sizeof tag, "RA%s", kind);
+  line(tag, cfg, 0, copy_a.get_slice(0).retile_D(counting(frag_a)));
+  snprintf(tag, sizeof tag, "RB%s", kind);
+  line(tag, cfg, 0, copy_b.get_slice(0).retile_D(counting(frag_b)));
+}
+
 int main() {
   {
     // sgemm_sm80's hgemm (gemm_tn): 2×2 warps, Tile<_32,_32,_16>, CTA 128×128×64.
@@ -55,22 +84,19 @@ int main() {
                               Tile<_32, _32, _16>{});
     partitions("hgemm", mma, Int<128>{}, Int<128>{}, Int<64>{});
 
-    // The swizzled shared memory of sgemm_sm80 (one stage), 128×64 for A and for B.
+    // The swizzled shared memory of sgemm_sm80 (one stage), 128×64 (K-major) for A and for B.
     auto atom = composition(Swizzle<3, 3, 3>{}, Layout<Shape<_8, _64>, Stride<_64, _1>>{});
-    auto sA = tile_to_shape(atom, make_shape(Int<128>{}, Int<64>{}));
-    auto copy_a = make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, mma);
-    auto copy_b = make_tiled_copy_B(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, mma);
-    auto frag_a = mma.get_slice(0).partition_fragment_A(make_tensor(make_smem_ptr((half_t*)nullptr), sA));
-    auto frag_b = mma.get_slice(0).partition_fragment_B(make_tensor(make_smem_ptr((half_t*)nullptr), sA));
-    printf("# copy threads %d\n", int(size(copy_a)));
-    for (int t = 0; t < int(size(copy_a)); ++t) {
-      line("SA", "hgemm", t, copy_a.get_slice(t).partition_S(counting(sA)));
-      line("SB", "hgemm", t, copy_b.get_slice(t).partition_S(counting(sA)));
-    }
-    line("RA", "hgemm", 0, copy_a.get_slice(0).retile_D(counting(frag_a.layout())));
-    line("RB", "hgemm", 0, copy_b.get_slice(0).retile_D(counting(frag_b.layout())));
-    printf("# fragA "); print(frag_a.layout()); printf("\n");
-    printf("# retileA "); print(copy_a.get_slice(0).retile_D(counting(frag_a.layout())).layout()); printf("\n");
+    auto sK = tile_to_shape(atom, make_shape(Int<128>{}, Int<64>{}));
+    copies("hgemm", "N", mma, Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, sK);
+    // The same MMA with a permutation tile of 32 along K: two k-blocks per copy tile.
+    auto mma_k32 = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN{}, Layout<Shape<_2, _2>>{},
+                                  Tile<_32, _32, _32>{});
+    partitions("k32", mma_k32, Int<128>{}, Int<128>{}, Int<64>{});
+    copies("k32", "N", mma_k32, Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, sK);
+    // M- (N-) major shared memory, read by the transposing ldmatrix.
+    auto atom_t = composition(Swizzle<3, 3, 3>{}, Layout<Shape<_64, _8>, Stride<_1, _64>>{});
+    auto sMN = tile_to_shape(atom_t, make_shape(Int<128>{}, Int<64>{}));
+    copies("hgemm", "T", mma, Copy_Atom<SM75_U16x8_LDSM_T, half_t>{}, sMN);
   }
   {
     // Value repeats in every mode: 16x8x8, 4×1 warps, CTA 128×32×32.

@@ -11,8 +11,9 @@
 //! offset exactly once per copy (a read-only broadcast over the warps that repeat it).
 
 use std::collections::{BTreeSet, HashMap};
+use std::sync::OnceLock;
 
-use layout_core::mma::{MmaAtom, Operand, TiledMma, broadcast_map};
+use layout_core::mma::{CopyAtom, MmaAtom, Operand, TiledMma, broadcast_map};
 use layout_core::{Annotated, Error, Layout, Map, Space, Swizzle, SwizzleUnit};
 use layout_tests::cute_cpp;
 
@@ -20,12 +21,23 @@ use layout_tests::cute_cpp;
 struct Cute {
     lines: HashMap<(String, String, i64), Vec<i64>>,
     atoms: HashMap<String, ([i64; 3], [String; 3])>,
+    copy_atoms: HashMap<(String, String), [String; 2]>,
 }
 
-fn cute() -> Option<Cute> {
-    let out = cute_cpp::run("tiled_mma", include_str!("../cpp/tiled_mma.cpp"))?;
+/// The program's output, compiled and run once for all the tests of this file (two tests
+/// compiling the same program at once in one process would race for its executable).
+fn cute() -> Option<&'static Cute> {
+    static CUTE: OnceLock<Option<Cute>> = OnceLock::new();
+    CUTE.get_or_init(|| {
+        cute_cpp::run("tiled_mma", include_str!("../cpp/tiled_mma.cpp")).map(|out| parse(&out))
+    })
+    .as_ref()
+}
+
+fn parse(out: &str) -> Cute {
     let mut lines = HashMap::new();
     let mut atoms = HashMap::new();
+    let mut copy_atoms = HashMap::new();
     for line in out.lines() {
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.as_slice() {
@@ -34,6 +46,10 @@ fn cute() -> Option<Cute> {
                 let mnk = [m.parse().unwrap(), n.parse().unwrap(), k.parse().unwrap()];
                 let texts = [a, b, c].map(|t| t.replace('_', ""));
                 atoms.insert((*cfg).to_string(), (mnk, texts));
+            }
+            ["CATOM", cfg, kind, src, dst] => {
+                let texts = [src, dst].map(|t| t.replace('_', ""));
+                copy_atoms.insert(((*cfg).to_string(), (*kind).to_string()), texts);
             }
             [tag, cfg, t, ":", values @ ..] => {
                 let v = values.iter().map(|x| x.parse().unwrap()).collect();
@@ -45,13 +61,21 @@ fn cute() -> Option<Cute> {
             _ => panic!("unexpected line `{line}`"),
         }
     }
-    Some(Cute { lines, atoms })
+    Cute {
+        lines,
+        atoms,
+        copy_atoms,
+    }
 }
 
 /// The configurations of the C++ program: name, warps `[WM, WN, 1]`, CTA tile `[M, N, K]`, and
 /// CuTe's permutation tile where the program gives one.
-const CONFIGS: [(&str, [i64; 3], [i64; 3], Option<[i64; 3]>); 4] = [
+/// A configuration: name, warps, CTA tile, permutation tile.
+type Config = (&'static str, [i64; 3], [i64; 3], Option<[i64; 3]>);
+
+const CONFIGS: [Config; 5] = [
     ("hgemm", [2, 2, 1], [128, 128, 64], Some([32, 32, 16])),
+    ("k32", [2, 2, 1], [128, 128, 64], Some([32, 32, 32])),
     ("m4x1", [4, 1, 1], [128, 32, 32], None),
     ("m1x2", [1, 2, 1], [32, 32, 16], None),
     ("fa2", [4, 1, 1], [64, 64, 64], Some([64, 16, 16])),
@@ -100,7 +124,7 @@ fn offsets(m: &Map) -> Vec<i64> {
 fn partitions_match_cute_for_every_thread_and_value() {
     let Some(c) = cute() else { return };
     for (cfg, warps, tile, perm) in CONFIGS {
-        let mma = tiled(&c, cfg, warps, tile, perm);
+        let mma = tiled(c, cfg, warps, tile, perm);
         let [sa, sb, sc] = storages(tile);
         let parts = [
             ("A", mma.partition_a(&sa).unwrap()),
@@ -358,4 +382,151 @@ fn broadcast_of_every_storage_form() {
             }
         }
     }
+}
+
+/// sgemm_sm80's shared memory of one stage, 128×64 over the tile `(K, X)` (index `x + 128·k`):
+/// `Swizzle<3,3,3>` after CuTe's `tile_to_shape` of an 8×64 K-major atom (`"N"`) or of a
+/// 64×8 M-major atom (`"T"`), written in seed order.
+fn smem(kind: &str) -> Map {
+    let inner = match kind {
+        "N" => "(64,(16,8)):(1,(512,64))",
+        _ => "((8,8),(2,64)):((1024,64),(512,1))",
+    };
+    let sw = Swizzle::from_cute(3, 3, 3, SwizzleUnit::Elements).unwrap();
+    storage(inner, [64, 128]).swizzle(sw).unwrap()
+}
+
+/// `make_tiled_copy_A/B` with `SM75_U32x4_LDSM_N` (K-major smem) and `SM75_U16x8_LDSM_T`
+/// (M-/N-major smem): `partition_S` for every thread and value, and `retile_D`.
+#[test]
+fn ldmatrix_copies_match_cute_for_every_thread_and_value() {
+    let Some(c) = cute() else { return };
+    let mut compared = 0;
+    for ((cfg, kind), [src, dst]) in &c.copy_atoms {
+        let (_, warps, tile, perm) = CONFIGS.iter().find(|x| x.0 == cfg).copied().unwrap();
+        let mma = tiled(c, cfg, warps, tile, perm);
+        let atom = CopyAtom::new(
+            Layout::from_cute(src).unwrap(),
+            Layout::from_cute(dst).unwrap(),
+        )
+        .unwrap();
+        let s = smem(kind);
+        for (op, copy, tv) in [
+            ("A", mma.copy_a(&atom).unwrap(), mma.a().unwrap()),
+            ("B", mma.copy_b(&atom).unwrap(), mma.b().unwrap()),
+        ] {
+            let part = copy.partition_s(&s).unwrap();
+            assert_eq!(
+                part.domain_names(),
+                [Some("value".into()), Some("thread".into())]
+            );
+            for t in 0..mma.threads() {
+                let ours = offsets(&part.restrict_named(&[("thread", t)]).unwrap());
+                let theirs = &c.lines[&(format!("S{op}{kind}"), cfg.clone(), t)];
+                assert_eq!(
+                    &ours, theirs,
+                    "{cfg} {kind}: partition_S of {op}, thread {t}"
+                );
+            }
+            // retile_D of a compact register fragment: its offsets are the fragment's values.
+            let theirs = &c.lines[&(format!("R{op}{kind}"), cfg.clone(), 0)];
+            assert_eq!(
+                &offsets(copy.retile()),
+                theirs,
+                "{cfg} {kind}: retile of {op}"
+            );
+            let n = theirs.len() as i64;
+            let regs: Map = Annotated::new(
+                format!("{n}:1").parse().unwrap(),
+                Space::Logical,
+                Space::Physical,
+            )
+            .unwrap()
+            .into();
+            assert_eq!(&offsets(&copy.retile_d(&regs).unwrap()), theirs);
+            // Independently: the destination gives each thread the MMA's positions of that
+            // thread, and `retile` finds each in the MMA's fragment.
+            let dst = copy.destination();
+            let threads = mma.threads();
+            let values = dst.size() / threads;
+            let retile = offsets(copy.retile());
+            for t in 0..threads {
+                for j in 0..values {
+                    let at = dst.eval_index(t + threads * j).unwrap();
+                    let i = retile[j as usize];
+                    assert_eq!(tv.eval_index(t + threads * i).unwrap(), at, "{op} {t} {j}");
+                }
+            }
+            for m in [copy.source(), copy.destination()] {
+                let seen: BTreeSet<i64> = offsets(m).into_iter().collect();
+                assert_eq!(seen.len() as i64, m.size());
+                assert_eq!(seen.last(), Some(&(m.size() - 1)));
+            }
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, 6);
+}
+
+#[test]
+fn copy_errors_are_precise() {
+    let mma = TiledMma::new(sm80_16x8x8(), [2, 1, 1], [32, 8, 8]).unwrap();
+    // 8 values per thread of an x4 ldmatrix, but A holds 4 per thread in one tile.
+    let x4 = CopyAtom::new(
+        "(8,32):(1,8)".parse().unwrap(),
+        "((4,2),32):((64,1),2)".parse().unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        mma.copy_a(&x4).unwrap_err(),
+        Error::CopyAtomFit {
+            atom_values: 8,
+            values: 4,
+            atom_threads: 32,
+            threads: 64
+        }
+    );
+    let e = CopyAtom::new(
+        "(8,32):(1,8)".parse().unwrap(),
+        "(4,32):(1,4)".parse().unwrap(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e,
+        Error::SizeMismatch {
+            left: 256,
+            right: 128
+        }
+    );
+    let e = CopyAtom::new(
+        "(8,32):(1,8)".parse().unwrap(),
+        "(16,16):(1,16)".parse().unwrap(),
+    )
+    .unwrap_err();
+    assert_eq!(e.rule(), "copy-atom-fit");
+    // A copy whose source does not land on the reference as a layout: over a 4×3 atom (A:
+    // value m, thread k), a source `3·v + t` read through the destination's inverse
+    // (`e ↦ 3·(e mod 4) + e div 4`) is not separable (Theorem 1).
+    let atom = MmaAtom::new(
+        [4, 3, 3],
+        "(4,3):(1,4)".parse().unwrap(),
+        "(3,3):(3,1)".parse().unwrap(),
+        "(4,3):(3,1)".parse().unwrap(),
+    )
+    .unwrap();
+    let mma = TiledMma::new(atom, [1, 1, 1], [4, 3, 3]).unwrap();
+    let odd = CopyAtom::new(
+        "(4,3):(3,1)".parse().unwrap(),
+        "(4,3):(1,4)".parse().unwrap(),
+    )
+    .unwrap();
+    assert_eq!(mma.copy_a(&odd).unwrap_err(), Error::TiledCopyNotLayout);
+    // The same atom copying through its own layout is the MMA's layout again.
+    let same = CopyAtom::new(
+        "(4,3):(1,4)".parse().unwrap(),
+        "(4,3):(1,4)".parse().unwrap(),
+    )
+    .unwrap();
+    let copy = mma.copy_a(&same).unwrap();
+    assert_eq!(offsets(copy.source()), offsets(&mma.a().unwrap()));
 }
