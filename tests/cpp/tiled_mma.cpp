@@ -113,6 +113,14 @@ int main() {
     auto mma = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_4, _1, _1>>{},
                               Tile<_64, _16, _16>{});
     partitions("fa2", mma, Int<64>{}, Int<64>{}, Int<64>{});
+    // Q and K through ldmatrix x4 from K-major smem, V through the transposing x8 from
+    // N-major smem (FA2's smem_tiled_copy_Q/K/V), each 64×64.
+    auto atom = composition(Swizzle<3, 3, 3>{}, Layout<Shape<_8, _64>, Stride<_64, _1>>{});
+    auto sK = tile_to_shape(atom, make_shape(Int<64>{}, Int<64>{}));
+    copies("fa2", "N", mma, Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, sK);
+    auto atom_t = composition(Swizzle<3, 3, 3>{}, Layout<Shape<_64, _8>, Stride<_1, _64>>{});
+    auto sMN = tile_to_shape(atom_t, make_shape(Int<64>{}, Int<64>{}));
+    copies("fa2", "T", mma, Copy_Atom<SM75_U16x8_LDSM_T, half_t>{}, sMN);
   }
   return 0;
 }

@@ -384,16 +384,16 @@ fn broadcast_of_every_storage_form() {
     }
 }
 
-/// sgemm_sm80's shared memory of one stage, 128×64 over the tile `(K, X)` (index `x + 128·k`):
-/// `Swizzle<3,3,3>` after CuTe's `tile_to_shape` of an 8×64 K-major atom (`"N"`) or of a
-/// 64×8 M-major atom (`"T"`), written in seed order.
-fn smem(kind: &str) -> Map {
+/// sgemm_sm80's (and FA2's) shared memory of one stage, X×64 over the tile `(K, X)` (index
+/// `x + X·k`): `Swizzle<3,3,3>` after CuTe's `tile_to_shape` of an 8×64 K-major atom (`"N"`)
+/// or of a 64×8 M-major atom (`"T"`), written in seed order.
+fn smem(kind: &str, x: i64) -> Map {
     let inner = match kind {
-        "N" => "(64,(16,8)):(1,(512,64))",
-        _ => "((8,8),(2,64)):((1024,64),(512,1))",
+        "N" => format!("(64,({},8)):(1,(512,64))", x / 8),
+        _ => format!("((8,8),({},64)):(({},64),(512,1))", x / 64, 512 * (x / 64)),
     };
     let sw = Swizzle::from_cute(3, 3, 3, SwizzleUnit::Elements).unwrap();
-    storage(inner, [64, 128]).swizzle(sw).unwrap()
+    storage(&inner, [64, x]).swizzle(sw).unwrap()
 }
 
 /// `make_tiled_copy_A/B` with `SM75_U32x4_LDSM_N` (K-major smem) and `SM75_U16x8_LDSM_T`
@@ -410,7 +410,7 @@ fn ldmatrix_copies_match_cute_for_every_thread_and_value() {
             Layout::from_cute(dst).unwrap(),
         )
         .unwrap();
-        let s = smem(kind);
+        let s = smem(kind, tile[0]);
         for (op, copy, tv) in [
             ("A", mma.copy_a(&atom).unwrap(), mma.a().unwrap()),
             ("B", mma.copy_b(&atom).unwrap(), mma.b().unwrap()),
@@ -465,7 +465,7 @@ fn ldmatrix_copies_match_cute_for_every_thread_and_value() {
             compared += 1;
         }
     }
-    assert_eq!(compared, 6);
+    assert_eq!(compared, 10);
 }
 
 #[test]
