@@ -1022,6 +1022,14 @@ pub enum Error {
     /// A storage map that is a restriction, which a broadcast cannot repeat (only a layout, a
     /// swizzled map or a composite).
     BroadcastRestriction,
+    /// A copy atom whose source and destination are not `(value, thread)` layouts of the same
+    /// threads (0: not two top-level entries).
+    CopyAtomThreads {
+        /// Threads of the source.
+        src: i64,
+        /// Threads of the destination.
+        dst: i64,
+    },
     /// A copy atom that does not fit the operand it feeds: its value count does not divide the
     /// operand's values per thread, or its thread count the tiled MMA's.
     CopyAtomFit {
@@ -3068,6 +3076,24 @@ impl Error {
                 &|f| f.write_str("a restriction cannot be repeated by a broadcast"),
                 Some(&|f| {
                     f.write_str("partition the whole storage map (a layout, a swizzled map or a composite), then restrict the result")
+                }),
+            ),
+            Error::CopyAtomThreads { src, dst } => row(
+                part,
+                w,
+                "copy-atom-threads",
+                &|f| {
+                    if src == 0 || dst == 0 {
+                        f.write_str("a copy atom's source and destination must each have two top-level modes, (value, thread)")
+                    } else {
+                        write!(
+                            f,
+                            "a copy atom's source has {src} threads but its destination {dst}"
+                        )
+                    }
+                },
+                Some(&|f| {
+                    f.write_str("give the atom's `SrcLayout` and `DstLayout` in elements and seed order, `(value, thread)`, over the same threads")
                 }),
             ),
             Error::CopyAtomFit {

@@ -34,7 +34,7 @@
 //!     .with_tiles(Some(vec![128, 128]), None)?
 //!     .into();
 //! let tc = mma.partition_c(&gc)?.restrict_named(&[("thread", 37)])?;
-//! // Lane 5 of warp (1, 0): rows 16 + 1 and 16 + 9, columns 2 and 3 of its first 16×8 block.
+//! // Lane 5 of warp (1, 0) (M warp 1): row 16 + 1, columns 2 and 3 (its first two values).
 //! assert_eq!(tc.eval_index(0)?, 17 + 128 * 2);
 //! assert_eq!(tc.eval_index(1)?, 17 + 128 * 3);
 //! # Ok::<(), layout_core::Error>(())
@@ -655,7 +655,8 @@ impl CopyAtom {
     /// [`Error::NotDense`] (or another error of [`crate::check_dense_bijection`]) when either
     /// is not a dense bijection (an `ldmatrix` x1/x2 source, whose threads repeat, is not
     /// taken here); [`Error::SizeMismatch`] when their sizes differ;
-    /// [`Error::CopyAtomFit`] when either is not `(value, thread)` or their thread counts differ.
+    /// [`Error::CopyAtomThreads`] when either is not `(value, thread)` or their thread counts
+    /// differ.
     pub fn new(src: Layout, dst: Layout) -> Result<CopyAtom, Error> {
         crate::check_dense_bijection(&src)?;
         crate::check_dense_bijection(&dst)?;
@@ -672,12 +673,7 @@ impl CopyAtom {
         };
         let (ts, td) = (threads(&src), threads(&dst));
         if ts == 0 || ts != td {
-            return Err(Error::CopyAtomFit {
-                atom_values: 0,
-                values: 0,
-                atom_threads: ts,
-                threads: td,
-            });
+            return Err(Error::CopyAtomThreads { src: ts, dst: td });
         }
         Ok(CopyAtom {
             values: div(dst.size(), td)?,
@@ -795,7 +791,9 @@ impl TiledMma {
     /// # Errors
     /// [`Error::CopyAtomFit`] when the atom's values do not divide the operand's values per
     /// thread in one permutation tile, or its threads the tiled MMA's;
-    /// [`Error::TiledCopyNotLayout`] when a composite is not a layout; as [`TiledMma::a`].
+    /// [`Error::TiledCopyNotLayout`] when a composite is not a layout;
+    /// [`Error::DecideTooLarge`] when deciding one needs a table past [`crate::DECIDE_LIMIT`]
+    /// positions; as [`TiledMma::a`].
     pub fn copy_a(&self, atom: &CopyAtom) -> Result<TiledCopy, Error> {
         self.copy(atom, Operand::A)
     }

@@ -503,7 +503,13 @@ fn copy_errors_are_precise() {
         "(16,16):(1,16)".parse().unwrap(),
     )
     .unwrap_err();
-    assert_eq!(e.rule(), "copy-atom-fit");
+    assert_eq!(e, Error::CopyAtomThreads { src: 32, dst: 16 });
+    assert_eq!(
+        e.to_string(),
+        "a copy atom's source has 32 threads but its destination 16"
+    );
+    let e = CopyAtom::new("256:1".parse().unwrap(), "(16,16):(1,16)".parse().unwrap()).unwrap_err();
+    assert_eq!(e, Error::CopyAtomThreads { src: 0, dst: 16 });
     // A copy whose source does not land on the reference as a layout: over a 4×3 atom (A:
     // value m, thread k), a source `3·v + t` read through the destination's inverse
     // (`e ↦ 3·(e mod 4) + e div 4`) is not separable (Theorem 1).
@@ -529,4 +535,71 @@ fn copy_errors_are_precise() {
     .unwrap();
     let copy = mma.copy_a(&same).unwrap();
     assert_eq!(offsets(copy.source()), offsets(&mma.a().unwrap()));
+}
+
+/// Each rule of the module: its name, a message with its numbers, and a help.
+#[test]
+fn rules_have_messages_and_help() {
+    let cases = [
+        (
+            Error::MmaAtomOperand {
+                operand: Operand::B,
+                rank: 2,
+                size: 64,
+                tile: 128,
+                threads: 32,
+                expected_threads: 32,
+            },
+            "mma-atom",
+            "MMA atom operand B has 64 positions but its tile has 128",
+        ),
+        (
+            Error::MmaTile {
+                dim: 1,
+                extent: 24,
+                step: 16,
+            },
+            "mma-tile",
+            "tiled MMA extent 24 along N is not a positive multiple of 16",
+        ),
+        (
+            Error::MmaWarpsK { warps: 2 },
+            "mma-warps-k",
+            "2 warps along K: a tiled MMA here has one warp along K",
+        ),
+        (
+            Error::EmbedStride {
+                stride: 3,
+                size: 4,
+                extent: 4,
+            },
+            "embed-stride",
+            "a leaf of size 4 and stride 3 does not step along one mode of its tile (extent 4) without wrapping unevenly",
+        ),
+        (
+            Error::CopyAtomFit {
+                atom_values: 8,
+                values: 4,
+                atom_threads: 32,
+                threads: 64,
+            },
+            "copy-atom-fit",
+            "a copy atom of 32 threads × 8 values does not fit an operand of 64 threads × 4 values per tile",
+        ),
+        (
+            Error::TiledCopyNotLayout,
+            "tiled-copy",
+            "the tiled copy is not a layout",
+        ),
+        (
+            Error::BroadcastRestriction,
+            "broadcast-restriction",
+            "a restriction cannot be repeated by a broadcast",
+        ),
+    ];
+    for (e, rule, message) in cases {
+        assert_eq!(e.rule(), rule);
+        assert!(e.to_string().starts_with(message), "{e}");
+        assert!(!e.help().expect("a help").to_string().is_empty(), "{e:?}");
+    }
 }
