@@ -1019,8 +1019,9 @@ pub enum Error {
     /// layouts, is not a layout (Theorem 1), or whose destination does not keep each value in
     /// the thread that the MMA gives it.
     TiledCopyNotLayout,
-    /// A storage map that is a restriction, which a broadcast cannot repeat (only a layout, a
-    /// swizzled map or a composite).
+    /// A storage map that a broadcast cannot repeat: a restriction of a composite, or a
+    /// composite holding a restriction (a layout, a swizzled map, a composite and a restriction
+    /// of a layout or of a swizzled layout can be repeated).
     BroadcastRestriction,
     /// A copy atom whose source and destination are not `(value, thread)` layouts of the same
     /// threads (0: not two top-level entries).
@@ -3073,9 +3074,9 @@ impl Error {
                 part,
                 w,
                 "broadcast-restriction",
-                &|f| f.write_str("a restriction cannot be repeated by a broadcast"),
+                &|f| f.write_str("a restriction of a composite cannot be repeated by a broadcast"),
                 Some(&|f| {
-                    f.write_str("partition the whole storage map (a layout, a swizzled map or a composite), then restrict the result")
+                    f.write_str("partition the whole storage map, then restrict the result; or restrict a layout or a swizzled layout (one stage of a buffer) and partition that")
                 }),
             ),
             Error::CopyAtomThreads { src, dst } => row(

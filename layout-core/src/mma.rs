@@ -571,7 +571,9 @@ impl TiledMma {
 /// of size `copies` (copy index slowest, as [`crate::broadcast`] places it), and a domain tile
 /// gains the extent `copies` in front. A layout is broadcast by [`crate::broadcast`]; a swizzled
 /// map broadcasts the map it follows; a composite `L ∘ R` is `broadcast(L) ∘ (copies × R)`,
-/// where `copies × R` repeats the dense `R` once per copy (a dense bijection again).
+/// where `copies × R` repeats the dense `R` once per copy (a dense bijection again); a
+/// restriction of a layout or of a swizzled layout (one stage of a pipeline buffer) is the
+/// restriction of its broadcast, the copies a new first entry and the fixed entries kept.
 ///
 /// ```
 /// use layout_core::mma::broadcast_map;
@@ -587,7 +589,8 @@ impl TiledMma {
 /// ```
 ///
 /// # Errors
-/// [`Error::BroadcastRestriction`] for a restriction (or a composite holding one);
+/// [`Error::BroadcastRestriction`] for a restriction of a composite (or a composite holding a
+/// restriction);
 /// [`Error::BroadcastNotDense`] when the map is into logical (a broadcast is legal only into
 /// physical); [`Error::Overflow`].
 pub fn broadcast_map(storage: &Map, copies: i64) -> Result<Map, Error> {
@@ -607,7 +610,53 @@ pub fn broadcast_map(storage: &Map, copies: i64) -> Result<Map, Error> {
         }
         Map::Swizzled { swizzle, inner } => broadcast_map(inner, copies)?.swizzle(*swizzle),
         Map::Composite(c) => compose(&broadcast_map(&c.left, copies)?, &lift(&c.right, copies)?),
-        Map::Restricted { .. } => Err(Error::BroadcastRestriction),
+        Map::Restricted { fixed, inner } => Ok(Map::Restricted {
+            fixed: fixed
+                .iter()
+                .map(|&(e, v)| Ok((e.checked_add(1).ok_or_else(overflow)?, v)))
+                .collect::<Result<_, Error>>()?,
+            inner: alloc::boxed::Box::new(broadcast_front(inner, copies)?),
+        }),
+    }
+}
+
+/// The broadcast of a layout (or a swizzled layout) with the copies as a new first top-level
+/// entry of its domain, its own entries kept as they are: what a restriction of it needs, so
+/// that its fixed entries stay top-level entries (one further on).
+fn broadcast_front(m: &Map, copies: i64) -> Result<Map, Error> {
+    match m {
+        Map::Layout(a) => {
+            let l = a.layout();
+            let (mut shape, mut stride) = (
+                vec![Tree::Leaf(copies)],
+                vec![Tree::Leaf(Stride::Broadcast)],
+            );
+            match (l.shape(), l.stride()) {
+                (Tree::Tuple(s), Tree::Tuple(d)) => {
+                    shape.extend(s.iter().cloned());
+                    stride.extend(d.iter().cloned());
+                }
+                (s, d) => {
+                    shape.push(s.clone());
+                    stride.push(d.clone());
+                }
+            }
+            let mut names = l.names().to_vec();
+            if !names.is_empty() {
+                names.insert(0, None);
+            }
+            let layout = Layout::new(Tree::Tuple(shape), Tree::Tuple(stride))?.with_names(names)?;
+            let tile = m.domain_tile().map(|t| {
+                let mut v = vec![copies];
+                v.extend_from_slice(t);
+                v
+            });
+            Ok(Annotated::new(layout, m.domain(), m.codomain())?
+                .with_tiles(tile, None)?
+                .into())
+        }
+        Map::Swizzled { swizzle, inner } => broadcast_front(inner, copies)?.swizzle(*swizzle),
+        Map::Composite(_) | Map::Restricted { .. } => Err(Error::BroadcastRestriction),
     }
 }
 

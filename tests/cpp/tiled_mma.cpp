@@ -88,6 +88,12 @@ int main() {
     auto atom = composition(Swizzle<3, 3, 3>{}, Layout<Shape<_8, _64>, Stride<_64, _1>>{});
     auto sK = tile_to_shape(atom, make_shape(Int<128>{}, Int<64>{}));
     copies("hgemm", "N", mma, Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, sK);
+    // The 3-stage buffer: partition_S of the whole buffer, stage 2 (`tXsA(_, _, _, 2)`).
+    auto sK3 = tile_to_shape(atom, make_shape(Int<128>{}, Int<64>{}, Int<3>{}));
+    auto copy_a = make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, mma);
+    for (int t = 0; t < int(size(copy_a)); ++t) {
+      line("SAN3", "hgemm", t, copy_a.get_slice(t).partition_S(counting(sK3))(_, _, _, 2));
+    }
     // The same MMA with a permutation tile of 32 along K: two k-blocks per copy tile.
     auto mma_k32 = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN{}, Layout<Shape<_2, _2>>{},
                                   Tile<_32, _32, _32>{});

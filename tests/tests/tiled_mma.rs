@@ -337,10 +337,21 @@ fn errors_are_precise() {
             extent: 4
         }
     );
-    // A storage that is a restriction cannot be broadcast.
+    // A restriction of a composite cannot be broadcast (its fixed entry is the right
+    // operand's); a restriction of a layout can (one stage of a buffer, below).
     let mma = TiledMma::new(atom, [1, 2, 1], [16, 16, 8]).unwrap();
     let big = storage("(2,8,16):(128,16,1)", [2, 8, 16]);
-    let slice = big.restrict(&[(0, 1)]).unwrap();
+    let order: Map = Annotated::new(
+        "(2,8,16):(128,16,1)".parse().unwrap(),
+        Space::Logical,
+        Space::Logical,
+    )
+    .unwrap()
+    .into();
+    let slice = layout_core::compose(&big, &order)
+        .unwrap()
+        .restrict(&[(0, 1)])
+        .unwrap();
     assert_eq!(
         mma.partition_a(&slice).unwrap_err(),
         Error::BroadcastRestriction
@@ -349,6 +360,26 @@ fn errors_are_precise() {
         broadcast_map(&slice, 2).unwrap_err().rule(),
         "broadcast-restriction"
     );
+    // The restriction of the layout itself: each stage broadcast as the stage's slice.
+    let stage = big.restrict(&[(0, 1)]).unwrap();
+    let b = broadcast_map(&stage, 2).unwrap();
+    assert_eq!(b.domain_tile_shape(), Some(vec![2, 8, 16]));
+    for c in 0..2 {
+        for i in 0..128 {
+            assert_eq!(
+                b.eval_index(c * 128 + i).unwrap(),
+                128 + 16 * (i / 16) + i % 16
+            );
+        }
+    }
+    let part = mma.partition_a(&stage).unwrap();
+    let whole = mma.partition_a(&storage("(8,16):(16,1)", [8, 16])).unwrap();
+    for i in 0..part.size() {
+        assert_eq!(
+            part.eval_index(i).unwrap(),
+            128 + whole.eval_index(i).unwrap()
+        );
+    }
 }
 
 /// A swizzled storage and a composite storage are broadcast as the same function repeated.
@@ -466,6 +497,33 @@ fn ldmatrix_copies_match_cute_for_every_thread_and_value() {
         }
     }
     assert_eq!(compared, 10);
+    // Stage 2 of sgemm_sm80's 3-stage buffer (CuTe `((8,16),64,3):((64,512),1,8192)` under the
+    // swizzle), restricted before the partition.
+    let mma = tiled(c, "hgemm", [2, 2, 1], [128, 128, 64], Some([32, 32, 16]));
+    let (_, [src, dst]) = c
+        .copy_atoms
+        .iter()
+        .find(|(k, _)| k.0 == "hgemm" && k.1 == "N")
+        .unwrap();
+    let atom = CopyAtom::new(
+        Layout::from_cute(src).unwrap(),
+        Layout::from_cute(dst).unwrap(),
+    )
+    .unwrap();
+    let sw = Swizzle::from_cute(3, 3, 3, SwizzleUnit::Elements).unwrap();
+    let buffer = storage("(3,64,(16,8)):(8192,1,(512,64))", [3, 64, 128])
+        .swizzle(sw)
+        .unwrap();
+    let part = mma
+        .copy_a(&atom)
+        .unwrap()
+        .partition_s(&buffer.restrict(&[(0, 2)]).unwrap())
+        .unwrap();
+    for t in 0..mma.threads() {
+        let ours = offsets(&part.restrict_named(&[("thread", t)]).unwrap());
+        let theirs = &c.lines[&("SAN3".to_string(), "hgemm".to_string(), t)];
+        assert_eq!(&ours, theirs, "stage 2, thread {t}");
+    }
 }
 
 #[test]
@@ -594,7 +652,7 @@ fn rules_have_messages_and_help() {
         (
             Error::BroadcastRestriction,
             "broadcast-restriction",
-            "a restriction cannot be repeated by a broadcast",
+            "a restriction of a composite cannot be repeated by a broadcast",
         ),
     ];
     for (e, rule, message) in cases {
