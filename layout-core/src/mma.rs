@@ -78,7 +78,10 @@ impl fmt::Display for Operand {
 /// Each layout is in seed order, domain `(value, thread)` (CuTe's `(thread, value)` reversed:
 /// [`Layout::from_cute`] reads CuTe's text), a dense bijection onto its tile's positions in
 /// elements: A onto `m + M·k`, B onto `n + N·k`, C onto `m + M·n`. The typed constants of
-/// `layout_typed::atoms` give the same layouts.
+/// `layout_typed::atoms` give the same layouts (`atom::A.to_map()?.as_layout()`). An operand
+/// that every thread reads whole (GMMA's `_SS` operands, which `wgmma` reads from shared memory
+/// through a descriptor) is a broadcast, not a dense bijection, and is refused: such an
+/// operand has no per-thread partition.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MmaAtom {
     mnk: [i64; 3],
@@ -476,7 +479,8 @@ impl TiledMma {
 
     /// C: thread-value -> logical over the CTA's M×N tile (index `m + M·n`, tile `(N, M)` in
     /// seed order), a dense bijection. Value `(RestN, RestM, FrgV)` (CuTe's `partition_C`
-    /// fragment `(FrgV, RestM, RestN)`), thread `(WN, WM, lane)`.
+    /// fragment `(FrgV, RestM, RestN)`), thread `(WN, WM, lane)`; in both entries a part of
+    /// size 1 other than the atom's own is left out, which keeps the flat indices.
     ///
     /// # Errors
     /// [`Error::EmbedStride`] for an atom whose leaves do not step along its tile's modes;
