@@ -661,3 +661,48 @@ fn rules_have_messages_and_help() {
         assert!(!e.help().expect("a help").to_string().is_empty(), "{e:?}");
     }
 }
+
+/// The ldmatrix copies of sgemm_sm80 read the swizzled shared memory without a bank conflict
+/// (every warp, every instruction: each lane's 16-byte row, 8 lanes a phase), and the same
+/// copies of the unswizzled memory with 8-way conflicts. The tile is the replicated one, so the
+/// storage is broadcast over the copies.
+#[test]
+fn ldmatrix_copies_are_conflict_free_on_the_swizzled_memory() {
+    use layout_core::banks::{WarpAccess, conflicts};
+    let atom = MmaAtom::new(
+        [16, 8, 16],
+        Layout::from_cute("((4,8),(2,2,2)):((32,1),(16,8,128))").unwrap(),
+        Layout::from_cute("((4,8),(2,2)):((16,1),(8,64))").unwrap(),
+        Layout::from_cute("((4,8),(2,2)):((32,1),(16,8))").unwrap(),
+    )
+    .unwrap();
+    let mma = TiledMma::new(atom, [2, 2, 1], [128, 128, 64])
+        .unwrap()
+        .with_permutation([32, 32, 16])
+        .unwrap();
+    let ldsm = CopyAtom::new(
+        Layout::from_cute("(32,8):(8,1)").unwrap(),
+        Layout::from_cute("(32,(2,4)):(2,(1,64))").unwrap(),
+    )
+    .unwrap();
+    let plain = storage("(64,(16,8)):(1,(512,64))", [64, 128]);
+    for (copy, copies) in [
+        (mma.copy_a(&ldsm).unwrap(), 2),
+        (mma.copy_b(&ldsm).unwrap(), 2),
+    ] {
+        let tv = copy.source().as_layout().unwrap().clone();
+        for (smem, ways) in [(smem("N", 128), 1), (plain.clone(), 8)] {
+            let smem = broadcast_map(&smem, copies).unwrap();
+            for warp in 0..4 {
+                let access = WarpAccess {
+                    element_bits: 16,
+                    vector: 8,
+                    warp,
+                    thread_mode: 1,
+                };
+                let r = conflicts(&smem, &tv, &access).unwrap();
+                assert_eq!(r.ways, ways, "warp {warp}");
+            }
+        }
+    }
+}
