@@ -161,9 +161,11 @@
 //! ```
 
 mod copy;
+mod generated;
 mod sm80;
 mod sm90;
 
 pub use copy::*;
+pub use generated::*;
 pub use sm80::*;
 pub use sm90::*;
