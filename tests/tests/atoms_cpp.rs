@@ -195,7 +195,6 @@ struct Typed {
     eval: Box<dyn Fn(usize) -> i64>,
     class: Class,
     tiles: (Option<Vec<i64>>, Option<Vec<i64>>),
-    notation: String,
 }
 
 fn typed<L: Layout + Copy + 'static>(name: &'static str, l: L) -> Typed
@@ -210,7 +209,6 @@ where
         eval: Box::new(move |i| l.offset_index(i).to_isize() as i64),
         class: class_of(&l),
         tiles: tiles(&l),
-        notation: l.notation().to_string(),
     }
 }
 
@@ -395,6 +393,17 @@ fn compare(a: &Atom, c: &Check) -> u64 {
         assert!(permutation, "{what}: CuTe's offsets are not a permutation");
         assert_eq!(t.class, Class::Storage, "{what}: type");
         assert!(c.dense.is_none());
+        // The tile is CuTe's (MN, K) shape of the atom, seed order (K, MN).
+        let inner = cute_text(&a.layouts["Inner"].text);
+        let tile = match &inner.shape {
+            Nest::Tup(v) => v
+                .iter()
+                .rev()
+                .map(|m| m.leaves().iter().product())
+                .collect(),
+            Nest::Int(n) => vec![*n],
+        };
+        assert_eq!(t.tiles.0, Some(tile), "{what}: domain tile");
         return n;
     }
     let oracle = cute_text(&p.text);
@@ -559,7 +568,7 @@ fn drop_leaves(
     drop: &dyn Fn(i64, i64) -> bool,
 ) -> Option<(Nest, Nest)> {
     match (shape, stride) {
-        (Nest::Int(n), Nest::Int(d)) => (!drop(*n, *d)).then(|| (Nest::Int(*n), Nest::Int(*d))),
+        (Nest::Int(n), Nest::Int(d)) => (!drop(*n, *d)).then_some((Nest::Int(*n), Nest::Int(*d))),
         (Nest::Tup(s), Nest::Tup(d)) => {
             let (mut ks, mut kd): (Vec<Nest>, Vec<Nest>) = s
                 .iter()
