@@ -475,14 +475,8 @@ fn every_atom_matches_cute_cpp() {
             constants += 1 + usize::from(c.dense.is_some());
             keys.insert(c.key);
         }
-        // Every printed layout has a constant (a shared-memory atom's inner layout is part of
-        // its `ATOM`).
-        let printed: BTreeSet<&str> = a
-            .layouts
-            .keys()
-            .map(String::as_str)
-            .filter(|k| *k != "Inner")
-            .collect();
+        // Every printed layout has a constant.
+        let printed: BTreeSet<&str> = a.layouts.keys().map(String::as_str).collect();
         assert_eq!(keys, printed, "{}: constants", m.module);
     }
     let missing: Vec<&str> = by_module
@@ -945,8 +939,26 @@ fn gen_smem(a: &Atom, out: &mut String) -> Vec<String> {
         text_of(&inner)
     )
     .unwrap();
+    doc(
+        &mut consts,
+        ind,
+        &format!(
+            "`ATOM` without its swizzle (CuTe's `layout_b()`): position in the {mn}×{k} (MN×K) \
+             tile -> offset of a {w}-bit element. CuTe `{}`.",
+            a.layouts["Inner"].text
+        ),
+    );
+    writeln!(
+        consts,
+        "{ind}pub const INNER = cute {}, logical({mn},{k}) -> physical;",
+        text_of(&inner)
+    )
+    .unwrap();
     write_module(out, &a.module, &consts);
-    vec!["ATOM = \"Atom\"".to_string()]
+    vec![
+        "ATOM = \"Atom\"".to_string(),
+        "INNER = \"Inner\"".to_string(),
+    ]
 }
 
 const GENERATED_NOTE: &str = "Generated from the printout of `tests/cpp/atoms.cpp` (CuTe C++ \

@@ -1368,6 +1368,9 @@ pub mod gmma_layout_k_inter_atom_uint8_t {
         /// The atom: position in the 8×16 (MN×K) tile -> offset of a 8-bit element, unswizzled. A
         /// bijection onto `0..128`.
         pub const ATOM = cute (8,16):(16,1), logical(8,16) -> physical;
+        /// `ATOM` without its swizzle (CuTe's `layout_b()`): position in the 8×16 (MN×K) tile ->
+        /// offset of a 8-bit element. CuTe `(_8,_16):(_16,_1)`.
+        pub const INNER = cute (8,16):(16,1), logical(8,16) -> physical;
     }
 }
 
@@ -1388,6 +1391,9 @@ pub mod gmma_layout_k_inter_atom_half_t {
         /// The atom: position in the 8×8 (MN×K) tile -> offset of a 16-bit element, unswizzled. A
         /// bijection onto `0..64`.
         pub const ATOM = cute (8,8):(8,1), logical(8,8) -> physical;
+        /// `ATOM` without its swizzle (CuTe's `layout_b()`): position in the 8×8 (MN×K) tile ->
+        /// offset of a 16-bit element. CuTe `(_8,_8):(_8,_1)`.
+        pub const INNER = cute (8,8):(8,1), logical(8,8) -> physical;
     }
 }
 
@@ -1408,6 +1414,9 @@ pub mod gmma_layout_k_inter_atom_float {
         /// The atom: position in the 8×4 (MN×K) tile -> offset of a 32-bit element, unswizzled. A
         /// bijection onto `0..32`.
         pub const ATOM = cute (8,4):(4,1), logical(8,4) -> physical;
+        /// `ATOM` without its swizzle (CuTe's `layout_b()`): position in the 8×4 (MN×K) tile ->
+        /// offset of a 32-bit element. CuTe `(_8,_4):(_4,_1)`.
+        pub const INNER = cute (8,4):(4,1), logical(8,4) -> physical;
     }
 }
 
@@ -1428,6 +1437,9 @@ pub mod gmma_layout_k_sw32_atom_uint8_t {
         /// The atom: position in the 8×32 (MN×K) tile -> offset of a 8-bit element, swizzled by
         /// `Swizzle<1,4,3>` on byte addresses. A bijection onto `0..256`.
         pub const ATOM = cute (8,32):(32,1), logical(8,32) -> physical, Swizzle<1,4,3> over bytes of 8-bit elements;
+        /// `ATOM` without its swizzle (CuTe's `layout_b()`): position in the 8×32 (MN×K) tile ->
+        /// offset of a 8-bit element. CuTe `(_8,_32):(_32,_1)`.
+        pub const INNER = cute (8,32):(32,1), logical(8,32) -> physical;
     }
 }
 
@@ -1448,6 +1460,9 @@ pub mod gmma_layout_k_sw32_atom_half_t {
         /// The atom: position in the 8×16 (MN×K) tile -> offset of a 16-bit element, swizzled by
         /// `Swizzle<1,4,3>` on byte addresses. A bijection onto `0..128`.
         pub const ATOM = cute (8,16):(16,1), logical(8,16) -> physical, Swizzle<1,4,3> over bytes of 16-bit elements;
+        /// `ATOM` without its swizzle (CuTe's `layout_b()`): position in the 8×16 (MN×K) tile ->
+        /// offset of a 16-bit element. CuTe `(_8,_16):(_16,_1)`.
+        pub const INNER = cute (8,16):(16,1), logical(8,16) -> physical;
     }
 }
 
@@ -1468,6 +1483,9 @@ pub mod gmma_layout_k_sw32_atom_float {
         /// The atom: position in the 8×8 (MN×K) tile -> offset of a 32-bit element, swizzled by
         /// `Swizzle<1,4,3>` on byte addresses. A bijection onto `0..64`.
         pub const ATOM = cute (8,8):(8,1), logical(8,8) -> physical, Swizzle<1,4,3> over bytes of 32-bit elements;
+        /// `ATOM` without its swizzle (CuTe's `layout_b()`): position in the 8×8 (MN×K) tile ->
+        /// offset of a 32-bit element. CuTe `(_8,_8):(_8,_1)`.
+        pub const INNER = cute (8,8):(8,1), logical(8,8) -> physical;
     }
 }
 
@@ -1488,6 +1506,9 @@ pub mod gmma_layout_k_sw64_atom_uint8_t {
         /// The atom: position in the 8×64 (MN×K) tile -> offset of a 8-bit element, swizzled by
         /// `Swizzle<2,4,3>` on byte addresses. A bijection onto `0..512`.
         pub const ATOM = cute (8,64):(64,1), logical(8,64) -> physical, Swizzle<2,4,3> over bytes of 8-bit elements;
+        /// `ATOM` without its swizzle (CuTe's `layout_b()`): position in the 8×64 (MN×K) tile ->
+        /// offset of a 8-bit element. CuTe `(_8,_64):(_64,_1)`.
+        pub const INNER = cute (8,64):(64,1), logical(8,64) -> physical;
     }
 }
 
@@ -1508,6 +1529,9 @@ pub mod gmma_layout_k_sw64_atom_half_t {
         /// The atom: position in the 8×32 (MN×K) tile -> offset of a 16-bit element, swizzled by
         /// `Swizzle<2,4,3>` on byte addresses. A bijection onto `0..256`.
         pub const ATOM = cute (8,32):(32,1), logical(8,32) -> physical, Swizzle<2,4,3> over bytes of 16-bit elements;
+        /// `ATOM` without its swizzle (CuTe's `layout_b()`): position in the 8×32 (MN×K) tile ->
+        /// offset of a 16-bit element. CuTe `(_8,_32):(_32,_1)`.
+        pub const INNER = cute (8,32):(32,1), logical(8,32) -> physical;
     }
 }
 
@@ -1528,6 +1552,9 @@ pub mod gmma_layout_k_sw64_atom_float {
         /// The atom: position in the 8×16 (MN×K) tile -> offset of a 32-bit element, swizzled by
         /// `Swizzle<2,4,3>` on byte addresses. A bijection onto `0..128`.
         pub const ATOM = cute (8,16):(16,1), logical(8,16) -> physical, Swizzle<2,4,3> over bytes of 32-bit elements;
+        /// `ATOM` without its swizzle (CuTe's `layout_b()`): position in the 8×16 (MN×K) tile ->
+        /// offset of a 32-bit element. CuTe `(_8,_16):(_16,_1)`.
+        pub const INNER = cute (8,16):(16,1), logical(8,16) -> physical;
     }
 }
 
@@ -1548,6 +1575,9 @@ pub mod gmma_layout_k_sw128_atom_uint8_t {
         /// The atom: position in the 8×128 (MN×K) tile -> offset of a 8-bit element, swizzled by
         /// `Swizzle<3,4,3>` on byte addresses. A bijection onto `0..1024`.
         pub const ATOM = cute (8,128):(128,1), logical(8,128) -> physical, Swizzle<3,4,3> over bytes of 8-bit elements;
+        /// `ATOM` without its swizzle (CuTe's `layout_b()`): position in the 8×128 (MN×K) tile ->
+        /// offset of a 8-bit element. CuTe `(_8,_128):(_128,_1)`.
+        pub const INNER = cute (8,128):(128,1), logical(8,128) -> physical;
     }
 }
 
@@ -1568,6 +1598,9 @@ pub mod gmma_layout_k_sw128_atom_half_t {
         /// The atom: position in the 8×64 (MN×K) tile -> offset of a 16-bit element, swizzled by
         /// `Swizzle<3,4,3>` on byte addresses. A bijection onto `0..512`.
         pub const ATOM = cute (8,64):(64,1), logical(8,64) -> physical, Swizzle<3,4,3> over bytes of 16-bit elements;
+        /// `ATOM` without its swizzle (CuTe's `layout_b()`): position in the 8×64 (MN×K) tile ->
+        /// offset of a 16-bit element. CuTe `(_8,_64):(_64,_1)`.
+        pub const INNER = cute (8,64):(64,1), logical(8,64) -> physical;
     }
 }
 
@@ -1588,6 +1621,9 @@ pub mod gmma_layout_k_sw128_atom_float {
         /// The atom: position in the 8×32 (MN×K) tile -> offset of a 32-bit element, swizzled by
         /// `Swizzle<3,4,3>` on byte addresses. A bijection onto `0..256`.
         pub const ATOM = cute (8,32):(32,1), logical(8,32) -> physical, Swizzle<3,4,3> over bytes of 32-bit elements;
+        /// `ATOM` without its swizzle (CuTe's `layout_b()`): position in the 8×32 (MN×K) tile ->
+        /// offset of a 32-bit element. CuTe `(_8,_32):(_32,_1)`.
+        pub const INNER = cute (8,32):(32,1), logical(8,32) -> physical;
     }
 }
 
@@ -1609,6 +1645,9 @@ pub mod gmma_layout_mn_inter_atom_uint8_t {
         /// The atom: position in the 16×8 (MN×K) tile -> offset of a 8-bit element, unswizzled. A
         /// bijection onto `0..128`.
         pub const ATOM = cute (16,8):(1,16), logical(16,8) -> physical;
+        /// `ATOM` without its swizzle (CuTe's `layout_b()`): position in the 16×8 (MN×K) tile ->
+        /// offset of a 8-bit element. CuTe `(_16,_8):(_1,_16)`.
+        pub const INNER = cute (16,8):(1,16), logical(16,8) -> physical;
     }
 }
 
@@ -1629,6 +1668,9 @@ pub mod gmma_layout_mn_inter_atom_half_t {
         /// The atom: position in the 8×8 (MN×K) tile -> offset of a 16-bit element, unswizzled. A
         /// bijection onto `0..64`.
         pub const ATOM = cute (8,8):(1,8), logical(8,8) -> physical;
+        /// `ATOM` without its swizzle (CuTe's `layout_b()`): position in the 8×8 (MN×K) tile ->
+        /// offset of a 16-bit element. CuTe `(_8,_8):(_1,_8)`.
+        pub const INNER = cute (8,8):(1,8), logical(8,8) -> physical;
     }
 }
 
@@ -1649,6 +1691,9 @@ pub mod gmma_layout_mn_inter_atom_float {
         /// The atom: position in the 4×8 (MN×K) tile -> offset of a 32-bit element, unswizzled. A
         /// bijection onto `0..32`.
         pub const ATOM = cute (4,8):(1,4), logical(4,8) -> physical;
+        /// `ATOM` without its swizzle (CuTe's `layout_b()`): position in the 4×8 (MN×K) tile ->
+        /// offset of a 32-bit element. CuTe `(_4,_8):(_1,_4)`.
+        pub const INNER = cute (4,8):(1,4), logical(4,8) -> physical;
     }
 }
 
@@ -1669,6 +1714,9 @@ pub mod gmma_layout_mn_sw32_atom_uint8_t {
         /// The atom: position in the 32×8 (MN×K) tile -> offset of a 8-bit element, swizzled by
         /// `Swizzle<1,4,3>` on byte addresses. A bijection onto `0..256`.
         pub const ATOM = cute (32,8):(1,32), logical(32,8) -> physical, Swizzle<1,4,3> over bytes of 8-bit elements;
+        /// `ATOM` without its swizzle (CuTe's `layout_b()`): position in the 32×8 (MN×K) tile ->
+        /// offset of a 8-bit element. CuTe `(_32,_8):(_1,_32)`.
+        pub const INNER = cute (32,8):(1,32), logical(32,8) -> physical;
     }
 }
 
@@ -1689,6 +1737,9 @@ pub mod gmma_layout_mn_sw32_atom_half_t {
         /// The atom: position in the 16×8 (MN×K) tile -> offset of a 16-bit element, swizzled by
         /// `Swizzle<1,4,3>` on byte addresses. A bijection onto `0..128`.
         pub const ATOM = cute (16,8):(1,16), logical(16,8) -> physical, Swizzle<1,4,3> over bytes of 16-bit elements;
+        /// `ATOM` without its swizzle (CuTe's `layout_b()`): position in the 16×8 (MN×K) tile ->
+        /// offset of a 16-bit element. CuTe `(_16,_8):(_1,_16)`.
+        pub const INNER = cute (16,8):(1,16), logical(16,8) -> physical;
     }
 }
 
@@ -1709,6 +1760,9 @@ pub mod gmma_layout_mn_sw32_atom_float {
         /// The atom: position in the 8×8 (MN×K) tile -> offset of a 32-bit element, swizzled by
         /// `Swizzle<1,4,3>` on byte addresses. A bijection onto `0..64`.
         pub const ATOM = cute (8,8):(1,8), logical(8,8) -> physical, Swizzle<1,4,3> over bytes of 32-bit elements;
+        /// `ATOM` without its swizzle (CuTe's `layout_b()`): position in the 8×8 (MN×K) tile ->
+        /// offset of a 32-bit element. CuTe `(_8,_8):(_1,_8)`.
+        pub const INNER = cute (8,8):(1,8), logical(8,8) -> physical;
     }
 }
 
@@ -1729,6 +1783,9 @@ pub mod gmma_layout_mn_sw64_atom_uint8_t {
         /// The atom: position in the 64×8 (MN×K) tile -> offset of a 8-bit element, swizzled by
         /// `Swizzle<2,4,3>` on byte addresses. A bijection onto `0..512`.
         pub const ATOM = cute (64,8):(1,64), logical(64,8) -> physical, Swizzle<2,4,3> over bytes of 8-bit elements;
+        /// `ATOM` without its swizzle (CuTe's `layout_b()`): position in the 64×8 (MN×K) tile ->
+        /// offset of a 8-bit element. CuTe `(_64,_8):(_1,_64)`.
+        pub const INNER = cute (64,8):(1,64), logical(64,8) -> physical;
     }
 }
 
@@ -1749,6 +1806,9 @@ pub mod gmma_layout_mn_sw64_atom_half_t {
         /// The atom: position in the 32×8 (MN×K) tile -> offset of a 16-bit element, swizzled by
         /// `Swizzle<2,4,3>` on byte addresses. A bijection onto `0..256`.
         pub const ATOM = cute (32,8):(1,32), logical(32,8) -> physical, Swizzle<2,4,3> over bytes of 16-bit elements;
+        /// `ATOM` without its swizzle (CuTe's `layout_b()`): position in the 32×8 (MN×K) tile ->
+        /// offset of a 16-bit element. CuTe `(_32,_8):(_1,_32)`.
+        pub const INNER = cute (32,8):(1,32), logical(32,8) -> physical;
     }
 }
 
@@ -1769,6 +1829,9 @@ pub mod gmma_layout_mn_sw64_atom_float {
         /// The atom: position in the 16×8 (MN×K) tile -> offset of a 32-bit element, swizzled by
         /// `Swizzle<2,4,3>` on byte addresses. A bijection onto `0..128`.
         pub const ATOM = cute (16,8):(1,16), logical(16,8) -> physical, Swizzle<2,4,3> over bytes of 32-bit elements;
+        /// `ATOM` without its swizzle (CuTe's `layout_b()`): position in the 16×8 (MN×K) tile ->
+        /// offset of a 32-bit element. CuTe `(_16,_8):(_1,_16)`.
+        pub const INNER = cute (16,8):(1,16), logical(16,8) -> physical;
     }
 }
 
@@ -1789,6 +1852,9 @@ pub mod gmma_layout_mn_sw128_atom_uint8_t {
         /// The atom: position in the 128×8 (MN×K) tile -> offset of a 8-bit element, swizzled by
         /// `Swizzle<3,4,3>` on byte addresses. A bijection onto `0..1024`.
         pub const ATOM = cute (128,8):(1,128), logical(128,8) -> physical, Swizzle<3,4,3> over bytes of 8-bit elements;
+        /// `ATOM` without its swizzle (CuTe's `layout_b()`): position in the 128×8 (MN×K) tile ->
+        /// offset of a 8-bit element. CuTe `(_128,_8):(_1,_128)`.
+        pub const INNER = cute (128,8):(1,128), logical(128,8) -> physical;
     }
 }
 
@@ -1809,6 +1875,9 @@ pub mod gmma_layout_mn_sw128_atom_half_t {
         /// The atom: position in the 64×8 (MN×K) tile -> offset of a 16-bit element, swizzled by
         /// `Swizzle<3,4,3>` on byte addresses. A bijection onto `0..512`.
         pub const ATOM = cute (64,8):(1,64), logical(64,8) -> physical, Swizzle<3,4,3> over bytes of 16-bit elements;
+        /// `ATOM` without its swizzle (CuTe's `layout_b()`): position in the 64×8 (MN×K) tile ->
+        /// offset of a 16-bit element. CuTe `(_64,_8):(_1,_64)`.
+        pub const INNER = cute (64,8):(1,64), logical(64,8) -> physical;
     }
 }
 
@@ -1829,5 +1898,8 @@ pub mod gmma_layout_mn_sw128_atom_float {
         /// The atom: position in the 32×8 (MN×K) tile -> offset of a 32-bit element, swizzled by
         /// `Swizzle<3,4,3>` on byte addresses. A bijection onto `0..256`.
         pub const ATOM = cute (32,8):(1,32), logical(32,8) -> physical, Swizzle<3,4,3> over bytes of 32-bit elements;
+        /// `ATOM` without its swizzle (CuTe's `layout_b()`): position in the 32×8 (MN×K) tile ->
+        /// offset of a 32-bit element. CuTe `(_32,_8):(_1,_32)`.
+        pub const INNER = cute (32,8):(1,32), logical(32,8) -> physical;
     }
 }

@@ -52,7 +52,8 @@
 //!   generated atoms: `Copy_Atom<OP, half_t>`'s `ValLayoutSrc`, `ValLayoutDst`,
 //!   `ValLayoutRef`; for [`universalcopy_uint8_t`], whose 8 bits hold no 16-bit element,
 //!   `SRC_B8` from `Copy_Atom<OP, uint8_t>`).
-//! - A shared-memory module holds `ATOM` (see [Shared-memory atoms](#shared-memory-atoms)).
+//! - A shared-memory module holds `ATOM` and `INNER`, `ATOM` without its swizzle (see
+//!   [Shared-memory atoms](#shared-memory-atoms)).
 //!
 //! A broadcast layout `X` comes with its dense part `X_DENSE` (`SRC_B16_DENSE` for a copy
 //! atom).

@@ -262,75 +262,99 @@ pub(crate) fn checks() -> Vec<ModuleChecks> {
         }
         gmma_layout_k_inter_atom_uint8_t {
             ATOM = "Atom",
+            INNER = "Inner",
         }
         gmma_layout_k_inter_atom_half_t {
             ATOM = "Atom",
+            INNER = "Inner",
         }
         gmma_layout_k_inter_atom_float {
             ATOM = "Atom",
+            INNER = "Inner",
         }
         gmma_layout_k_sw32_atom_uint8_t {
             ATOM = "Atom",
+            INNER = "Inner",
         }
         gmma_layout_k_sw32_atom_half_t {
             ATOM = "Atom",
+            INNER = "Inner",
         }
         gmma_layout_k_sw32_atom_float {
             ATOM = "Atom",
+            INNER = "Inner",
         }
         gmma_layout_k_sw64_atom_uint8_t {
             ATOM = "Atom",
+            INNER = "Inner",
         }
         gmma_layout_k_sw64_atom_half_t {
             ATOM = "Atom",
+            INNER = "Inner",
         }
         gmma_layout_k_sw64_atom_float {
             ATOM = "Atom",
+            INNER = "Inner",
         }
         gmma_layout_k_sw128_atom_uint8_t {
             ATOM = "Atom",
+            INNER = "Inner",
         }
         gmma_layout_k_sw128_atom_half_t {
             ATOM = "Atom",
+            INNER = "Inner",
         }
         gmma_layout_k_sw128_atom_float {
             ATOM = "Atom",
+            INNER = "Inner",
         }
         gmma_layout_mn_inter_atom_uint8_t {
             ATOM = "Atom",
+            INNER = "Inner",
         }
         gmma_layout_mn_inter_atom_half_t {
             ATOM = "Atom",
+            INNER = "Inner",
         }
         gmma_layout_mn_inter_atom_float {
             ATOM = "Atom",
+            INNER = "Inner",
         }
         gmma_layout_mn_sw32_atom_uint8_t {
             ATOM = "Atom",
+            INNER = "Inner",
         }
         gmma_layout_mn_sw32_atom_half_t {
             ATOM = "Atom",
+            INNER = "Inner",
         }
         gmma_layout_mn_sw32_atom_float {
             ATOM = "Atom",
+            INNER = "Inner",
         }
         gmma_layout_mn_sw64_atom_uint8_t {
             ATOM = "Atom",
+            INNER = "Inner",
         }
         gmma_layout_mn_sw64_atom_half_t {
             ATOM = "Atom",
+            INNER = "Inner",
         }
         gmma_layout_mn_sw64_atom_float {
             ATOM = "Atom",
+            INNER = "Inner",
         }
         gmma_layout_mn_sw128_atom_uint8_t {
             ATOM = "Atom",
+            INNER = "Inner",
         }
         gmma_layout_mn_sw128_atom_half_t {
             ATOM = "Atom",
+            INNER = "Inner",
         }
         gmma_layout_mn_sw128_atom_float {
             ATOM = "Atom",
+            INNER = "Inner",
         }
     }
 }
