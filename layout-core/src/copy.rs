@@ -329,13 +329,17 @@ impl TiledCopy {
     /// top-level modes have these sizes (seed order), each a multiple of the tile's.
     fn partition_layout(&self, dims: &[i64]) -> Result<Layout, Error> {
         let rank = self.tile.len();
-        if dims.len() != rank {
+        // CuTe's extra modes (a pipeline's stages) come first in seed order; the tile does not
+        // cut them (tile 1), and they are rest modes of the partition.
+        let Some(extra) = dims.len().checked_sub(rank) else {
             return Err(Error::TileRank {
                 rank: dims.len(),
                 tile: rank,
             });
-        }
-        for (k, (&n, &t)) in dims.iter().zip(&self.tile).enumerate() {
+        };
+        let mut tile = vec![1i64; extra];
+        tile.extend_from_slice(&self.tile);
+        for (k, (&n, &t)) in dims.iter().zip(&tile).enumerate() {
             if n.checked_rem(t) != Some(0) {
                 return Err(Error::NotDivisible {
                     mode: ModePath::from_indices(&[k])?,
@@ -346,19 +350,19 @@ impl TiledCopy {
         }
         let weights = mode_weights(dims)?;
         let ([value, thread], [value_d, thread_d]) =
-            value_thread_trees(&self.value_leaves, &self.thread_leaves, &weights)?;
-        let mut shape = Vec::with_capacity(rank + 2);
-        let mut stride = Vec::with_capacity(rank + 2);
-        for k in 0..rank {
+            value_thread_trees(&self.value_leaves, &self.thread_leaves, &weights[extra..])?;
+        let mut shape = Vec::with_capacity(dims.len() + 2);
+        let mut stride = Vec::with_capacity(dims.len() + 2);
+        for k in 0..dims.len() {
             // dims[k] is a positive multiple of tile[k].
-            shape.push(Tree::Leaf(dims[k].checked_div(self.tile[k]).unwrap_or(1)));
+            shape.push(Tree::Leaf(dims[k].checked_div(tile[k]).unwrap_or(1)));
             stride.push(Tree::Leaf(Stride::Int(
-                self.tile[k].checked_mul(weights[k]).ok_or_else(overflow)?,
+                tile[k].checked_mul(weights[k]).ok_or_else(overflow)?,
             )));
         }
         shape.extend([value, thread]);
         stride.extend([value_d, thread_d]);
-        let mut names = vec![None; rank];
+        let mut names = vec![None; dims.len()];
         names.extend([Some(String::from("value")), Some(String::from("thread"))]);
         Layout::new(Tree::Tuple(shape), Tree::Tuple(stride))?.with_names(names)
     }
@@ -379,13 +383,16 @@ impl TiledCopy {
     ///
     /// `storage` is `logical -> physical` (a layout, with run-time leading dimensions, a
     /// swizzle, a restriction such as a `local_tile`) over a tensor whose top-level modes (the
-    /// free entry's for a restriction) are, mode by mode, multiples of [`TiledCopy::tile`].
+    /// free entry's for a restriction) are, mode by mode, multiples of [`TiledCopy::tile`]. A
+    /// tensor of higher rank has CuTe's extra modes (a pipeline's stages, last in CuTe order,
+    /// first in seed order) as rest modes of their own, not cut by the tile, as CuTe's
+    /// `partition_S` keeps them: `(_, CPY_M, CPY_N, PIPE)` in CuTe order.
     /// Restricting `thread = t` (`restrict_named(&[("thread", t)])`) gives CuTe's
     /// `get_slice(t).partition_S(tensor)`: its domain is `(rest…, value)` and its flat index is
     /// the flat index of CuTe's `((CPY_V…), CPY_M, CPY_N)`.
     ///
     /// # Errors
-    /// [`Error::TileRank`] when the tensor's rank is not the tile's, [`Error::NotDivisible`] when
+    /// [`Error::TileRank`] when the tensor's rank is below the tile's, [`Error::NotDivisible`] when
     /// a mode's size is not a multiple of the tile's, [`Error::Overflow`], and the errors of
     /// [`compose`] (a storage that is not `logical -> …`).
     pub fn partition(&self, storage: &Map) -> Result<Map, Error> {
