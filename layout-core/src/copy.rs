@@ -171,12 +171,15 @@ fn mode_weights(sizes: &[i64]) -> Result<Vec<i64>, Error> {
     Ok(w)
 }
 
+/// The shapes and strides of the value and thread modes.
+type ModeTrees = ([Tree<i64>; 2], [Tree<Stride>; 2]);
+
 /// The value and thread modes over a tensor whose tile modes have these weights.
 fn value_thread_trees(
     value_leaves: &[TileLeaf],
     thread_leaves: &[TileLeaf],
     weights: &[i64],
-) -> Result<([Tree<i64>; 2], [Tree<Stride>; 2]), Error> {
+) -> Result<ModeTrees, Error> {
     let mut shapes = [Tree::Leaf(1), Tree::Leaf(1)];
     let mut strides = [Tree::Leaf(Stride::Int(1)), Tree::Leaf(Stride::Int(1))];
     for (g, group) in [value_leaves, thread_leaves].into_iter().enumerate() {
@@ -351,8 +354,8 @@ impl TiledCopy {
         let weights = mode_weights(dims)?;
         let ([value, thread], [value_d, thread_d]) =
             value_thread_trees(&self.value_leaves, &self.thread_leaves, &weights[extra..])?;
-        let mut shape = Vec::with_capacity(dims.len() + 2);
-        let mut stride = Vec::with_capacity(dims.len() + 2);
+        let mut shape = Vec::with_capacity(dims.len().saturating_add(2));
+        let mut stride = Vec::with_capacity(dims.len().saturating_add(2));
         for k in 0..dims.len() {
             // dims[k] is a positive multiple of tile[k].
             shape.push(Tree::Leaf(dims[k].checked_div(tile[k]).unwrap_or(1)));
@@ -441,6 +444,7 @@ impl TiledCopy {
 
     /// The first value (of `width` consecutive values of one thread) that breaks the vector rules
     /// on one side: contiguous offsets, the first a multiple of `width` after `base`.
+    /// `offsets` holds every offset of the partition, at `value·threads + thread`.
     fn vector_error(
         &self,
         offsets: &[i64],
@@ -448,41 +452,42 @@ impl TiledCopy {
         base: i64,
         width: i64,
     ) -> Option<Error> {
-        let threads = usize::try_from(self.threads).ok()?;
-        let step = usize::try_from(width).ok()?;
-        let per_thread = offsets.len().checked_div(threads)?;
+        let threads = self.threads;
+        let per_thread = i64::try_from(offsets.len()).ok()?.checked_div(threads)?;
+        let at = |thread: i64, value: i64| -> Option<i64> {
+            let i = usize::try_from(value.checked_mul(threads)?.checked_add(thread)?).ok()?;
+            offsets.get(i).copied()
+        };
         for thread in 0..threads {
-            let at = |v: usize| {
-                offsets
-                    .get(v.checked_mul(threads)?.checked_add(thread)?)
-                    .copied()
-            };
-            for first in (0..per_thread).step_by(step.max(1)) {
-                let o0 = at(first)?;
+            let mut first = 0i64;
+            while first < per_thread {
+                let o0 = at(thread, first)?;
                 let aligned = i128::from(o0).checked_add(i128::from(base))?;
                 if aligned.rem_euclid(i128::from(width)) != 0 {
                     return Some(Error::CopyVectorAligned {
                         side,
-                        thread: thread as i64,
-                        value: first as i64,
+                        thread,
+                        value: first,
                         offset: o0,
                         base,
                         width,
                     });
                 }
-                for k in 1..step {
-                    let o = at(first + k)?;
-                    let expected = o0.checked_add(k as i64)?;
+                for k in 1..width {
+                    let value = first.checked_add(k)?;
+                    let o = at(thread, value)?;
+                    let expected = o0.checked_add(k)?;
                     if o != expected {
                         return Some(Error::CopyVectorContiguous {
                             side,
-                            thread: thread as i64,
-                            value: (first + k) as i64,
+                            thread,
+                            value,
                             offset: o,
                             expected,
                         });
                     }
                 }
+                first = first.checked_add(width)?;
             }
         }
         None
@@ -553,7 +558,7 @@ impl TiledCopy {
             {
                 return Ok(w);
             }
-            w -= 1;
+            w = w.saturating_sub(1);
         }
         Ok(1)
     }
@@ -674,7 +679,7 @@ pub fn max_common_vector(a: &Map, b: &Map) -> Result<i64, Error> {
         if off != n {
             break;
         }
-        n += 1;
+        n = n.saturating_add(1);
     }
     Ok(n.max(1))
 }

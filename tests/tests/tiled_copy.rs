@@ -507,6 +507,68 @@ fn tiled_copy_rules() {
     assert_eq!(e.rule(), "not-dense");
 }
 
+#[test]
+fn copy_errors_say_which_thread_value_and_side() {
+    let e = Error::CopyVectorAligned {
+        side: CopySide::Source,
+        thread: 8,
+        value: 0,
+        offset: 33668,
+        base: 0,
+        width: 8,
+    };
+    assert_eq!(
+        e.to_string(),
+        "tiled copy: thread 8's vector from value 0 starts at source offset 33668, base 0: not a multiple of the width 8"
+    );
+    let e = Error::CopyVectorContiguous {
+        side: CopySide::Destination,
+        thread: 0,
+        value: 1,
+        offset: 128,
+        expected: 1,
+    };
+    assert_eq!(
+        e.to_string(),
+        "tiled copy: thread 0's value 1 is at destination offset 128, not 1: its vector is not contiguous"
+    );
+    assert_eq!(e.rule(), "copy-vector-contiguous");
+    assert_eq!(
+        Error::CopyRank {
+            threads: 2,
+            values: 1
+        }
+        .rule(),
+        "copy-rank"
+    );
+    assert_eq!(
+        Error::CopyVector {
+            vector: 3,
+            values: 8
+        }
+        .rule(),
+        "copy-vector"
+    );
+    assert_eq!(
+        Error::CommonVectorOperand { second: true }.rule(),
+        "common-vector-operand"
+    );
+    for e in [
+        Error::CopyRank {
+            threads: 2,
+            values: 1,
+        },
+        Error::CopyVector {
+            vector: 3,
+            values: 8,
+        },
+        Error::CommonVectorSize { a: 8, b: 16 },
+        Error::CommonVectorOperand { second: false },
+    ] {
+        assert!(!e.to_string().is_empty() && e.help().is_some(), "{e:?}");
+    }
+}
+
 /// The brute-force bank model: 32 banks of 4 bytes; a warp's instruction moves `bytes` per lane,
 /// served in phases of `128 / bytes` lanes; a phase takes as many wavefronts as the most distinct
 /// words one bank holds. Returns (total wavefronts, worst ways) of one warp.
