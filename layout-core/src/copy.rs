@@ -199,8 +199,9 @@ impl TiledCopy {
     /// CuTe's `make_tiled_copy(Copy_Atom<OP, T>{}, thr, val)`, in seed order.
     ///
     /// `thr` maps a thread's coordinate in the thread grid to its thread index, `val` a value's
-    /// coordinate to its value index; both are dense bijections of the same rank (top-level
-    /// modes). `vector` is the atom's width in elements (CuTe's `NumValSrc`: 8 for
+    /// coordinate to its value index; both are dense bijections, paired mode by mode (top-level
+    /// modes; the one of lower rank gets modes of size 1 after its last CuTe mode, as CuTe's
+    /// `raked_product` pads it: CuTe's default value layout `Layout<_1>` is `1:1`). `vector` is the atom's width in elements (CuTe's `NumValSrc`: 8 for
     /// `SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>` on `half_t`, 1 for `UniversalCopy<T>`), and
     /// divides the values per thread.
     ///
@@ -211,19 +212,19 @@ impl TiledCopy {
     ///
     /// # Errors
     /// [`Error::NotDense`] / [`Error::BroadcastNotDense`] when `thr` or `val` is not a dense
-    /// bijection; [`Error::CopyRank`] when their ranks differ; [`Error::CopyVector`] when
+    /// bijection; [`Error::CopyVector`] when
     /// `vector` is not a positive divisor of `size(val)`; [`Error::Overflow`] when the tile's
     /// size does not fit `i64`.
     pub fn new(thr: &Layout, val: &Layout, vector: i64) -> Result<TiledCopy, Error> {
         check_dense_bijection(thr)?;
         check_dense_bijection(val)?;
-        let rank = thr.rank();
-        if val.rank() != rank {
-            return Err(Error::CopyRank {
-                threads: rank,
-                values: val.rank(),
-            });
-        }
+        // CuTe's raked_product pads the layout of lower rank with modes of size 1, last in
+        // CuTe order: first in seed order.
+        let rank = thr.rank().max(val.rank());
+        let mode_of = |l: &Layout, k: usize| match k.checked_sub(rank.saturating_sub(l.rank())) {
+            Some(j) => mode_leaves(l, j),
+            None => Vec::new(),
+        };
         let threads = thr.size();
         let values = val.size();
         if vector < 1 || values.checked_rem(vector) != Some(0) {
@@ -233,8 +234,8 @@ impl TiledCopy {
         let mut tile = Vec::with_capacity(rank);
         let mut leaves: Vec<(bool, TileLeaf)> = Vec::new();
         for k in 0..rank {
-            let t = mode_leaves(thr, k);
-            let v = mode_leaves(val, k);
+            let t = mode_of(thr, k);
+            let v = mode_of(val, k);
             // Dense bijections: their sizes multiply to at most the layout's size.
             let v_size: i64 = v.iter().map(|l| l.0).product();
             let t_size: i64 = t.iter().map(|l| l.0).product();
@@ -636,7 +637,12 @@ fn inverse_at(leaves: &[(i64, i64)], mut n: i64) -> Option<i64> {
 ///   CuTe's when the swizzle keeps `[0, 2^M)` in place, larger where the swizzle also keeps
 ///   larger blocks, smaller where the two swizzles disagree inside CuTe's cap.
 ///
-/// `a` and `b` are maps over the same logical positions: a layout or a swizzled layout.
+/// `a` and `b` are maps over the same logical positions. Offsets count from each map's offset
+/// at position 0: 0 for a layout or a swizzled layout; for a restriction (a thread's partition,
+/// a `local_tile`) its base, which CuTe keeps in the tensor's pointer and not in its layout. A
+/// layout or a swizzled layout `b` is inverted without enumeration (`a` is evaluated `N + 1`
+/// times); any other `b` (a composite, a restriction) is enumerated once, up to
+/// [`COMMON_VECTOR_LIMIT`] positions, the smallest flat index reaching an offset inverting it.
 ///
 /// ```
 /// use layout_core::{copy::max_common_vector, Annotated, Layout, Map, Space, Swizzle, SwizzleUnit};
@@ -649,12 +655,17 @@ fn inverse_at(leaves: &[(i64, i64)], mut n: i64) -> Option<i64> {
 /// // Swizzle<3,3,3> keeps 8 consecutive elements together, and offsets below 64 in place.
 /// let sw = map("(8,64):(64,1)")?.swizzle(Swizzle::from_cute(3, 3, 3, SwizzleUnit::Elements)?)?;
 /// assert_eq!(max_common_vector(&sw, &map("(8,64):(64,1)")?)?, 64);
+/// // Row 3 of a row-major tile with leading dimension 72 against the 8×64 rows: 64, from its base.
+/// let row3 = map("(8,64):(72,1)")?.restrict(&[(1, 3)])?;
+/// let plain_row = map("(8,64):(64,1)")?.restrict(&[(1, 3)])?;
+/// assert_eq!(max_common_vector(&row3, &plain_row)?, 64);
 /// # Ok::<(), layout_core::Error>(())
 /// ```
 ///
 /// # Errors
-/// [`Error::CommonVectorSize`] when the sizes differ; [`Error::CommonVectorOperand`] for a
-/// map that is not a layout or a swizzled layout; evaluation errors ([`Error::Overflow`]).
+/// [`Error::CommonVectorSize`] when the sizes differ; [`Error::CommonVectorTooLarge`] for a
+/// `b` to enumerate past [`COMMON_VECTOR_LIMIT`] positions; evaluation errors
+/// ([`Error::Overflow`]).
 pub fn max_common_vector(a: &Map, b: &Map) -> Result<i64, Error> {
     if a.size() != b.size() {
         return Err(Error::CommonVectorSize {
@@ -662,24 +673,69 @@ pub fn max_common_vector(a: &Map, b: &Map) -> Result<i64, Error> {
             b: b.size(),
         });
     }
-    let (sa, la) = swizzle_and_layout(a).ok_or(Error::CommonVectorOperand { second: false })?;
-    let (sb, lb) = swizzle_and_layout(b).ok_or(Error::CommonVectorOperand { second: true })?;
-    let inv = right_inverse_leaves(lb)?;
     let size = a.size();
+    let offset_overflow = || Error::Overflow {
+        mode: ModePath::ROOT,
+        what: Quantity::Offset,
+    };
+    let a0 = a.eval_index(0)?;
+    let inverse: Inverse = match swizzle_and_layout(b) {
+        Some((sb, lb)) => Inverse::Layout(sb, right_inverse_leaves(lb)?),
+        None => {
+            if size > COMMON_VECTOR_LIMIT {
+                return Err(Error::CommonVectorTooLarge {
+                    size,
+                    limit: COMMON_VECTOR_LIMIT,
+                });
+            }
+            let b0 = b.eval_index(0)?;
+            // size ≤ COMMON_VECTOR_LIMIT: an index of the table.
+            let mut first = vec![-1i64; usize::try_from(size).unwrap_or(0)];
+            for i in 0..size {
+                let o = b
+                    .eval_index(i)?
+                    .checked_sub(b0)
+                    .ok_or_else(offset_overflow)?;
+                if let Some(slot) = usize::try_from(o).ok().and_then(|o| first.get_mut(o))
+                    && *slot < 0
+                {
+                    *slot = i;
+                }
+            }
+            Inverse::Table(first)
+        }
+    };
     let mut n = 0i64;
     while n < size {
-        let target = sb.map_or(n, |s| s.apply(n));
-        let Some(flat) = inverse_at(&inv, target) else {
+        let flat = match &inverse {
+            Inverse::Layout(sb, leaves) => inverse_at(leaves, sb.map_or(n, |s| s.apply(n))),
+            Inverse::Table(t) => usize::try_from(n)
+                .ok()
+                .and_then(|i| t.get(i))
+                .copied()
+                .filter(|&i| i >= 0),
+        };
+        let Some(flat) = flat else {
             break;
         };
-        let mut off = la.eval_index(flat)?;
-        if let Some(s) = sa {
-            off = s.apply(off);
-        }
+        let off = a
+            .eval_index(flat)?
+            .checked_sub(a0)
+            .ok_or_else(offset_overflow)?;
         if off != n {
             break;
         }
         n = n.saturating_add(1);
     }
     Ok(n.max(1))
+}
+
+/// The most positions [`max_common_vector`] enumerates to invert a map that is neither a
+/// layout nor a swizzled layout.
+pub const COMMON_VECTOR_LIMIT: i64 = 1 << 22;
+
+/// `b⁻¹` of [`max_common_vector`]: a swizzle and a layout's right inverse, or a table.
+enum Inverse {
+    Layout(Option<Swizzle>, Vec<(i64, i64)>),
+    Table(Vec<i64>),
 }

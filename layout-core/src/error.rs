@@ -971,14 +971,6 @@ pub enum Error {
         /// The offset (elements) of that value.
         offset: i64,
     },
-    /// A tiled copy ([`crate::copy::TiledCopy::new`]) whose thread and value layouts have
-    /// different numbers of top-level modes (CuTe's raked product pairs them mode by mode).
-    CopyRank {
-        /// Top-level modes of the thread layout.
-        threads: usize,
-        /// Top-level modes of the value layout.
-        values: usize,
-    },
     /// A tiled copy's vector width that is not a positive divisor of what it divides: the
     /// values per thread (the atom's width, [`crate::copy::TiledCopy::new`]) or the atom's
     /// width (a width checked by [`crate::copy::TiledCopy::check_vector_width`]).
@@ -1025,11 +1017,13 @@ pub enum Error {
         /// Size of the second.
         b: i64,
     },
-    /// [`crate::copy::max_common_vector`] of a map that is neither a layout nor a swizzled
-    /// layout (a composite or a restriction).
-    CommonVectorOperand {
-        /// Whether it is the second map (else the first).
-        second: bool,
+    /// [`crate::copy::max_common_vector`] of a second map that is neither a layout nor a
+    /// swizzled layout, with more positions than it enumerates.
+    CommonVectorTooLarge {
+        /// Number of positions.
+        size: i64,
+        /// The limit, [`crate::copy::COMMON_VECTOR_LIMIT`].
+        limit: i64,
     },
 }
 
@@ -2961,20 +2955,6 @@ impl Error {
                     f.write_str("use a smaller vector, or a layout (and swizzle) that keeps each lane's values contiguous and aligned")
                 }),
             ),
-            Error::CopyRank { threads, values } => row(
-                part,
-                w,
-                "copy-rank",
-                &|f| {
-                    write!(
-                        f,
-                        "tiled copy: the thread layout has {threads} top-level modes and the value layout {values}"
-                    )
-                },
-                Some(&|f| {
-                    f.write_str("give the thread and value layouts one mode per mode of the copy's tile, e.g. `(16,8):(8,1)` and `(1,8):(1,1)` in CuTe order")
-                }),
-            ),
             Error::CopyVector { vector, values } => row(
                 part,
                 w,
@@ -3048,19 +3028,18 @@ impl Error {
                 },
                 Some(&|f| f.write_str("compare two maps of the same logical positions")),
             ),
-            Error::CommonVectorOperand { second } => row(
+            Error::CommonVectorTooLarge { size, limit } => row(
                 part,
                 w,
-                "common-vector-operand",
+                "too-large",
                 &|f| {
                     write!(
                         f,
-                        "max_common_vector: the {} map is neither a layout nor a swizzled layout",
-                        if second { "second" } else { "first" }
+                        "max_common_vector: inverting a map of {size} positions that is not a layout exceeds the limit of {limit}"
                     )
                 },
                 Some(&|f| {
-                    f.write_str("give a layout or a swizzle after a layout; compare a partition's values with `TiledCopy::max_vector`")
+                    f.write_str("give a layout or a swizzled layout as the second map, or restrict both maps to one thread's partition")
                 }),
             ),
         }

@@ -490,14 +490,6 @@ fn tiled_copy_rules() {
             values: 8
         }
     );
-    let e = TiledCopy::new(&thr, &Layout::from_cute("8:1").unwrap(), 8).unwrap_err();
-    assert_eq!(
-        e,
-        Error::CopyRank {
-            threads: 2,
-            values: 1
-        }
-    );
     let e = TiledCopy::new(
         &Layout::from_cute("(16,8):(8,2)").unwrap(),
         &Layout::from_cute("(1,8):(1,1)").unwrap(),
@@ -534,14 +526,6 @@ fn copy_errors_say_which_thread_value_and_side() {
     );
     assert_eq!(e.rule(), "copy-vector-contiguous");
     assert_eq!(
-        Error::CopyRank {
-            threads: 2,
-            values: 1
-        }
-        .rule(),
-        "copy-rank"
-    );
-    assert_eq!(
         Error::CopyVector {
             vector: 3,
             values: 8
@@ -550,20 +534,23 @@ fn copy_errors_say_which_thread_value_and_side() {
         "copy-vector"
     );
     assert_eq!(
-        Error::CommonVectorOperand { second: true }.rule(),
-        "common-vector-operand"
+        Error::CommonVectorTooLarge {
+            size: 1 << 23,
+            limit: 1 << 22
+        }
+        .rule(),
+        "too-large"
     );
     for e in [
-        Error::CopyRank {
-            threads: 2,
-            values: 1,
-        },
         Error::CopyVector {
             vector: 3,
             values: 8,
         },
         Error::CommonVectorSize { a: 8, b: 16 },
-        Error::CommonVectorOperand { second: false },
+        Error::CommonVectorTooLarge {
+            size: 1 << 23,
+            limit: 1 << 22,
+        },
     ] {
         assert!(!e.to_string().is_empty() && e.help().is_some(), "{e:?}");
     }
@@ -754,7 +741,91 @@ fn max_common_vector_against_cute() {
     // The rules.
     let e = max_common_vector(&physical("8:1"), &physical("16:1")).unwrap_err();
     assert_eq!(e, Error::CommonVectorSize { a: 8, b: 16 });
-    let r = physical("(4,8):(8,1)").restrict(&[(0, 1)]).unwrap();
-    let e = max_common_vector(&physical("4:1"), &r).unwrap_err();
-    assert_eq!(e, Error::CommonVectorOperand { second: true });
+    let big = physical("(4096,2048):(2048,1)");
+    let r = big.restrict(&[(1, 0)]).unwrap();
+    assert_eq!(
+        max_common_vector(&physical("2048:1"), &r).unwrap(),
+        2048,
+        "a restriction of 2048 positions is enumerated"
+    );
+    let all = layout_core::compose(
+        &big,
+        &Annotated::new(
+            Layout::from_cute("(4096,2048):(2048,1)").unwrap(),
+            Space::ThreadValue,
+            Space::Logical,
+        )
+        .unwrap()
+        .into(),
+    )
+    .unwrap();
+    let e = max_common_vector(&big, &all).unwrap_err();
+    assert_eq!(
+        e,
+        Error::CommonVectorTooLarge {
+            size: 1 << 23,
+            limit: 1 << 22
+        }
+    );
+}
+
+/// `max_common_vector` of every thread's partitions (restrictions of composites, offsets from
+/// their bases) against the brute force on offsets computed from CuTe's tile coordinates, for
+/// every pair of storages of the 128×64 tile.
+#[test]
+fn max_common_vector_of_thread_partitions() {
+    let Some(out) = cute() else { return };
+    let copy = cp_async();
+    let tile: Vec<Vec<(i64, i64)>> = (0..128).map(|t| coords(out, "tv_cp_async", t)).collect();
+    type Offset = fn(i64, i64) -> i64;
+    let storages: [(&str, Map, Offset); 5] = [
+        ("gmem", gmem_tile(264), |r, c| (128 + r) * 264 + 128 + c),
+        ("row-major", physical("(128,64):(64,1)"), |r, c| r * 64 + c),
+        ("column-major", physical("(128,64):(1,128)"), |r, c| {
+            r + 128 * c
+        }),
+        (
+            "thread-major",
+            physical("((16,8),(8,8)):((512,8),(1,64))"),
+            |r, c| (r % 16) * 512 + (r / 16) * 8 + (c % 8) + (c / 8) * 64,
+        ),
+        (
+            "swizzled",
+            physical("((8,16),(8,8)):((8,512),(1,64))")
+                .swizzle(Swizzle::from_cute(3, 3, 3, SwizzleUnit::Elements).unwrap())
+                .unwrap(),
+            |r, c| {
+                cute_swizzle(
+                    3,
+                    3,
+                    3,
+                    (r % 8) * 8 + (r / 8) * 512 + (c % 8) + (c / 8) * 64,
+                )
+            },
+        ),
+    ];
+    let mut seen = BTreeMap::new();
+    for (na, a, fa) in &storages {
+        for (nb, b, fb) in &storages {
+            for t in (0..128).step_by(7) {
+                // Value i of the thread: tile value i % 8 of the (i / 8)-th 16-row block.
+                let at = |f: &Offset, i: i64| {
+                    let (m, n) = tile[t as usize][(i % 8) as usize];
+                    f(16 * (i / 8) + m, n)
+                };
+                let expected =
+                    brute_common(&|i| at(fa, i) - at(fa, 0), &|i| at(fb, i) - at(fb, 0), 64);
+                let pa = copy.partition_thread(a, t).unwrap();
+                let pb = copy.partition_thread(b, t).unwrap();
+                assert_eq!(
+                    max_common_vector(&pa, &pb).unwrap(),
+                    expected,
+                    "{na} against {nb}, thread {t}"
+                );
+                seen.insert(expected, ());
+            }
+        }
+    }
+    // Single elements, 8-element vectors and whole partitions.
+    assert_eq!(seen.keys().copied().collect::<Vec<_>>(), [1, 8, 64]);
 }
