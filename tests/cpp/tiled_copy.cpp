@@ -46,6 +46,21 @@ void print_part(char const* name, TiledCopy const& copy, Tensor const& tensor, T
   }
 }
 
+// Coordinates of every thread's partition of an identity tensor of the given shape.
+template <class TiledCopy, class Shape>
+void print_idpart(char const* name, TiledCopy const& copy, Shape const& shape) {
+  auto id = make_identity_tensor(shape);
+  for (int t = 0; t < int(size(copy)); ++t) {
+    auto part = copy.get_slice(t).partition_S(id);
+    printf("%s %d:", name, t);
+    for (int i = 0; i < int(size(part)); ++i) {
+      auto c = part(i);
+      printf(" %d,%d", int(get<0>(c)), int(get<1>(c)));
+    }
+    printf("\n");
+  }
+}
+
 template <class A, class B>
 void mcv(char const* name, A const& a, B const& b) {
   printf("mcv %s: %d\n", name, int(decltype(max_common_vector(a, b))::value));
@@ -103,6 +118,15 @@ int main() {
   auto sR = make_tensor(make_smem_ptr(sbuf.data()), Layout<Shape<_16,_64>, Stride<_64,_1>>{});
   print_part("raked_D", raked, sR, sbuf.data(), true);
 
+  // CuTe's default value layout Layout<_1>, and a value layout of rank 1: both padded.
+  auto dflt = make_tiled_copy(Copy_Atom<UniversalCopy<uint32_t>, float>{},
+                              Layout<Shape<_32,_4>, Stride<_4,_1>>{});
+  print_tv("tv_default", dflt);
+  auto rank1 = make_tiled_copy(Copy_Atom<UniversalCopy<uint64_t>, float>{},
+                               Layout<Shape<_8,_4>, Stride<_4,_1>>{}, Layout<_4>{});
+  print_tv("tv_rank1", rank1);
+  print_idpart("part_rank1", rank1, make_shape(Int<64>{}, Int<8>{}));
+
   // max_common_vector.
   mcv("row_col", Layout<Shape<_8,_64>, Stride<_64,_1>>{}, Layout<Shape<_8,_64>, Stride<_1,_8>>{});
   mcv("row_row", Layout<Shape<_8,_64>, Stride<_64,_1>>{}, Layout<Shape<_8,_64>, Stride<_64,_1>>{});
@@ -120,5 +144,6 @@ int main() {
   mcv("sw_sw2", composition(Swizzle<3,3,3>{}, Layout<Shape<_8,_64>, Stride<_64,_1>>{}), composition(Swizzle<2,3,3>{}, Layout<Shape<_8,_64>, Stride<_64,_1>>{}));
   mcv("sw_col", composition(Swizzle<2,2,3>{}, Layout<Shape<_8,_32>, Stride<_1,_8>>{}), Layout<Shape<_8,_32>, Stride<_1,_8>>{});
   // RANDOM_CASES
+  // RANDOM_COPIES
   return 0;
 }

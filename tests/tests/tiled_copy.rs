@@ -120,6 +120,90 @@ fn random_pairs() -> Vec<RandomPair> {
     out
 }
 
+/// A random tiled copy: CuTe texts of its thread and value layouts, the atom's vector, the tile
+/// (CuTe order), and the C++ lines that print it.
+struct RandomCopy {
+    name: String,
+    thr: String,
+    val: String,
+    vector: i64,
+    tile: (i64, i64),
+    cpp: String,
+}
+
+/// A random dense bijection of rank `rank` in CuTe order: one or two leaves per mode from
+/// `sizes`, compact strides in a random order of the leaves. Returns (shape, stride, mode sizes).
+fn random_dense(
+    rng: &mut Lcg,
+    rank: usize,
+    sizes: &[i64],
+) -> (Vec<Vec<i64>>, Vec<Vec<i64>>, Vec<i64>) {
+    let shape: Vec<Vec<i64>> = (0..rank)
+        .map(|_| {
+            (0..1 + rng.below(2))
+                .map(|_| sizes[rng.below(sizes.len())])
+                .collect()
+        })
+        .collect();
+    let leaves: Vec<i64> = shape.iter().flatten().copied().collect();
+    let mut order: Vec<usize> = (0..leaves.len()).collect();
+    for i in (1..order.len()).rev() {
+        order.swap(i, rng.below(i + 1));
+    }
+    let mut d = vec![0i64; leaves.len()];
+    let mut acc = 1;
+    for &i in &order {
+        d[i] = acc;
+        acc *= leaves[i];
+    }
+    let mut it = d.into_iter();
+    let stride = shape
+        .iter()
+        .map(|m| m.iter().map(|_| it.next().unwrap()).collect())
+        .collect();
+    let modes = shape.iter().map(|m| m.iter().product()).collect();
+    (shape, stride, modes)
+}
+
+fn random_copies() -> Vec<RandomCopy> {
+    let mut rng = Lcg(0x00c0_ffee);
+    let mut out = Vec::new();
+    for case in 0..12 {
+        let (ts, td, tm) = random_dense(&mut rng, 2, &[1, 2, 4, 8]);
+        let val_rank = 1 + rng.below(2);
+        let (vs, vd, vm) = random_dense(&mut rng, val_rank, &[1, 2, 4]);
+        let values: i64 = vm.iter().product();
+        // The widest UniversalCopy of floats whose vector divides the values.
+        let (vector, bits) = [(4, 128), (2, 64), (1, 32)]
+            .into_iter()
+            .find(|(v, _)| values % v == 0)
+            .unwrap();
+        let tile = (tm[0] * vm[0], tm[1] * vm.get(1).copied().unwrap_or(1));
+        let (thr_s, thr_st) = texts(&ts, "Shape");
+        let (thr_d, thr_dt) = texts(&td, "Stride");
+        let (val_s, val_st) = texts(&vs, "Shape");
+        let (val_d, val_dt) = texts(&vd, "Stride");
+        let name = format!("rcopy{case}");
+        let cpp = format!(
+            "  {{ auto c = make_tiled_copy(Copy_Atom<UniversalCopy<uint_bit_t<{bits}>>, float>{{}}, \
+             Layout<{thr_st},{thr_dt}>{{}}, Layout<{val_st},{val_dt}>{{}});\n    \
+             print_tv(\"tv_{name}\", c);\n    \
+             print_idpart(\"part_{name}\", c, make_shape(Int<{}>{{}}, Int<{}>{{}})); }}\n",
+            2 * tile.0,
+            3 * tile.1
+        );
+        out.push(RandomCopy {
+            name,
+            thr: format!("{thr_s}:{thr_d}"),
+            val: format!("{val_s}:{val_d}"),
+            vector,
+            tile,
+            cpp,
+        });
+    }
+    out
+}
+
 /// The C++ program with the random cases written in, its output parsed by line name.
 fn cute() -> Option<&'static BTreeMap<String, String>> {
     static OUT: OnceLock<Option<BTreeMap<String, String>>> = OnceLock::new();
@@ -131,7 +215,10 @@ fn cute() -> Option<&'static BTreeMap<String, String>> {
                 format!("  mcv(\"{}\", {}, {});\n", p.name, ty(&p.a), ty(&p.b))
             })
             .collect();
-        let source = SOURCE.replace("  // RANDOM_CASES\n", &cases);
+        let copies: String = random_copies().iter().map(|c| c.cpp.clone()).collect();
+        let source = SOURCE
+            .replace("  // RANDOM_CASES\n", &cases)
+            .replace("  // RANDOM_COPIES\n", &copies);
         let out = cute_cpp::run("tiled_copy", &source)?;
         Some(
             out.lines()
@@ -828,4 +915,66 @@ fn max_common_vector_of_thread_partitions() {
     }
     // Single elements, 8-element vectors and whole partitions.
     assert_eq!(seen.keys().copied().collect::<Vec<_>>(), [1, 8, 64]);
+}
+
+/// Checks a copy's partition of a column-major `(2·M, 3·N)` tensor (CuTe order) against
+/// CuTe's partition of an identity tensor of that shape: every thread, value and repeat.
+fn check_identity_partition(copy: &TiledCopy, name: &str, shape: (i64, i64)) {
+    let Some(out) = cute() else { return };
+    let storage = physical(&format!("({},{}):(1,{})", shape.0, shape.1, shape.0));
+    let all = copy.partition(&storage).unwrap();
+    for t in 0..copy.threads() {
+        let theirs = coords(out, name, t);
+        let mine = all.restrict_named(&[("thread", t)]).unwrap();
+        assert_eq!(mine.size(), theirs.len() as i64, "{name}: thread {t}");
+        for (i, &(m, n)) in theirs.iter().enumerate() {
+            assert_eq!(
+                mine.eval_index(i as i64).unwrap(),
+                m + shape.0 * n,
+                "{name}: thread {t} value {i}"
+            );
+        }
+    }
+}
+
+#[test]
+fn value_layouts_of_lower_rank_are_padded_as_cute_pads_them() {
+    // make_tiled_copy(atom, thr) with CuTe's default Layout<_1>.
+    let one = TiledCopy::new(
+        &Layout::from_cute("(32,4):(4,1)").unwrap(),
+        &Layout::from_cute("1:1").unwrap(),
+        1,
+    )
+    .unwrap();
+    assert_eq!(one.tile(), &[4, 32]);
+    check_tv(&one, "tv_default", 32);
+    // A rank-1 value layout of 4 values along M.
+    let rank1 = TiledCopy::new(
+        &Layout::from_cute("(8,4):(4,1)").unwrap(),
+        &Layout::from_cute("4:1").unwrap(),
+        2,
+    )
+    .unwrap();
+    assert_eq!(rank1.tile(), &[4, 32]);
+    check_tv(&rank1, "tv_rank1", 32);
+    check_identity_partition(&rank1, "part_rank1", (64, 8));
+}
+
+#[test]
+fn random_tiled_copies_against_cute() {
+    for c in random_copies() {
+        let copy = TiledCopy::new(
+            &Layout::from_cute(&c.thr).unwrap(),
+            &Layout::from_cute(&c.val).unwrap(),
+            c.vector,
+        )
+        .unwrap_or_else(|e| panic!("{}: {} {}: {e}", c.name, c.thr, c.val));
+        assert_eq!(copy.tile(), &[c.tile.1, c.tile.0], "{}", c.name);
+        check_tv(&copy, &format!("tv_{}", c.name), c.tile.0);
+        check_identity_partition(
+            &copy,
+            &format!("part_{}", c.name),
+            (2 * c.tile.0, 3 * c.tile.1),
+        );
+    }
 }
