@@ -978,3 +978,18 @@ fn random_tiled_copies_against_cute() {
         );
     }
 }
+
+/// The gmem tile of `layout!` with run-time extents and leading dimension (a `DynamicMap`),
+/// partitioned through its `layout_core` map: every thread and value against CuTe.
+#[test]
+fn gmem_partition_of_a_runtime_layout_macro_value() {
+    use layout_typed::prelude::*;
+    let (m, k, ld) = (384usize, 256usize, 264usize);
+    // Seed order: (K, M), CuTe's (M, K):(ld, 1) reversed; the tile (64, 128), k-tile 2, m-tile 1.
+    let g_a = layout!(restrict(
+        divide([({k}, {m}):(1, {ld}), logical -> physical], (64, 128)),
+        rest = (2, 1)
+    ))
+    .unwrap();
+    check_partition(&cp_async(), &g_a.to_map(), "gmem_S");
+}
