@@ -17,6 +17,9 @@
 //! mode repeats another lane's access and issues nothing (the `ldmatrix` sources of CuTe's copy
 //! atoms, `((16,2),128):((128,0),1)`, give 16 row addresses for 32 lanes).
 //!
+//! [`copy_conflicts`] counts the conflicts of a tiled copy's partition of shared memory
+//! ([`crate::copy::TiledCopy`]), warp by warp, with the copy's vector as the access width.
+//!
 //! ```
 //! use layout_core::banks::{conflicts, WarpAccess};
 //! use layout_core::{Annotated, Layout, Map, Space, Swizzle, SwizzleUnit};
