@@ -971,6 +971,60 @@ pub enum Error {
         /// The offset (elements) of that value.
         offset: i64,
     },
+    /// A tiled copy's vector width that is not a positive divisor of what it divides: the
+    /// values per thread (the atom's width, [`crate::copy::TiledCopy::new`]) or the atom's
+    /// width (a width checked by [`crate::copy::TiledCopy::check_vector_width`]).
+    CopyVector {
+        /// The width, in elements.
+        vector: i64,
+        /// What it must divide.
+        values: i64,
+    },
+    /// A tiled copy's vector whose first offset, plus the storage's base, is not a multiple of
+    /// the vector width: the access is misaligned.
+    CopyVectorAligned {
+        /// The storage.
+        side: crate::copy::CopySide,
+        /// The thread.
+        thread: i64,
+        /// The vector's first value (flat index of the thread's partition).
+        value: i64,
+        /// Its offset in the storage, in elements (without the base).
+        offset: i64,
+        /// The storage's base offset.
+        base: i64,
+        /// The vector width, in elements.
+        width: i64,
+    },
+    /// A tiled copy's vector whose values are not at consecutive offsets.
+    CopyVectorContiguous {
+        /// The storage.
+        side: crate::copy::CopySide,
+        /// The thread.
+        thread: i64,
+        /// The value that breaks the run (flat index of the thread's partition).
+        value: i64,
+        /// Its offset, in elements.
+        offset: i64,
+        /// The offset that would continue the vector.
+        expected: i64,
+    },
+    /// [`crate::copy::max_common_vector`] of two maps over different numbers of logical
+    /// positions.
+    CommonVectorSize {
+        /// Size of the first map's domain.
+        a: i64,
+        /// Size of the second.
+        b: i64,
+    },
+    /// [`crate::copy::max_common_vector`] of a second map that is neither a layout nor a
+    /// swizzled layout, with more positions than it enumerates.
+    CommonVectorTooLarge {
+        /// Number of positions.
+        size: i64,
+        /// The limit, [`crate::copy::COMMON_VECTOR_LIMIT`].
+        limit: i64,
+    },
 }
 
 /// Which quantity overflowed in [`Error::Overflow`].
@@ -2899,6 +2953,93 @@ impl Error {
                 },
                 Some(&|f| {
                     f.write_str("use a smaller vector, or a layout (and swizzle) that keeps each lane's values contiguous and aligned")
+                }),
+            ),
+            Error::CopyVector { vector, values } => row(
+                part,
+                w,
+                "copy-vector",
+                &|f| {
+                    write!(
+                        f,
+                        "tiled copy: a vector of {vector} elements does not divide {values}"
+                    )
+                },
+                Some(&|f| {
+                    write!(
+                        f,
+                        "the atom's vector divides the values per thread, and a checked width divides the atom's vector: a positive divisor of {values}"
+                    )
+                }),
+            ),
+            Error::CopyVectorAligned {
+                side,
+                thread,
+                value,
+                offset,
+                base,
+                width,
+            } => row(
+                part,
+                w,
+                "copy-vector-aligned",
+                &|f| {
+                    write!(
+                        f,
+                        "tiled copy: thread {thread}'s vector from value {value} starts at {side} offset {offset}, base {base}: not a multiple of the width {width}"
+                    )
+                },
+                Some(&|f| {
+                    write!(
+                        f,
+                        "a vector of {width} elements starts at a multiple of {width}: pad the leading dimension or the base to a multiple of {width}, or copy with a narrower vector (`max_vector`)"
+                    )
+                }),
+            ),
+            Error::CopyVectorContiguous {
+                side,
+                thread,
+                value,
+                offset,
+                expected,
+            } => row(
+                part,
+                w,
+                "copy-vector-contiguous",
+                &|f| {
+                    write!(
+                        f,
+                        "tiled copy: thread {thread}'s value {value} is at {side} offset {offset}, not {expected}: its vector is not contiguous"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("copy with a narrower vector (`max_vector`), or lay the storage out so that each thread's consecutive values are consecutive in memory")
+                }),
+            ),
+            Error::CommonVectorSize { a, b } => row(
+                part,
+                w,
+                "size-mismatch",
+                &|f| {
+                    write!(
+                        f,
+                        "max_common_vector: the maps have {a} and {b} logical positions"
+                    )
+                },
+                Some(&|f| f.write_str("compare two maps of the same logical positions")),
+            ),
+            Error::CommonVectorTooLarge { size, limit } => row(
+                part,
+                w,
+                "too-large",
+                &|f| {
+                    write!(
+                        f,
+                        "max_common_vector: inverting a map of {size} positions that is not a layout exceeds the limit of {limit}"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("give a layout or a swizzled layout as the second map, or restrict both maps to one thread's partition")
                 }),
             ),
         }

@@ -56,7 +56,10 @@
 //! - **CuTe's own operations:** [`cute`] (`coalesce`, `composition`, `complement`, the
 //!   divides and products, the inverses, in CuTe order with CuTe's semantics), each result
 //!   returned only if it satisfies CuTe's own postconditions (spec: Postconditions).
-//! - **Shared memory:** [`banks`] (the bank conflicts of one warp's access).
+//! - **Tiled copies:** [`copy`] (CuTe's `make_tiled_copy`, `partition_S`/`partition_D`, the
+//!   vector width a copy moves, checked; CuTe's `max_common_vector`).
+//! - **Shared memory:** [`banks`] (the bank conflicts of one warp's access, and of a tiled
+//!   copy's partition).
 //! - **The expression language:** [`expr`] (the text `layout!` and the `layout` command read:
 //!   layouts, declarations and algebra expressions, parsed once, checked with every error at
 //!   its token, evaluated with the operations above).
@@ -113,6 +116,7 @@ extern crate std;
 
 mod alias;
 pub mod banks;
+pub mod copy;
 pub mod cute;
 mod decide;
 mod dense;
