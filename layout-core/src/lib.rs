@@ -56,6 +56,10 @@
 //! - **CuTe's own operations:** [`cute`] (`coalesce`, `composition`, `complement`, the
 //!   divides and products, the inverses, in CuTe order with CuTe's semantics), each result
 //!   returned only if it satisfies CuTe's own postconditions (spec: Postconditions).
+//! - **Residue tiles:** [`residue`] (a divide whose tile need not divide the tensor, CuTe's
+//!   `local_tile` over `ceil_div`: the grid, the residue, each thread's coordinates, the
+//!   predicate as a function and as code, and the check that every predicated access stays in
+//!   the tensor).
 //! - **Shared memory:** [`banks`] (the bank conflicts of one warp's access).
 //! - **The expression language:** [`expr`] (the text `layout!` and the `layout` command read:
 //!   layouts, declarations and algebra expressions, parsed once, checked with every error at
@@ -124,6 +128,7 @@ mod map;
 mod ops;
 mod parse;
 mod range;
+pub mod residue;
 mod space;
 mod swizzle;
 mod tree;
