@@ -125,6 +125,13 @@ fn cut_mode(
         });
     }
     let divides = size.checked_rem(k) == Some(0);
+    let merged;
+    let leaves = if divides {
+        leaves
+    } else {
+        merged = merge_contiguous(leaves);
+        merged.as_slice()
+    };
     let mut needed = k;
     let mut tile: Vec<(i64, Stride)> = Vec::new();
     for (q, &(leaf, n, d)) in leaves.iter().enumerate().rev() {
@@ -189,6 +196,38 @@ fn cut_mode(
     })
 }
 
+/// A mode's leaves (slowest first) with every run of contiguous leaves merged into one (a
+/// slower leaf whose stride is the faster one's size times its stride) and size-1 leaves
+/// dropped: the same function of the mode's flat coordinate. A merged leaf keeps the path of
+/// its fastest leaf.
+fn merge_contiguous(leaves: &[(ModePath, i64, Stride)]) -> Vec<(ModePath, i64, Stride)> {
+    let mut out: Vec<(ModePath, i64, Stride)> = Vec::new();
+    for &(path, n, d) in leaves.iter().rev() {
+        if n == 1 {
+            continue;
+        }
+        if let Some(last) = out.last_mut() {
+            let next = match (last.2, d) {
+                (Stride::Broadcast, Stride::Broadcast) => Some(Stride::Broadcast),
+                (Stride::Int(f), Stride::Int(s)) if f.checked_mul(last.1) == Some(s) => {
+                    Some(Stride::Int(f))
+                }
+                _ => None,
+            };
+            if let (Some(stride), Some(size)) = (next, last.1.checked_mul(n)) {
+                *last = (last.0, size, stride);
+                continue;
+            }
+        }
+        out.push((path, n, d));
+    }
+    if out.is_empty() {
+        out.extend(leaves.last().copied());
+    }
+    out.reverse();
+    out
+}
+
 fn piece_tree(piece: &[(i64, Stride)]) -> (Tree<i64>, Tree<Stride>) {
     match piece {
         [(n, d)] => (Tree::Leaf(*n), Tree::Leaf(*d)),
@@ -250,7 +289,8 @@ fn cuts_of(tensor: &Layout, tile: &[i64]) -> Result<(Vec<i64>, Vec<Cut>, Layout)
 /// order), the last tile of each mode holding the residue.
 ///
 /// Each top-level mode is cut as [`crate::divide`] cuts it, except that an entry that does not
-/// divide the mode's size cuts the mode's slowest leaf with padding: `n : d` by `c` gives
+/// divide the mode's size cuts the mode's leaves after merging every contiguous run of them
+/// (and dropping size-1 leaves), and cuts the slowest of them with padding: `n : d` by `c` gives
 /// `c : d` in the tile and `ceil(n/c) : c·d` in the rest. The offset of every position whose
 /// predicate holds is then the tensor's offset at its global coordinate (the padded leaf's
 /// coordinate is below `n` exactly when the predicate holds). Sizes and strides may be values
