@@ -737,6 +737,19 @@ fn coordinate_programs(
     Ok(out)
 }
 
+/// Whether a program reads coordinate `i`.
+fn reads(lets: &[Sum], result: &Sum, i: usize) -> bool {
+    lets.iter().chain(core::iter::once(result)).any(|s| {
+        s.terms.iter().any(|(_, t)| {
+            let v = match *t {
+                Term::Var(v) | Term::Div(v, _) | Term::Mod(v, _) | Term::DivMod(v, _, _) => v,
+                Term::Swizzle { x, .. } => x,
+            };
+            v == Var::Coord(i)
+        })
+    })
+}
+
 impl Partition<'_> {
     /// The number of threads `T` (the size of the domain's last top-level mode).
     #[must_use]
@@ -860,13 +873,20 @@ impl Partition<'_> {
     }
 
     /// The predicate as Rust in integer type `ty`: as [`Partition::to_c`], `NAME` returning
-    /// `bool`.
+    /// `bool` (the compares joined by `&&`).
     ///
     /// # Errors
     /// As [`Program::check_range`].
     pub fn to_rust(&self, name: &str, ty: IntType) -> Result<String, Error> {
         let mut out = String::new();
         for (m, p) in self.coords.iter().enumerate() {
+            // A parameter the coordinate does not read is `_name`, as Rust asks.
+            let mut p = p.clone();
+            for (i, n) in p.names.iter_mut().enumerate() {
+                if !reads(&p.lets, &p.result, i) {
+                    n.insert(0, '_');
+                }
+            }
             out.push_str(&p.to_rust(&format!("{name}_coord{m}"), ty)?);
             out.push('\n');
         }
@@ -881,9 +901,9 @@ impl Partition<'_> {
             extents.join(", ")
         );
         let compares: Vec<String> = (0..rank)
-            .map(|m| format!("({name}_coord{m}(thread, value, tile{m}) < extent{m})"))
+            .map(|m| format!("{name}_coord{m}(thread, value, tile{m}) < extent{m}"))
             .collect();
-        let _ = writeln!(out, "    {}\n}}", compares.join(" & "));
+        let _ = writeln!(out, "    {}\n}}", compares.join(" && "));
         Ok(out)
     }
 }

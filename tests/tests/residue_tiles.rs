@@ -732,6 +732,8 @@ fn emitted_predicates_compile_and_run() {
     }
     let mut src = String::from("#include <stdint.h>\n#include <stdio.h>\n");
     let mut main = String::from("int main(void) {\n");
+    let mut rs = String::new();
+    let mut rs_main = String::from("fn main() {\n    let mut out = String::new();\n");
     let mut expected = String::new();
     // Programs that are weighted sums of the digits, and ones that unflatten the logical index.
     let mut forms = [0, 0];
@@ -742,6 +744,7 @@ fn emitted_predicates_compile_and_run() {
             forms[usize::from(p.lets.is_empty())] += 1;
         }
         src.push_str(&part.to_c(&format!("p{k}"), IntType::I64, false).unwrap());
+        rs.push_str(&part.to_rust(&format!("p{k}"), IntType::I64).unwrap());
         let rank = tile.len();
         let ext: Vec<i64> = (0..rank).map(|m| model.extent(m)).collect();
         let grid: Vec<i64> = (0..rank).map(|m| ceil(ext[m], tile[m])).collect();
@@ -785,9 +788,21 @@ fn emitted_predicates_compile_and_run() {
             tiles_args.join(", "),
             ext_args.join(", ")
         );
+        let rs_loops: String = (0..rank)
+            .map(|m| format!("for r{m} in 0..{}i64 {{ ", grid[m]))
+            .collect();
+        let _ = writeln!(
+            rs_main,
+            "    {rs_loops}for t in 0..{threads}i64 {{ for v in 0..{values}i64 {{ out.push(if p{k}(t, v, {}, {}) {{ '1' }} else {{ '0' }}); }} }}{}\n    out.push('\\n');",
+            tiles_args.join(", "),
+            ext_args.join(", "),
+            "}".repeat(rank)
+        );
     }
     main.push_str("  return 0;\n}\n");
     src.push_str(&main);
+    rs_main.push_str("    print!(\"{out}\");\n}\n");
+    rs.push_str(&rs_main);
     let dir = std::env::temp_dir().join(format!("layout-residue-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (c_file, exe) = (dir.join("predicate.c"), dir.join("predicate"));
@@ -804,9 +819,26 @@ fn emitted_predicates_compile_and_run() {
     assert!(out.status.success());
     let got = String::from_utf8(out.stdout).unwrap();
     for (k, (g, e)) in got.lines().zip(expected.lines()).enumerate() {
-        assert!(g == e, "case {k}: the emitted predicate differs\n{src}");
+        assert!(g == e, "case {k}: the emitted C predicate differs\n{src}");
     }
     assert_eq!(got.lines().count(), cases.len());
+    // The same predicates as Rust.
+    let (rs_file, rs_exe) = (dir.join("predicate.rs"), dir.join("predicate_rs"));
+    std::fs::write(&rs_file, &rs).unwrap();
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_string());
+    let status = Command::new(&rustc)
+        .args(["--edition", "2024", "-O", "-D", "warnings", "-o"])
+        .arg(&rs_exe)
+        .arg(&rs_file)
+        .status()
+        .expect("rustc");
+    assert!(status.success(), "Rust did not compile:\n{rs}");
+    let out = Command::new(&rs_exe).output().unwrap();
+    assert!(out.status.success());
+    assert!(
+        String::from_utf8(out.stdout).unwrap() == expected,
+        "the emitted Rust predicate differs"
+    );
     assert!(forms[0] > 0 && forms[1] > 0, "{forms:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
