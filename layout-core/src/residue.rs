@@ -243,11 +243,12 @@ fn group_tree(cuts: &[Cut], rest: bool) -> (Tree<i64>, Tree<Stride>) {
         .iter()
         .map(|c| piece_tree(if rest { &c.rest } else { &c.tile }))
         .collect();
-    if pieces.len() == 1 {
-        return pieces
-            .into_iter()
-            .next()
-            .unwrap_or((Tree::Leaf(1), Tree::Leaf(Stride::Int(1))));
+    if let [(s, d)] = pieces.as_slice() {
+        // One mode: its piece, wrapped once more when it is a tuple (as `divide` writes it).
+        return match s {
+            Tree::Leaf(_) => (s.clone(), d.clone()),
+            Tree::Tuple(_) => (Tree::Tuple(vec![s.clone()]), Tree::Tuple(vec![d.clone()])),
+        };
     }
     let (s, d): (Vec<_>, Vec<_>) = pieces.into_iter().unzip();
     (Tree::Tuple(s), Tree::Tuple(d))

@@ -193,7 +193,7 @@ fn the_gemm_sizes_tile_with_residues() {
 #[test]
 fn random_tensors_and_tiles() {
     let mut rng = Rng(0x5e51d);
-    let (mut ok, mut split) = (0, 0);
+    let (mut ok, mut split, mut divides) = (0, 0, 0);
     for _ in 0..300 {
         let rank = rng.range(1, 3) as usize;
         // Column- or row-major with padding, some modes nested (coalescable or not).
@@ -234,6 +234,16 @@ fn random_tensors_and_tiles() {
         match residue::ceil_divide(&l, &tile) {
             Ok(tiles) => {
                 check_tiles(&model, &tile, &tiles);
+                // Where every entry divides, the padded layout is `divide`'s result.
+                if (0..rank).all(|m| model.extent(m) % tile[m] == 0) {
+                    assert_eq!(
+                        tiles.padded(),
+                        &divide(&l, &tile).unwrap(),
+                        "{}",
+                        model.text()
+                    );
+                    divides += 1;
+                }
                 ok += 1;
             }
             Err(
@@ -260,7 +270,10 @@ fn random_tensors_and_tiles() {
             Err(e) => panic!("{}: {e}", model.text()),
         }
     }
-    assert!(ok > 150 && split > 0, "{ok} {split}");
+    assert!(
+        ok > 150 && split > 0 && divides > 10,
+        "{ok} {split} {divides}"
+    );
 }
 
 #[test]
