@@ -880,3 +880,64 @@ fn the_hgemm_predicate_is_one_weighted_sum_per_mode() {
     let r = part.to_rust("pred", IntType::I64).unwrap();
     assert!(r.contains("-> bool"), "{r}");
 }
+
+#[test]
+fn errors_say_their_numbers_and_help() {
+    let at = |v: &[usize]| ModePath::from_indices(v).unwrap();
+    let cases = [
+        (
+            Error::ResidueSplit {
+                mode: at(&[0, 1]),
+                tile: 4,
+                needed: 4,
+                size: 3,
+            },
+            "residue-split",
+            "ceil-divide: tile entry 4 leaves a residue and cuts mode (0,1) of size 3 unevenly: 4 positions remain for it after the faster leaves, neither of 4 and 3 divides the other, and slower leaves follow it",
+        ),
+        (
+            Error::ResidueOffset {
+                mode: at(&[1, 0]),
+                tensor_mode: 0,
+                coord: 64,
+                offset: 24576,
+                expected: 19200,
+            },
+            "residue-offset",
+            "a predicated access leaves the tensor: at global coordinate 64 of mode 0 the padded layout (mode (1,0)) reaches offset 24576, the tensor 19200",
+        ),
+        (
+            Error::ResidueShape { mode: at(&[0, 1]) },
+            "residue-shape",
+            "the padded layout's mode (0,1) does not have the shape of the ceil-divide's `(tile, rest)` layout",
+        ),
+        (
+            Error::PartitionRank { rank: 3 },
+            "partition-rank",
+            "a thread-value layout over a tile has the domain `(value, thread)`, but this one has 3 top-level modes",
+        ),
+        (
+            Error::PartitionTile {
+                reach: 16,
+                tile: 32,
+            },
+            "partition-tile",
+            "the thread-value layout reaches logical positions [0, 16), but the tile has 32",
+        ),
+    ];
+    for (e, rule, text) in cases {
+        assert_eq!(e.rule(), rule);
+        assert_eq!(e.to_string(), text);
+        assert!(!e.help().expect("a help").to_string().is_empty());
+    }
+    assert_eq!(
+        Error::ResidueSplit {
+            mode: at(&[0, 1]),
+            tile: 4,
+            needed: 4,
+            size: 3
+        }
+        .mode(),
+        Some(at(&[0, 1]))
+    );
+}
