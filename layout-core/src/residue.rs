@@ -587,8 +587,8 @@ impl ResidueTiles {
         })?;
         let (lo, hi) = tv.span();
         let reach = hi.saturating_add(1);
-        let dense = tv.is_broadcast() || tv.size() == positions;
-        if lo != 0 || reach != positions || !dense {
+        // `check` made it a dense bijection onto `[0, size)`.
+        if lo != 0 || reach != positions || tv.size() != positions {
             return Err(Error::PartitionTile {
                 reach,
                 tile: positions,
