@@ -961,6 +961,54 @@ pub enum Error {
         /// Values per thread divided by the vector.
         instructions: i64,
     },
+    /// `residue::ceil_divide`: a tile entry that does not divide its mode's size cuts a leaf
+    /// that is not the mode's slowest (walking from the fastest leaf, `needed` positions remain
+    /// at the leaf of size `size`, and neither divides the other): the padded tile would not be
+    /// a strided map of the mode.
+    ResidueSplit {
+        /// The leaf that would be cut.
+        mode: ModePath,
+        /// The tile entry `k` of its top-level mode.
+        tile: i64,
+        /// What remains of `k` after the faster leaves.
+        needed: i64,
+        /// The leaf's size.
+        size: i64,
+    },
+    /// `residue::check_padded`: a padded tiled layout reaches, at a position where the
+    /// predicate holds, another offset than the tensor at that global coordinate.
+    ResidueOffset {
+        /// The leaf of the padded layout (seed order: `(tile, rest)` groups, then the mode)
+        /// whose stride differs.
+        mode: ModePath,
+        /// The top-level mode of the tensor.
+        tensor_mode: usize,
+        /// The global coordinate along that mode of the access (the others 0).
+        coord: i64,
+        /// The padded layout's offset there.
+        offset: i64,
+        /// The tensor's offset there.
+        expected: i64,
+    },
+    /// `residue::check_padded`: the padded layout does not have the shape of the ceil-divide's
+    /// `(tile, rest)` layout at `mode`.
+    ResidueShape {
+        /// The first mode whose shape differs.
+        mode: ModePath,
+    },
+    /// `residue::Partition`: the thread-value layout's domain is not `(value, thread)`.
+    PartitionRank {
+        /// Its number of top-level modes.
+        rank: usize,
+    },
+    /// `residue::Partition`: the thread-value layout's logical image is not the tile's
+    /// positions `[0, tile)`.
+    PartitionTile {
+        /// The largest logical index it reaches, plus one.
+        reach: i64,
+        /// The number of positions of the tile.
+        tile: i64,
+    },
     /// Bank conflicts of a lane whose vector is not contiguous and aligned in memory, so it is
     /// not one access.
     NotVector {
@@ -1221,6 +1269,9 @@ impl Error {
             | Error::CoordProfile { mode, .. }
             | Error::NotDivisible { mode, .. }
             | Error::TileSplit { mode, .. }
+            | Error::ResidueSplit { mode, .. }
+            | Error::ResidueOffset { mode, .. }
+            | Error::ResidueShape { mode }
             | Error::CutePostcondition { mode, .. }
             | Error::CuteRefused { mode, .. }
             | Error::CuteStrict { mode, .. } => Some(mode),
@@ -2935,6 +2986,87 @@ impl Error {
                 },
                 Some(&|f| {
                     f.write_str("count the conflicts of one tile or one k-block: `restrict` or `divide` the layouts first")
+                }),
+            ),
+            Error::ResidueSplit {
+                mode,
+                tile,
+                needed,
+                size,
+            } => row(
+                part,
+                w,
+                "residue-split",
+                &|f| {
+                    write!(
+                        f,
+                        "ceil-divide: tile entry {tile} leaves a residue and cuts {mode} of size {size} unevenly: {needed} positions remain for it after the faster leaves, neither of {needed} and {size} divides the other, and slower leaves follow it"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("a tile entry that does not divide its mode's size must cut the mode's slowest leaf: coalesce the mode, or choose an entry that divides its faster leaves")
+                }),
+            ),
+            Error::ResidueOffset {
+                mode,
+                tensor_mode,
+                coord,
+                offset,
+                expected,
+            } => row(
+                part,
+                w,
+                "residue-offset",
+                &|f| {
+                    write!(
+                        f,
+                        "a predicated access leaves the tensor: at global coordinate {coord} of mode {tensor_mode} the padded layout ({mode}) reaches offset {offset}, the tensor {expected}"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("build the padded layout with `residue::ceil_divide`: the rest strides are the tile entry times the tensor's strides, not the padded extents'")
+                }),
+            ),
+            Error::ResidueShape { mode } => row(
+                part,
+                w,
+                "residue-shape",
+                &|f| {
+                    write!(
+                        f,
+                        "the padded layout's {mode} does not have the shape of the ceil-divide's `(tile, rest)` layout"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("compare with `residue::ceil_divide(tensor, tile)?.padded()`: one tile and one rest piece per top-level mode")
+                }),
+            ),
+            Error::PartitionRank { rank } => row(
+                part,
+                w,
+                "partition-rank",
+                &|f| {
+                    write!(
+                        f,
+                        "a thread-value layout over a tile has the domain `(value, thread)`, but this one has {rank} top-level modes"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("group the domain into two top-level modes, values then threads (seed order; CuTe's `(thread, value)`)")
+                }),
+            ),
+            Error::PartitionTile { reach, tile } => row(
+                part,
+                w,
+                "partition-tile",
+                &|f| {
+                    write!(
+                        f,
+                        "the thread-value layout reaches logical positions [0, {reach}), but the tile has {tile}"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("partition the tile that was divided: its logical image must be every one of the tile's positions")
                 }),
             ),
             Error::NotVector {

@@ -58,6 +58,10 @@
 //!   returned only if it satisfies CuTe's own postconditions (spec: Postconditions).
 //! - **Tiled copies:** [`copy`] (CuTe's `make_tiled_copy`, `partition_S`/`partition_D`, the
 //!   vector width a copy moves, checked; CuTe's `max_common_vector`).
+//! - **Residue tiles:** [`residue`] (a divide whose tile need not divide the tensor, CuTe's
+//!   `local_tile` over `ceil_div`: the grid, the residue, each thread's coordinates, the
+//!   predicate as a function and as code, and the check that every predicated access stays in
+//!   the tensor).
 //! - **Shared memory:** [`banks`] (the bank conflicts of one warp's access, and of a tiled
 //!   copy's partition).
 //! - **The expression language:** [`expr`] (the text `layout!` and the `layout` command read:
@@ -128,6 +132,7 @@ mod map;
 mod ops;
 mod parse;
 mod range;
+pub mod residue;
 mod space;
 mod swizzle;
 mod tree;
