@@ -17,6 +17,9 @@
 //! mode repeats another lane's access and issues nothing (the `ldmatrix` sources of CuTe's copy
 //! atoms, `((16,2),128):((128,0),1)`, give 16 row addresses for 32 lanes).
 //!
+//! [`copy_conflicts`] counts the conflicts of a tiled copy's partition of shared memory
+//! ([`crate::copy::TiledCopy`]), warp by warp, with the copy's vector as the access width.
+//!
 //! ```
 //! use layout_core::banks::{conflicts, WarpAccess};
 //! use layout_core::{Annotated, Layout, Map, Space, Swizzle, SwizzleUnit};
@@ -360,6 +363,62 @@ pub fn conflicts(smem: &Map, tv: &Layout, access: &WarpAccess) -> Result<Conflic
         wavefronts,
         ideal,
     })
+}
+
+/// The bank conflicts of a tiled copy's partition of a shared-memory map, one [`Conflicts`] per
+/// warp (warp `w` is threads `32·w ..= 32·w + 31` of the copy).
+///
+/// `smem` is `logical -> physical` (a swizzle may follow) over a tensor whose modes are
+/// multiples of the copy's tile ([`crate::copy::TiledCopy::partition`]); each thread moves
+/// its partition's values [`crate::copy::TiledCopy::vector`] at a time, one instruction per
+/// group of values (every repeat of the tile included), served in phases as the module
+/// documentation says: a 128-bit access (8 halves) is served per quarter-warp, 8 lanes × 16
+/// bytes per phase.
+///
+/// ```
+/// use layout_core::banks::copy_conflicts;
+/// use layout_core::copy::TiledCopy;
+/// use layout_core::{Annotated, Layout, Map, Space, Swizzle, SwizzleUnit};
+/// // 128 threads, 8 halves each, row by row over a 16×64 tile (CuTe order).
+/// let copy = TiledCopy::new(&Layout::from_cute("(16,8):(8,1)")?, &Layout::from_cute("(1,8):(1,1)")?, 8)?;
+/// let rows: Map = Annotated::new(Layout::from_cute("(16,64):(64,1)")?, Space::Logical, Space::Physical)?.into();
+/// let per_warp = copy_conflicts(&copy, &rows, 16)?;
+/// assert_eq!(per_warp.len(), 4);
+/// // A phase is one 128-byte row: conflict-free.
+/// assert!(per_warp.iter().all(|c| c.is_conflict_free()));
+/// # Ok::<(), layout_core::Error>(())
+/// ```
+///
+/// # Errors
+/// The errors of [`crate::copy::TiledCopy::partition`] and of [`conflicts`] (an element width
+/// and vector that are not an access of 1 to 16 bytes, a vector that is not contiguous and
+/// aligned in shared memory).
+pub fn copy_conflicts(
+    copy: &crate::copy::TiledCopy,
+    smem: &Map,
+    element_bits: u32,
+) -> Result<Vec<Conflicts>, Error> {
+    let tv = copy.access_layout(smem)?;
+    let warps = copy
+        .threads()
+        .checked_add(WARP_SIZE - 1)
+        .unwrap_or(i64::MAX)
+        .checked_div(WARP_SIZE)
+        .unwrap_or(0);
+    (0..warps)
+        .map(|warp| {
+            conflicts(
+                smem,
+                &tv,
+                &WarpAccess {
+                    element_bits,
+                    vector: copy.vector(),
+                    warp,
+                    thread_mode: 1,
+                },
+            )
+        })
+        .collect()
 }
 
 #[cfg(test)]

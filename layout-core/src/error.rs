@@ -961,6 +961,54 @@ pub enum Error {
         /// Values per thread divided by the vector.
         instructions: i64,
     },
+    /// `residue::ceil_divide`: a tile entry that does not divide its mode's size cuts a leaf
+    /// that is not the mode's slowest (walking from the fastest leaf, `needed` positions remain
+    /// at the leaf of size `size`, and neither divides the other): the padded tile would not be
+    /// a strided map of the mode.
+    ResidueSplit {
+        /// The leaf that would be cut.
+        mode: ModePath,
+        /// The tile entry `k` of its top-level mode.
+        tile: i64,
+        /// What remains of `k` after the faster leaves.
+        needed: i64,
+        /// The leaf's size.
+        size: i64,
+    },
+    /// `residue::check_padded`: a padded tiled layout reaches, at a position where the
+    /// predicate holds, another offset than the tensor at that global coordinate.
+    ResidueOffset {
+        /// The leaf of the padded layout (seed order: `(tile, rest)` groups, then the mode)
+        /// whose stride differs.
+        mode: ModePath,
+        /// The top-level mode of the tensor.
+        tensor_mode: usize,
+        /// The global coordinate along that mode of the access (the others 0).
+        coord: i64,
+        /// The padded layout's offset there.
+        offset: i64,
+        /// The tensor's offset there.
+        expected: i64,
+    },
+    /// `residue::check_padded`: the padded layout does not have the shape of the ceil-divide's
+    /// `(tile, rest)` layout at `mode`.
+    ResidueShape {
+        /// The first mode whose shape differs.
+        mode: ModePath,
+    },
+    /// `residue::Partition`: the thread-value layout's domain is not `(value, thread)`.
+    PartitionRank {
+        /// Its number of top-level modes.
+        rank: usize,
+    },
+    /// `residue::Partition`: the thread-value layout's logical image is not the tile's
+    /// positions `[0, tile)`.
+    PartitionTile {
+        /// The largest logical index it reaches, plus one.
+        reach: i64,
+        /// The number of positions of the tile.
+        tile: i64,
+    },
     /// Bank conflicts of a lane whose vector is not contiguous and aligned in memory, so it is
     /// not one access.
     NotVector {
@@ -1042,6 +1090,60 @@ pub enum Error {
         atom_threads: i64,
         /// The tiled MMA's threads.
         threads: i64,
+    },
+    /// A tiled copy's vector width that is not a positive divisor of what it divides: the
+    /// values per thread (the atom's width, [`crate::copy::TiledCopy::new`]) or the atom's
+    /// width (a width checked by [`crate::copy::TiledCopy::check_vector_width`]).
+    CopyVector {
+        /// The width, in elements.
+        vector: i64,
+        /// What it must divide.
+        values: i64,
+    },
+    /// A tiled copy's vector whose first offset, plus the storage's base, is not a multiple of
+    /// the vector width: the access is misaligned.
+    CopyVectorAligned {
+        /// The storage.
+        side: crate::copy::CopySide,
+        /// The thread.
+        thread: i64,
+        /// The vector's first value (flat index of the thread's partition).
+        value: i64,
+        /// Its offset in the storage, in elements (without the base).
+        offset: i64,
+        /// The storage's base offset.
+        base: i64,
+        /// The vector width, in elements.
+        width: i64,
+    },
+    /// A tiled copy's vector whose values are not at consecutive offsets.
+    CopyVectorContiguous {
+        /// The storage.
+        side: crate::copy::CopySide,
+        /// The thread.
+        thread: i64,
+        /// The value that breaks the run (flat index of the thread's partition).
+        value: i64,
+        /// Its offset, in elements.
+        offset: i64,
+        /// The offset that would continue the vector.
+        expected: i64,
+    },
+    /// [`crate::copy::max_common_vector`] of two maps over different numbers of logical
+    /// positions.
+    CommonVectorSize {
+        /// Size of the first map's domain.
+        a: i64,
+        /// Size of the second.
+        b: i64,
+    },
+    /// [`crate::copy::max_common_vector`] of a second map that is neither a layout nor a
+    /// swizzled layout, with more positions than it enumerates.
+    CommonVectorTooLarge {
+        /// Number of positions.
+        size: i64,
+        /// The limit, [`crate::copy::COMMON_VECTOR_LIMIT`].
+        limit: i64,
     },
 }
 
@@ -1239,6 +1341,9 @@ impl Error {
             | Error::CoordProfile { mode, .. }
             | Error::NotDivisible { mode, .. }
             | Error::TileSplit { mode, .. }
+            | Error::ResidueSplit { mode, .. }
+            | Error::ResidueOffset { mode, .. }
+            | Error::ResidueShape { mode }
             | Error::CutePostcondition { mode, .. }
             | Error::CuteRefused { mode, .. }
             | Error::CuteStrict { mode, .. } => Some(mode),
@@ -2955,6 +3060,87 @@ impl Error {
                     f.write_str("count the conflicts of one tile or one k-block: `restrict` or `divide` the layouts first")
                 }),
             ),
+            Error::ResidueSplit {
+                mode,
+                tile,
+                needed,
+                size,
+            } => row(
+                part,
+                w,
+                "residue-split",
+                &|f| {
+                    write!(
+                        f,
+                        "ceil-divide: tile entry {tile} leaves a residue and cuts {mode} of size {size} unevenly: {needed} positions remain for it after the faster leaves, neither of {needed} and {size} divides the other, and slower leaves follow it"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("a tile entry that does not divide its mode's size must cut the mode's slowest leaf: coalesce the mode, or choose an entry that divides its faster leaves")
+                }),
+            ),
+            Error::ResidueOffset {
+                mode,
+                tensor_mode,
+                coord,
+                offset,
+                expected,
+            } => row(
+                part,
+                w,
+                "residue-offset",
+                &|f| {
+                    write!(
+                        f,
+                        "a predicated access leaves the tensor: at global coordinate {coord} of mode {tensor_mode} the padded layout ({mode}) reaches offset {offset}, the tensor {expected}"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("build the padded layout with `residue::ceil_divide`: the rest strides are the tile entry times the tensor's strides, not the padded extents'")
+                }),
+            ),
+            Error::ResidueShape { mode } => row(
+                part,
+                w,
+                "residue-shape",
+                &|f| {
+                    write!(
+                        f,
+                        "the padded layout's {mode} does not have the shape of the ceil-divide's `(tile, rest)` layout"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("compare with `residue::ceil_divide(tensor, tile)?.padded()`: one tile and one rest piece per top-level mode")
+                }),
+            ),
+            Error::PartitionRank { rank } => row(
+                part,
+                w,
+                "partition-rank",
+                &|f| {
+                    write!(
+                        f,
+                        "a thread-value layout over a tile has the domain `(value, thread)`, but this one has {rank} top-level modes"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("group the domain into two top-level modes, values then threads (seed order; CuTe's `(thread, value)`)")
+                }),
+            ),
+            Error::PartitionTile { reach, tile } => row(
+                part,
+                w,
+                "partition-tile",
+                &|f| {
+                    write!(
+                        f,
+                        "the thread-value layout reaches logical positions [0, {reach}), but the tile has {tile}"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("partition the tile that was divided: its logical image must be every one of the tile's positions")
+                }),
+            ),
             Error::NotVector {
                 thread,
                 value,
@@ -3114,6 +3300,93 @@ impl Error {
                 },
                 Some(&|f| {
                     f.write_str("the atom's values must divide each thread's values in the MMA's permutation tile, and its threads the tiled MMA's: widen the permutation tile, or take a narrower copy atom")
+                }),
+            ),
+            Error::CopyVector { vector, values } => row(
+                part,
+                w,
+                "copy-vector",
+                &|f| {
+                    write!(
+                        f,
+                        "tiled copy: a vector of {vector} elements does not divide {values}"
+                    )
+                },
+                Some(&|f| {
+                    write!(
+                        f,
+                        "the atom's vector divides the values per thread, and a checked width divides the atom's vector: a positive divisor of {values}"
+                    )
+                }),
+            ),
+            Error::CopyVectorAligned {
+                side,
+                thread,
+                value,
+                offset,
+                base,
+                width,
+            } => row(
+                part,
+                w,
+                "copy-vector-aligned",
+                &|f| {
+                    write!(
+                        f,
+                        "tiled copy: thread {thread}'s vector from value {value} starts at {side} offset {offset}, base {base}: not a multiple of the width {width}"
+                    )
+                },
+                Some(&|f| {
+                    write!(
+                        f,
+                        "a vector of {width} elements starts at a multiple of {width}: pad the leading dimension or the base to a multiple of {width}, or copy with a narrower vector (`max_vector`)"
+                    )
+                }),
+            ),
+            Error::CopyVectorContiguous {
+                side,
+                thread,
+                value,
+                offset,
+                expected,
+            } => row(
+                part,
+                w,
+                "copy-vector-contiguous",
+                &|f| {
+                    write!(
+                        f,
+                        "tiled copy: thread {thread}'s value {value} is at {side} offset {offset}, not {expected}: its vector is not contiguous"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("copy with a narrower vector (`max_vector`), or lay the storage out so that each thread's consecutive values are consecutive in memory")
+                }),
+            ),
+            Error::CommonVectorSize { a, b } => row(
+                part,
+                w,
+                "size-mismatch",
+                &|f| {
+                    write!(
+                        f,
+                        "max_common_vector: the maps have {a} and {b} logical positions"
+                    )
+                },
+                Some(&|f| f.write_str("compare two maps of the same logical positions")),
+            ),
+            Error::CommonVectorTooLarge { size, limit } => row(
+                part,
+                w,
+                "too-large",
+                &|f| {
+                    write!(
+                        f,
+                        "max_common_vector: inverting a map of {size} positions that is not a layout exceeds the limit of {limit}"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("give a layout or a swizzled layout as the second map, or restrict both maps to one thread's partition")
                 }),
             ),
         }

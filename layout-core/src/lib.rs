@@ -58,7 +58,14 @@
 //!   returned only if it satisfies CuTe's own postconditions (spec: Postconditions).
 //! - **A kernel's layouts:** [`mma`] (CuTe's `make_tiled_mma` with its partitions of A, B
 //!   and C, and the `ldmatrix` copies that feed it, as checked thread-value layouts).
-//! - **Shared memory:** [`banks`] (the bank conflicts of one warp's access).
+//! - **Tiled copies:** [`copy`] (CuTe's `make_tiled_copy`, `partition_S`/`partition_D`, the
+//!   vector width a copy moves, checked; CuTe's `max_common_vector`).
+//! - **Residue tiles:** [`residue`] (a divide whose tile need not divide the tensor, CuTe's
+//!   `local_tile` over `ceil_div`: the grid, the residue, each thread's coordinates, the
+//!   predicate as a function and as code, and the check that every predicated access stays in
+//!   the tensor).
+//! - **Shared memory:** [`banks`] (the bank conflicts of one warp's access, and of a tiled
+//!   copy's partition).
 //! - **The expression language:** [`expr`] (the text `layout!` and the `layout` command read:
 //!   layouts, declarations and algebra expressions, parsed once, checked with every error at
 //!   its token, evaluated with the operations above).
@@ -115,6 +122,7 @@ extern crate std;
 
 mod alias;
 pub mod banks;
+pub mod copy;
 pub mod cute;
 mod decide;
 mod dense;
@@ -127,6 +135,7 @@ pub mod mma;
 mod ops;
 mod parse;
 mod range;
+pub mod residue;
 mod space;
 mod swizzle;
 mod tree;

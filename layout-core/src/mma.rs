@@ -752,20 +752,24 @@ impl CopyAtom {
 /// CuTe's `make_tiled_copy_A/B(copy_atom, tiled_mma)` for one operand: the copy's source and
 /// destination thread-value layouts over the operand's replicated CTA tile, and `retile`.
 ///
+/// CuTe returns a `TiledCopy`; here it is its own type, apart from [`crate::copy::TiledCopy`]
+/// (`make_tiled_copy` from a thread and a value layout), because its layouts map onto the
+/// operand's replicated tile and its partitions are read-only broadcasts.
+///
 /// Both layouts have the domain `(value, thread)` with the tiled MMA's threads; the value
 /// entry's flat index is CuTe's `partition_S`/`partition_D` fragment index `(CPY, CPY_M, CPY_K)`
 /// (the copy's values in one permutation tile, then the tiles along M (N for B), then along
 /// K). They map onto the same replicated tile as [`TiledMma::a`] / [`TiledMma::b`], so
-/// [`TiledCopy::partition_s`] is a read-only broadcast of the storage over the repeating warps.
+/// [`OperandCopy::partition_s`] is a read-only broadcast of the storage over the repeating warps.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TiledCopy {
+pub struct OperandCopy {
     source: Map,
     destination: Map,
     retile: Map,
     copies: i64,
 }
 
-impl TiledCopy {
+impl OperandCopy {
     /// The source side: thread-value -> logical onto the operand's replicated tile.
     #[must_use]
     pub fn source(&self) -> &Map {
@@ -847,7 +851,7 @@ impl TiledMma {
     /// [`Error::TiledCopyNotLayout`] when a composite is not a layout;
     /// [`Error::DecideTooLarge`] when deciding one needs a table past [`crate::DECIDE_LIMIT`]
     /// positions; as [`TiledMma::a`].
-    pub fn copy_a(&self, atom: &CopyAtom) -> Result<TiledCopy, Error> {
+    pub fn copy_a(&self, atom: &CopyAtom) -> Result<OperandCopy, Error> {
         self.copy(atom, Operand::A)
     }
 
@@ -855,11 +859,11 @@ impl TiledMma {
     ///
     /// # Errors
     /// As [`TiledMma::copy_a`].
-    pub fn copy_b(&self, atom: &CopyAtom) -> Result<TiledCopy, Error> {
+    pub fn copy_b(&self, atom: &CopyAtom) -> Result<OperandCopy, Error> {
         self.copy(atom, Operand::B)
     }
 
-    fn copy(&self, atom: &CopyAtom, operand: Operand) -> Result<TiledCopy, Error> {
+    fn copy(&self, atom: &CopyAtom, operand: Operand) -> Result<OperandCopy, Error> {
         let per_tile = TiledMma {
             tile: self.permutation,
             ..self.clone()
@@ -910,7 +914,7 @@ impl TiledMma {
             Operand::A => self.warps[1],
             _ => self.warps[0],
         };
-        Ok(TiledCopy {
+        Ok(OperandCopy {
             source,
             destination,
             retile,

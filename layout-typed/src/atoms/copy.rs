@@ -6,7 +6,9 @@
 //! layouts are the case's CuTe text; the `_B16` layouts are `bits_to_elements(_, 16)` of it; a
 //! broadcast's `_B16_DENSE` part is the `_B16` text with its stride-0 leaves removed. No
 //! generator keeps them in step with it: `tests/tests/atoms.rs` compares every constant with
-//! the case's bits, converted to 16-bit elements independently, at every coordinate.
+//! the case's bits, converted to 16-bit elements independently, at every coordinate, and
+//! `tests/tests/atoms_cpp.rs` with CuTe C++ over the CUTLASS 4.2 headers (the `_B16` layouts
+//! with `Copy_Atom<OP, half_t>`'s element layouts; they agree everywhere).
 
 use alloc::vec::Vec;
 use core::fmt;

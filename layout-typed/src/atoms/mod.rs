@@ -1,12 +1,26 @@
-//! CuTe's common SM80 and SM90 MMA atoms and the `ldmatrix`/`stmatrix` copy atoms, as named,
-//! checked, typed layouts.
+//! CuTe's MMA atoms (SM80 `mma.sync`, SM90 GMMA), copy atoms (`ldmatrix`, `stmatrix`,
+//! `cp.async`, `UniversalCopy`) and GMMA shared-memory layout atoms, as named, checked, typed
+//! layouts.
 //!
-//! Every constant is declared with `layout!` from the CuTe text of the CUTLASS header it cites
-//! (NVIDIA/cutlass@7107b05, v4.7.0, `file:line` as recorded in the `source` field of the
-//! corpus `tests/data/cute_corpus.json`), so `layout!` checks it while compiling: a dense
+//! Every constant is declared with `layout!`, so `layout!` checks it while compiling: a dense
 //! bijection for `thread-value -> logical`, alias-freedom up to its broadcasts for
-//! `logical -> physical`. `tests/tests/atoms.rs` compares every constant with the corpus
-//! offsets at every coordinate.
+//! `logical -> physical`. The CuTe text comes from one of two places, never retyped:
+//!
+//! - **the corpus** (`sm80.rs`, `sm90.rs`, `copy.rs`): the text of the CUTLASS header each
+//!   atom cites (NVIDIA/cutlass@7107b05, v4.7.0, `file:line` as recorded in the `source`
+//!   field of `tests/data/cute_corpus.json`); `tests/tests/atoms.rs` compares every constant
+//!   with the corpus offsets at every coordinate;
+//! - **CuTe C++ over the CUTLASS 4.2 headers** (`generated.rs`, every other atom):
+//!   `tests/cpp/atoms.cpp` prints each atom's layouts and the value CuTe computes at every
+//!   coordinate, and `tests/tests/atoms_cpp.rs` writes the module from that printout
+//!   (`UPDATE_ATOMS=1 cargo test -p layout-tests --test atoms_cpp`) and fails when the
+//!   committed file differs from what it would write.
+//!
+//! `tests/tests/atoms_cpp.rs` compares **every** constant of both kinds with the 4.2 printout at
+//! every integral coordinate, with its classification (dense bijection exactly where CuTe's
+//! values are a permutation; otherwise a broadcast whose `_DENSE` part is CuTe's values with
+//! the stride-0 digits dropped). The atoms declared from the 4.7 corpus agree with the 4.2
+//! headers at every coordinate: none of their layouts differs between the two versions.
 //!
 //! ```
 //! use layout_typed::atoms::sm80_16x8x16_f32f16f16f32_tn as atom;
@@ -24,18 +38,45 @@
 //! # Naming
 //!
 //! One module per atom, named after the CUTLASS atom in lower case, as the corpus case id
-//! spells it: `SM80_16x8x16_F32F16F16F32_TN` is [`sm80_16x8x16_f32f16f16f32_tn`], GMMA's
-//! `SM90_64x64x16_F32F16F16_SS<K,K>` is [`sm90_64x64x16_f32f16f16_ss_k_k`]. An MMA module holds
-//! `THR` (CuTe's `ThrID`), `A`, `B`, `C` (`ALayout`, `BLayout`, `CLayout`); a copy module holds
-//! `THR` and `SRC`, `DST`, `REF` (`SrcLayout`, `DstLayout`, `RefLayout`) twice: `SRC_BITS` in
-//! bits as CuTe writes them, `SRC_B16` in 16-bit elements. A broadcast layout `X` comes with its
-//! dense part `X_DENSE` (`SRC_B16_DENSE` for a copy atom).
+//! spells it, template arguments appended: `SM80_16x8x16_F32F16F16F32_TN` is
+//! [`sm80_16x8x16_f32f16f16f32_tn`], GMMA's `SM90_64x64x16_F32F16F16_SS<K,K>` is
+//! [`sm90_64x64x16_f32f16f16_ss_k_k`], `SM80_CP_ASYNC_CACHEALWAYS<uint128_t>` is
+//! [`sm80_cp_async_cachealways_uint128_t`], `UniversalCopy<uint32_t>` is
+//! [`universalcopy_uint32_t`], `GMMA::Layout_K_SW128_Atom<half_t>` is
+//! [`gmma_layout_k_sw128_atom_half_t`].
 //!
-//! Provided: SM80 `mma.sync` (f16, bf16, tf32, f64, s8, s4, b1), SM90 f64 `mma.sync` and GMMA
-//! (`wgmma`, f16/s8/e4m3, `_SS` and `_RS`), SM75 `ldmatrix` (`LDSM`) and SM90 `stmatrix`
-//! (`STSM`): every SM80 and SM90 MMA atom and every copy atom of the corpus. The SM61, SM70,
-//! SM75 and SM89 MMA atoms of the corpus are read at run time by `Layout::from_cute` in
-//! `tests/tests/cute_atoms.rs`.
+//! - An MMA module holds `THR` (CuTe's `ThrID`), `A`, `B`, `C` (`ALayout`, `BLayout`,
+//!   `CLayout`).
+//! - A copy module holds `THR` and `SRC`, `DST`, `REF` (`SrcLayout`, `DstLayout`, `RefLayout`)
+//!   twice: `SRC_BITS` in bits as CuTe writes them, `SRC_B16` in 16-bit elements (for the
+//!   generated atoms: `Copy_Atom<OP, half_t>`'s `ValLayoutSrc`, `ValLayoutDst`,
+//!   `ValLayoutRef`; for [`universalcopy_uint8_t`], whose 8 bits hold no 16-bit element,
+//!   `SRC_B8` from `Copy_Atom<OP, uint8_t>`).
+//! - A shared-memory module holds `ATOM` and `INNER`, `ATOM` without its swizzle (see
+//!   [Shared-memory atoms](#shared-memory-atoms)).
+//!
+//! A broadcast layout `X` comes with its dense part `X_DENSE` (`SRC_B16_DENSE` for a copy
+//! atom).
+//!
+//! # Provided
+//!
+//! - MMA: SM80 `mma.sync` 16×8×8 and 16×8×16 with f16 inputs (f16 and f32 accumulators) and
+//!   bf16 inputs, tf32 16×8×4 and 16×8×8, s8 16×8×16 and 16×8×32, and from the corpus f64,
+//!   s4 and b1; SM90 f64 `mma.sync`; SM90 GMMA (`wgmma`) 64×N×16 with f16 inputs, f16 and f32
+//!   accumulators, `_SS` and `_RS`, A and B K-major, for N ∈ {8, 16, 32, 64, 128, 256}
+//!   (`sm90_64xNx16_f16f16f16_ss_k_k`, `.._rs_k_k`, `sm90_64xNx16_f32f16f16_ss_k_k`,
+//!   `.._rs_k_k`), and from the corpus s8 and e4m3 64×128×32.
+//! - Copy: `ldmatrix` `SM75_U32x1_LDSM_N`, `U32x2`, `U32x4` and `SM75_U16x2_LDSM_T`, `U16x4`,
+//!   `U16x8`; `stmatrix` `SM90_U32x1_STSM_N`, `U32x2`, `U32x4` and `SM90_U16x2_STSM_T`,
+//!   `U16x4`, `U16x8`; `cp.async` of 4, 8 and 16 bytes,
+//!   `SM80_CP_ASYNC_CACHEALWAYS<uint32_t | uint64_t | uint128_t>` and
+//!   `SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>`; `UniversalCopy<T>` for T of 8 to 128 bits.
+//! - Shared memory: `GMMA::Layout_{K,MN}_{INTER,SW32,SW64,SW128}_Atom<T>` for `T` = `uint8_t`,
+//!   `half_t` and `float` (the atom depends on the width only: the same for every 8-, 16- or
+//!   32-bit type, `tfloat32_t` included).
+//!
+//! The SM61, SM70, SM75 and SM89 MMA atoms of the corpus are read at run time by
+//! `Layout::from_cute` in `tests/tests/cute_atoms.rs`.
 //!
 //! # Coordinates and units
 //!
@@ -51,7 +92,9 @@
 //! - `THR`: the logical thread -> its lane in the warp or warpgroup (the identity here).
 //! - copy `_BITS`: the bit `128·row + bit` of the copied block of shared-memory rows (each
 //!   `ldmatrix`/`stmatrix` row is 128 bits); copy `_B16`: the 16-bit element `8·row + column`
-//!   (see [Bits to elements](#bits-to-elements)). The codomain carries no tile shape.
+//!   (see [Bits to elements](#bits-to-elements)). For `cp.async` and `UniversalCopy` (one
+//!   thread, one vector) the bit, or the element, of the copied vector. The codomain carries
+//!   no tile shape.
 //!
 //! # Dense bijections and broadcasts
 //!
@@ -132,6 +175,31 @@
 //! let _ = compose(BIG, gmma::A); // `A` maps into physical
 //! ```
 //!
+//! # Shared-memory atoms
+//!
+//! `GMMA::Layout_*_Atom<T>`'s `ATOM` maps a position of the atom's MN×K tile (CuTe's
+//! coordinate `(mn, k)`, annotated `logical(MN, K)` in CuTe order, so seed `(k, mn)`) to the
+//! offset of a `T` element in shared memory. It is a `logical -> physical` storage layout, a
+//! bijection onto `0..MN·K`, with the swizzle where CuTe applies it when a tensor is made over
+//! a shared-memory pointer: `Swizzle<B,4,3>` on **byte** addresses (`SW32`, `SW64`, `SW128`:
+//! `B` = 1, 2, 3; written `Swizzle<B,4,3> over bytes of W-bit elements`, see `docs/cute.md`),
+//! none for `INTER` (`B` = 0). The atom's base must be aligned to the swizzle's period
+//! (1024 bytes for `SW128`), as CuTe requires. It is compared with the element offsets of a
+//! CuTe tensor over a 4096-byte aligned shared-memory pointer at every coordinate.
+//!
+//! ```
+//! use layout_typed::atoms::gmma_layout_k_sw128_atom_half_t as sw128;
+//! use layout_typed::atoms::sm80_cp_async_cachealways_uint128_t as cp;
+//! use layout_typed::prelude::*;
+//!
+//! // The 8×64 K-major tile of fp16: row mn = 1 is 128 bytes in; its first 16-byte chunk
+//! // (elements k = 0..8) moves to chunk 1 ^ 0 = 1, element 64 + 8.
+//! assert_eq!(sw128::ATOM.offset((0usize, 1usize)), 72); // seed order: (k, mn)
+//! assert_eq!(sw128::ATOM.offset((9usize, 1usize)), 64 + 1); // chunk 1 moves to chunk 0
+//! // One thread copies 16 bytes with `cp.async`: 8 fp16 elements.
+//! assert_eq!(cp::SRC_B16.offset_index(7), 7);
+//! ```
+//!
 //! # Bits to elements
 //!
 //! CuTe's copy atoms, and the corpus, count **bits**: `SrcLayout`/`DstLayout` map (thread,
@@ -161,9 +229,11 @@
 //! ```
 
 mod copy;
+mod generated;
 mod sm80;
 mod sm90;
 
 pub use copy::*;
+pub use generated::*;
 pub use sm80::*;
 pub use sm90::*;

@@ -3,7 +3,8 @@
 //! Written from the corpus (`tests/data/cute_corpus.json`, op `mma_atom`): each module's
 //! layouts are the case's CuTe text, pasted into `layout!` under `cute`. No generator keeps them
 //! in step with it: `tests/tests/atoms.rs` compares every constant with its case's offsets at
-//! every coordinate.
+//! every coordinate, and `tests/tests/atoms_cpp.rs` with CuTe C++ over the CUTLASS 4.2 headers
+//! (they agree everywhere).
 
 /// `SM80_16x8x8_F16F16F16F16_TN`: the `MMA_Traits` at `include/cute/atom/mma_traits_sm80.hpp:63`
 /// (NVIDIA/cutlass@7107b05, v4.7.0).

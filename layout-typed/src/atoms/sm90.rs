@@ -6,7 +6,8 @@
 //! layouts are the case's CuTe text, pasted into `layout!` under `cute`; a broadcast layout's
 //! `_DENSE` part is that text with its stride-0 leaves removed. No generator keeps them in step
 //! with it: `tests/tests/atoms.rs` compares every constant, and every dense part, with its
-//! case's offsets at every coordinate.
+//! case's offsets at every coordinate, and `tests/tests/atoms_cpp.rs` with CuTe C++ over the
+//! CUTLASS 4.2 headers (they agree everywhere).
 
 /// `SM90_16x8x4_F64F64F64F64_TN`: the `MMA_Traits` at `include/cute/atom/mma_traits_sm90.hpp:47`
 /// (NVIDIA/cutlass@7107b05, v4.7.0).
