@@ -371,6 +371,27 @@ impl TiledCopy {
         Layout::new(Tree::Tuple(shape), Tree::Tuple(stride))?.with_names(names)
     }
 
+    /// The thread-value layout of the copy repeated over a tensor of these top-level mode sizes
+    /// (seed order, each a multiple of [`TiledCopy::tile`]'s, extra leading modes such as stages
+    /// kept whole): `(value, thread) -> logical` over the tensor's positions (seed order, last
+    /// mode fastest; CuTe's `m + M·n`), where `value` is the entry `(rest…, value)` whose flat
+    /// index is CuTe's flat index of `partition_S`'s `(CPY, CPY_M, CPY_N)`. It is
+    /// [`TiledCopy::partition`]'s right operand with its rest entries grouped into the value, a
+    /// dense bijection: the form that [`crate::residue::ResidueTiles::partition`] takes to
+    /// predicate a copy of a residue tile.
+    ///
+    /// # Errors
+    /// As [`TiledCopy::partition`].
+    pub fn tv_over(&self, dims: &[i64]) -> Result<Layout, Error> {
+        let p = self.partition_layout(dims)?;
+        let rank = p.rank();
+        let grouped = crate::ops::group(&p, 0, rank.saturating_sub(1))?;
+        grouped.with_names(vec![
+            Some(String::from("value")),
+            Some(String::from("thread")),
+        ])
+    }
+
     /// The sizes of the top-level modes of a storage map's domain: the entries of its shape (the
     /// one free entry's entries for a restriction such as a `local_tile`).
     fn storage_dims(storage: &Map) -> Vec<i64> {

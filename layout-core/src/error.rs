@@ -1019,6 +1019,78 @@ pub enum Error {
         /// The offset (elements) of that value.
         offset: i64,
     },
+    /// An MMA atom's operand layout that is not a `(value, thread)` thread-value layout of the
+    /// atom's tile: not two top-level entries, a size other than the tile's, or a thread entry
+    /// of another size than the atom's other operands' ([`crate::mma::MmaAtom::new`]).
+    MmaAtomOperand {
+        /// The operand.
+        operand: crate::mma::Operand,
+        /// Top-level entries of its domain (2 expected).
+        rank: usize,
+        /// Its size.
+        size: i64,
+        /// The size its tile has (`M·K`, `N·K` or `M·N`).
+        tile: i64,
+        /// Its thread entry's size.
+        threads: i64,
+        /// The threads of operand C (the atom's thread count).
+        expected_threads: i64,
+    },
+    /// A tiled MMA's extent along one of M, N, K that is not a positive multiple of what one
+    /// step covers there (the atom's extent times the warps, or the permutation tile).
+    MmaTile {
+        /// The mode: 0 for M, 1 for N, 2 for K.
+        dim: u8,
+        /// The extent asked for.
+        extent: i64,
+        /// The step it must be a multiple of.
+        step: i64,
+    },
+    /// A tiled MMA with more than one warp along K (a split-K arrangement reduces across
+    /// warps, which is not a partition of C).
+    MmaWarpsK {
+        /// Warps along K.
+        warps: i64,
+    },
+    /// A leaf of a thread-value layout whose positions in a tile do not form one stride after
+    /// the tile is placed in a larger one: its stride is not a multiple of the column it starts
+    /// in, or its steps wrap that column unevenly.
+    EmbedStride {
+        /// The leaf's stride in the smaller tile's index.
+        stride: i64,
+        /// The leaf's size.
+        size: i64,
+        /// The extent of the tile's mode the leaf steps along (0 past the tile).
+        extent: i64,
+    },
+    /// A tiled copy whose thread-value map, a composite of the atom's and the tiled MMA's
+    /// layouts, is not a layout (Theorem 1), or whose destination does not keep each value in
+    /// the thread that the MMA gives it.
+    TiledCopyNotLayout,
+    /// A storage map that a broadcast cannot repeat: a restriction of a composite, or a
+    /// composite holding a restriction (a layout, a swizzled map, a composite and a restriction
+    /// of a layout or of a swizzled layout can be repeated).
+    BroadcastRestriction,
+    /// A copy atom whose source and destination are not `(value, thread)` layouts of the same
+    /// threads (0: not two top-level entries).
+    CopyAtomThreads {
+        /// Threads of the source.
+        src: i64,
+        /// Threads of the destination.
+        dst: i64,
+    },
+    /// A copy atom that does not fit the operand it feeds: its value count does not divide the
+    /// operand's values per thread, or its thread count the tiled MMA's.
+    CopyAtomFit {
+        /// The copy atom's values per thread (elements).
+        atom_values: i64,
+        /// The operand's values per thread in one permutation tile.
+        values: i64,
+        /// The copy atom's threads.
+        atom_threads: i64,
+        /// The tiled MMA's threads.
+        threads: i64,
+    },
     /// A tiled copy's vector width that is not a positive divisor of what it divides: the
     /// values per thread (the atom's width, [`crate::copy::TiledCopy::new`]) or the atom's
     /// width (a width checked by [`crate::copy::TiledCopy::check_vector_width`]).
@@ -3085,6 +3157,149 @@ impl Error {
                 },
                 Some(&|f| {
                     f.write_str("use a smaller vector, or a layout (and swizzle) that keeps each lane's values contiguous and aligned")
+                }),
+            ),
+            Error::MmaAtomOperand {
+                operand,
+                rank,
+                size,
+                tile,
+                threads,
+                expected_threads,
+            } => row(
+                part,
+                w,
+                "mma-atom",
+                &|f| {
+                    if rank != 2 {
+                        write!(
+                            f,
+                            "MMA atom operand {operand} has {rank} top-level modes, not (value, thread)"
+                        )
+                    } else if size != tile {
+                        write!(
+                            f,
+                            "MMA atom operand {operand} has {size} positions but its tile has {tile}"
+                        )
+                    } else {
+                        write!(
+                            f,
+                            "MMA atom operand {operand} has {threads} threads but the atom has {expected_threads}"
+                        )
+                    }
+                },
+                Some(&|f| {
+                    f.write_str("give each operand as the atom's thread-value layout in seed order, `(value, thread)`, onto its tile: A `m + M·k`, B `n + N·k`, C `m + M·n` (`Layout::from_cute` reads CuTe's `ALayout`, `BLayout`, `CLayout`)")
+                }),
+            ),
+            Error::MmaTile { dim, extent, step } => row(
+                part,
+                w,
+                "mma-tile",
+                &|f| {
+                    let d = ["M", "N", "K"]
+                        .get(usize::from(dim))
+                        .copied()
+                        .unwrap_or("?");
+                    write!(
+                        f,
+                        "tiled MMA extent {extent} along {d} is not a positive multiple of {step}"
+                    )
+                },
+                Some(&|f| {
+                    write!(
+                        f,
+                        "make the extent a multiple of {step} (the atom's extent times the warps, or the permutation tile); pad the tile or use fewer warps"
+                    )
+                }),
+            ),
+            Error::MmaWarpsK { warps } => row(
+                part,
+                w,
+                "mma-warps-k",
+                &|f| {
+                    write!(
+                        f,
+                        "{warps} warps along K: a tiled MMA here has one warp along K"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("arrange the warps over M and N (`[m, n, 1]`), and split K in the main loop")
+                }),
+            ),
+            Error::EmbedStride {
+                stride,
+                size,
+                extent,
+            } => row(
+                part,
+                w,
+                "embed-stride",
+                &|f| {
+                    write!(
+                        f,
+                        "a leaf of size {size} and stride {stride} does not step along one mode of its tile (extent {extent}) without wrapping unevenly"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("each leaf of an atom's layout must step along one mode of the atom's tile, or wrap it at a multiple of its stride")
+                }),
+            ),
+            Error::TiledCopyNotLayout => row(
+                part,
+                w,
+                "tiled-copy",
+                &|f| {
+                    f.write_str("the tiled copy is not a layout of the MMA's operand: the copy atom's values do not land in the threads and values the MMA gives them")
+                },
+                Some(&|f| {
+                    f.write_str("take a copy atom whose destination is a reference layout of the MMA's operand (e.g. `ldmatrix` for the SM80 16-bit MMA atoms), or widen the permutation tile")
+                }),
+            ),
+            Error::BroadcastRestriction => row(
+                part,
+                w,
+                "broadcast-restriction",
+                &|f| f.write_str("a restriction of a composite cannot be repeated by a broadcast"),
+                Some(&|f| {
+                    f.write_str("partition the whole storage map, then restrict the result; or restrict a layout or a swizzled layout (one stage of a buffer) and partition that")
+                }),
+            ),
+            Error::CopyAtomThreads { src, dst } => row(
+                part,
+                w,
+                "copy-atom-threads",
+                &|f| {
+                    if src == 0 || dst == 0 {
+                        f.write_str("a copy atom's source and destination must each have two top-level modes, (value, thread)")
+                    } else {
+                        write!(
+                            f,
+                            "a copy atom's source has {src} threads but its destination {dst}"
+                        )
+                    }
+                },
+                Some(&|f| {
+                    f.write_str("give the atom's `SrcLayout` and `DstLayout` in elements and seed order, `(value, thread)`, over the same threads")
+                }),
+            ),
+            Error::CopyAtomFit {
+                atom_values,
+                values,
+                atom_threads,
+                threads,
+            } => row(
+                part,
+                w,
+                "copy-atom-fit",
+                &|f| {
+                    write!(
+                        f,
+                        "a copy atom of {atom_threads} threads × {atom_values} values does not fit an operand of {threads} threads × {values} values per tile"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("the atom's values must divide each thread's values in the MMA's permutation tile, and its threads the tiled MMA's: widen the permutation tile, or take a narrower copy atom")
                 }),
             ),
             Error::CopyVector { vector, values } => row(

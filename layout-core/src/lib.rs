@@ -56,6 +56,8 @@
 //! - **CuTe's own operations:** [`cute`] (`coalesce`, `composition`, `complement`, the
 //!   divides and products, the inverses, in CuTe order with CuTe's semantics), each result
 //!   returned only if it satisfies CuTe's own postconditions (spec: Postconditions).
+//! - **A kernel's layouts:** [`mma`] (CuTe's `make_tiled_mma` with its partitions of A, B
+//!   and C, and the `ldmatrix` copies that feed it, as checked thread-value layouts).
 //! - **Tiled copies:** [`copy`] (CuTe's `make_tiled_copy`, `partition_S`/`partition_D`, the
 //!   vector width a copy moves, checked; CuTe's `max_common_vector`).
 //! - **Residue tiles:** [`residue`] (a divide whose tile need not divide the tensor, CuTe's
@@ -129,6 +131,7 @@ mod error;
 pub mod expr;
 mod layout;
 mod map;
+pub mod mma;
 mod ops;
 mod parse;
 mod range;

@@ -18,6 +18,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::workspace_root;
 
@@ -131,10 +132,13 @@ pub fn run(name: &str, source: &str) -> Option<String> {
 }
 
 fn compile(cxx: &str, flags: &[&str], dirs: &[PathBuf], source: &str, exe: &Path, name: &str) {
-    let src = exe.with_extension("cpp");
+    // Compile to a temporary name and rename, so a concurrent test never runs a partial file:
+    // the name is unique to this process and call (tests of one binary run on several threads).
+    static CALLS: AtomicU64 = AtomicU64::new(0);
+    let call = CALLS.fetch_add(1, Ordering::Relaxed);
+    let tmp = exe.with_extension(format!("tmp{}-{call}", std::process::id()));
+    let src = tmp.with_extension(format!("tmp{}-{call}.cpp", std::process::id()));
     std::fs::write(&src, source).expect("write the C++ source");
-    // Compile to a temporary name and rename, so a concurrent test never runs a partial file.
-    let tmp = exe.with_extension(format!("tmp{}", std::process::id()));
     let mut cmd = Command::new(cxx);
     cmd.args(flags);
     for d in dirs {
