@@ -70,7 +70,13 @@ impl Model {
             format!("({})", modes.join(","))
         };
         // A zero stride is a broadcast, written `_`.
-        let stride = |l: &(i64, i64)| if l.1 == 0 { "_".into() } else { l.1.to_string() };
+        let stride = |l: &(i64, i64)| {
+            if l.1 == 0 {
+                "_".into()
+            } else {
+                l.1.to_string()
+            }
+        };
         format!("{}:{}", part(&|l| l.0.to_string()), part(&stride))
     }
 }
