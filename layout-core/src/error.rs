@@ -588,9 +588,11 @@ pub enum Error {
         /// The leaf's size.
         size: i64,
     },
-    /// `repeat_modewise`: the arrangement does not have one top-level mode per mode of the
-    /// layout.
+    /// `repeat_modewise` or `repeat_modewise_raked`: the arrangement does not have one top-level
+    /// mode per mode of the layout.
     ArrangementRank {
+        /// The operation.
+        op: crate::expr::Op,
         /// Number of top-level modes of the layout.
         rank: usize,
         /// Number of top-level modes of the arrangement.
@@ -1178,7 +1180,9 @@ fn op_arguments(op: crate::expr::Op) -> &'static str {
         Op::Compose => "two maps",
         Op::Divide | Op::DivideModes => "a layout and a tile",
         Op::Restrict => "a map and the entries to fix",
-        Op::Repeat | Op::Interleave => "a layout and an arrangement",
+        Op::Repeat | Op::Interleave | Op::RepeatModewise | Op::RepeatModewiseRaked => {
+            "a layout and an arrangement"
+        }
         Op::Broadcast => "a layout and a shape",
         Op::Inverse => "one layout",
         Op::Swizzle => "a map and the swizzle",
@@ -1200,6 +1204,12 @@ fn op_usage(op: crate::expr::Op) -> &'static str {
         Op::Restrict => "write `restrict(ADDR, thread = t)` or `restrict(ADDR, 0 = 2)`",
         Op::Repeat => "write `repeat(L, (3):(1))`; the arrangement is a dense layout",
         Op::Interleave => "write `interleave(L, (3):(1))`; the arrangement is a dense layout",
+        Op::RepeatModewise => {
+            "write `repeat_modewise(L, (2,4):(4,1))`; the arrangement is a dense layout with one top-level mode per mode of `L`"
+        }
+        Op::RepeatModewiseRaked => {
+            "write `repeat_modewise_raked(L, (2,4):(4,1))`; the arrangement is a dense layout with one top-level mode per mode of `L`"
+        }
         Op::Broadcast => "write `broadcast(L, (4))`: 4 copies of `L` at the same addresses",
         Op::Inverse => "write `inverse(L)`",
         Op::Swizzle => {
@@ -2211,14 +2221,18 @@ impl Error {
                     f.write_str("in a nested mode a tile entry must be the product of the fastest leaves times a divisor of the next leaf (last leaf fastest); `flatten` the layout and tile its leaves instead")
                 }),
             ),
-            Error::ArrangementRank { rank, arrangement } => row(
+            Error::ArrangementRank {
+                op,
+                rank,
+                arrangement,
+            } => row(
                 part,
                 w,
                 "rank-mismatch",
                 &|f| {
                     write!(
                         f,
-                        "repeat_modewise: the arrangement has {arrangement} top-level modes but the layout has {rank}"
+                        "{op}: the arrangement has {arrangement} top-level modes but the layout has {rank}"
                     )
                 },
                 Some(&|f| {

@@ -625,6 +625,11 @@ fn modewise(l: &Layout, a: &Layout, raked: bool) -> Result<Layout, Error> {
     let am = top_modes(a)?;
     if lm.len() != am.len() {
         return Err(Error::ArrangementRank {
+            op: if raked {
+                crate::expr::Op::RepeatModewiseRaked
+            } else {
+                crate::expr::Op::RepeatModewise
+            },
             rank: lm.len(),
             arrangement: am.len(),
         });

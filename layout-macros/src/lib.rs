@@ -21,8 +21,10 @@
 //!             tile shape: logical(16, 8)
 //! OPTION   := swizzle(b = B, src = S, dst = D) | Swizzle<B,M,S> over UNIT | index = i32|i64|u32|usize
 //! UNIT     := elements | bytes of N-bit elements   (CuTe's GMMA/TMA swizzles act on bytes)
-//! OPERATION:= compose | divide | divide_modes | restrict | repeat | interleave | broadcast
-//!             | inverse | swizzle, over declared items and bracketed literals
+//! OPERATION:= compose | divide | divide_modes | restrict | repeat | interleave
+//!             | repeat_modewise | repeat_modewise_raked | broadcast | inverse | swizzle
+//!             | group | flatten | select | permute | coalesce, over declared items and
+//!             bracketed literals
 //!             [LAYOUT, DOMAIN -> CODOMAIN]
 //! ```
 //!

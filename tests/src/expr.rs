@@ -367,6 +367,8 @@ pub enum Expr {
     Restrict(Box<Expr>, Vec<(Entry, RVal)>),
     /// `repeat(L, A)` or (`true`) `interleave(L, A)`.
     Repeat(Box<Expr>, Arr, bool),
+    /// `repeat_modewise(L, A)` or (`true`) `repeat_modewise_raked(L, A)`.
+    Modewise(Box<Expr>, Arr, bool),
     /// `broadcast(L, shape)`.
     Broadcast(Box<Expr>, Sh),
     /// `inverse(L)`.
@@ -376,13 +378,15 @@ pub enum Expr {
 }
 
 /// The operations of `layout!` expressions.
-pub const OPS: [&str; 9] = [
+pub const OPS: [&str; 11] = [
     "compose",
     "divide",
     "divide_modes",
     "restrict",
     "repeat",
     "interleave",
+    "repeat_modewise",
+    "repeat_modewise_raked",
     "broadcast",
     "inverse",
     "swizzle",
@@ -400,6 +404,8 @@ impl Expr {
             Expr::Restrict(..) => "restrict",
             Expr::Repeat(_, _, false) => "repeat",
             Expr::Repeat(_, _, true) => "interleave",
+            Expr::Modewise(_, _, false) => "repeat_modewise",
+            Expr::Modewise(_, _, true) => "repeat_modewise_raked",
             Expr::Broadcast(..) => "broadcast",
             Expr::Inverse(_) => "inverse",
             Expr::Swizzle(..) => "swizzle",
@@ -412,10 +418,13 @@ impl Expr {
         match self {
             Expr::Name(_) | Expr::Lit(_) => 0,
             Expr::Compose(a, b) => 1 + a.depth().max(b.depth()),
-            Expr::Repeat(a, Arr::Expr(b), _) => 1 + a.depth().max(b.depth()),
+            Expr::Repeat(a, Arr::Expr(b), _) | Expr::Modewise(a, Arr::Expr(b), _) => {
+                1 + a.depth().max(b.depth())
+            }
             Expr::Divide(a, ..)
             | Expr::Restrict(a, _)
             | Expr::Repeat(a, ..)
+            | Expr::Modewise(a, ..)
             | Expr::Broadcast(a, _)
             | Expr::Inverse(a)
             | Expr::Swizzle(a, ..) => 1 + a.depth(),
@@ -437,10 +446,13 @@ impl Expr {
                 ),
                 or(sub(a), sub(b)),
             ),
-            Expr::Repeat(a, Arr::Expr(b), _) => or(sub(a), sub(b)),
+            Expr::Repeat(a, Arr::Expr(b), _) | Expr::Modewise(a, Arr::Expr(b), _) => {
+                or(sub(a), sub(b))
+            }
             Expr::Divide(a, ..)
             | Expr::Restrict(a, _)
             | Expr::Repeat(a, ..)
+            | Expr::Modewise(a, ..)
             | Expr::Broadcast(a, _)
             | Expr::Inverse(a)
             | Expr::Swizzle(a, ..) => sub(a),
@@ -476,8 +488,8 @@ impl Expr {
                 s.push(')');
                 s
             }
-            Expr::Repeat(a, arr, il) => {
-                let op = if *il { "interleave" } else { "repeat" };
+            Expr::Repeat(a, arr, _) | Expr::Modewise(a, arr, _) => {
+                let op = self.op();
                 let arr = match arr {
                     Arr::Lit(..) => arr.literal_text(),
                     Arr::Expr(b) => b.render(decls),
@@ -644,6 +656,22 @@ fn arrangement(sh: &Sh, d: &[i64]) -> Result<Val, String> {
         Ok(v)
     } else {
         Err("arrangement not dense".into())
+    }
+}
+
+/// The arrangement of `repeat`, `interleave` and the per-mode products: a literal, or an
+/// expression whose value is a dense bijection.
+fn arrangement_of(arr: &Arr, decls: &[Decl]) -> Result<Val, String> {
+    match arr {
+        Arr::Lit(s, d) => arrangement(s, d),
+        Arr::Expr(b) => {
+            let bv = eval(b, decls)?;
+            let bsh = as_layout(&bv)?;
+            if !bv.is_permutation() {
+                return Err("arrangement not dense".into());
+            }
+            Ok(Val { shape: bsh, ..bv })
+        }
     }
 }
 
@@ -838,17 +866,7 @@ pub fn eval(e: &Expr, decls: &[Decl]) -> Result<Val, String> {
         Expr::Repeat(a, arr, il) => {
             let v = eval(a, decls)?;
             let sh = as_layout(&v)?;
-            let av = match arr {
-                Arr::Lit(s, d) => arrangement(s, d)?,
-                Arr::Expr(b) => {
-                    let bv = eval(b, decls)?;
-                    let bsh = as_layout(&bv)?;
-                    if !bv.is_permutation() {
-                        return Err("arrangement not dense".into());
-                    }
-                    Val { shape: bsh, ..bv }
-                }
-            };
+            let av = arrangement_of(arr, decls)?;
             let (nl, na) = (v.size(), av.size());
             let (lo, hi) = (
                 v.table.iter().min().copied().unwrap_or(0),
@@ -866,6 +884,56 @@ pub fn eval(e: &Expr, decls: &[Decl]) -> Result<Val, String> {
                     .collect();
                 (Sh::Tuple(vec![av.shape.group(), sh.group()]), t)
             };
+            Ok(Val {
+                entries: shape.entries(),
+                shape,
+                names: None,
+                table,
+                composite: false,
+                ..v
+            })
+        }
+        Expr::Modewise(a, arr, raked) => {
+            // docs/algebra.md §4: mode `i` becomes `(a_i, n_i)` (raked: `(n_i, a_i)`), its flat
+            // index split into a copy `x` and a position `y`, mapped to `M·A(x) + L(y)` with
+            // `M = max − min + 1` over `L`'s offsets.
+            let v = eval(a, decls)?;
+            let sh = as_layout(&v)?;
+            let av = arrangement_of(arr, decls)?;
+            let (le, ae) = (sh.entries(), av.shape.entries());
+            if le.len() != ae.len() {
+                return Err("modewise: arrangement rank".into());
+            }
+            let (lo, hi) = (
+                v.table.iter().min().copied().unwrap_or(0),
+                v.table.iter().max().copied().unwrap_or(0),
+            );
+            let m = hi - lo + 1;
+            let n: Vec<i64> = le.iter().map(Sh::size).collect();
+            let c: Vec<i64> = ae.iter().map(Sh::size).collect();
+            let sizes: Vec<i64> = n.iter().zip(&c).map(|(n, c)| n * c).collect();
+            let table = (0..sizes.iter().product::<i64>())
+                .map(|i| {
+                    let k = digits(i, &sizes);
+                    let (mut x, mut y) = (Vec::new(), Vec::new());
+                    for j in 0..k.len() {
+                        if *raked {
+                            x.push(k[j] % c[j]);
+                            y.push(k[j] / c[j]);
+                        } else {
+                            x.push(k[j] / n[j]);
+                            y.push(k[j] % n[j]);
+                        }
+                    }
+                    m * av.table[flat(&x, &c) as usize] + v.table[flat(&y, &n) as usize]
+                })
+                .collect();
+            let shape = Sh::Tuple(
+                le.into_iter()
+                    .zip(ae)
+                    .map(|(l, a)| Sh::Tuple(if *raked { vec![l, a] } else { vec![a, l] }))
+                    .collect(),
+            );
             Ok(Val {
                 entries: shape.entries(),
                 shape,
@@ -1215,7 +1283,7 @@ fn candidate(rng: &mut Rng, pool: &[Node], level: usize, op: &str) -> Option<Exp
             // in increasing order; keep the positions as absolute entries of the operand.
             Expr::Restrict(b(a), fixed)
         }
-        "repeat" | "interleave" => {
+        "repeat" | "interleave" | "repeat_modewise" | "repeat_modewise_raked" => {
             let (a, ..) = pick(rng, pool, level, &layout_or_wild)?;
             let arr = if rng.chance(70) || wild {
                 let lits: [(Sh, Vec<i64>); 8] = [
@@ -1236,7 +1304,10 @@ fn candidate(rng: &mut Rng, pool: &[Node], level: usize, op: &str) -> Option<Exp
                 })?;
                 Arr::Expr(b(x))
             };
-            Expr::Repeat(b(a), arr, op == "interleave")
+            match op {
+                "repeat" | "interleave" => Expr::Repeat(b(a), arr, op == "interleave"),
+                _ => Expr::Modewise(b(a), arr, op == "repeat_modewise_raked"),
+            }
         }
         "broadcast" => {
             let (a, ..) = pick(rng, pool, level, &|n| {

@@ -50,6 +50,8 @@ const EXPECTED_PER_OP: &[(&str, usize)] = &[
     ("interleave", 40),
     ("inverse", 40),
     ("repeat", 40),
+    ("repeat_modewise", 40),
+    ("repeat_modewise_raked", 40),
     ("restrict", 44),
     ("swizzle", 41),
 ];
@@ -223,13 +225,16 @@ fn operands(e: &Expr, out: &mut BTreeSet<usize>) {
             out.insert(*i);
         }
         Expr::Lit(_) => {}
-        Expr::Compose(a, b) | Expr::Repeat(a, Arr::Expr(b), _) => {
+        Expr::Compose(a, b)
+        | Expr::Repeat(a, Arr::Expr(b), _)
+        | Expr::Modewise(a, Arr::Expr(b), _) => {
             operands(a, out);
             operands(b, out);
         }
         Expr::Divide(a, ..)
         | Expr::Restrict(a, _)
         | Expr::Repeat(a, ..)
+        | Expr::Modewise(a, ..)
         | Expr::Broadcast(a, _)
         | Expr::Inverse(a)
         | Expr::Swizzle(a, ..) => operands(a, out),
@@ -302,7 +307,7 @@ fn trees_per_operation() {
         left >= 20 && right >= 20,
         "nesting: {left} left, {right} right"
     );
-    assert_eq!(g.invalid.len(), 54, "invalid trees");
+    assert_eq!(g.invalid.len(), 57, "invalid trees");
 }
 
 /// The `layout!` expansion of every valid tree equals the evaluator at every flat index.
@@ -415,12 +420,13 @@ fn operation_operand(e: &Expr) -> Option<&Expr> {
     let op = |x: &Expr| !matches!(x, Expr::Name(_) | Expr::Lit(_));
     match e {
         Expr::Name(_) | Expr::Lit(_) => None,
-        Expr::Compose(a, b) | Expr::Repeat(a, Arr::Expr(b), _) => {
-            [a, b].into_iter().map(|x| &**x).find(|x| op(x))
-        }
+        Expr::Compose(a, b)
+        | Expr::Repeat(a, Arr::Expr(b), _)
+        | Expr::Modewise(a, Arr::Expr(b), _) => [a, b].into_iter().map(|x| &**x).find(|x| op(x)),
         Expr::Divide(a, ..)
         | Expr::Restrict(a, _)
         | Expr::Repeat(a, ..)
+        | Expr::Modewise(a, ..)
         | Expr::Broadcast(a, _)
         | Expr::Inverse(a)
         | Expr::Swizzle(a, ..) => Some(&**a).filter(|x| op(x)),
@@ -476,10 +482,10 @@ fn items_match_the_evaluator() {
         let _ = writeln!(src, "    part{part}();");
     }
     src.push_str("}\n");
-    // Every valid tree without a run-time value (for the fixed seed), 269 with an item operand.
+    // Every valid tree without a run-time value (for the fixed seed), 328 with an item operand.
     assert_eq!(
         (ids.len(), with_operand),
-        (356, 269),
+        (435, 328),
         "items, items with an item operand"
     );
     let out = cargo_crate("expr_items", &src, &["run"]);
@@ -661,6 +667,19 @@ fn core_map(e: &Expr, decls: &[Decl]) -> Result<Map, String> {
                 layout_core::interleave(&l, &arr)
             } else {
                 layout_core::repeat(&l, &arr)
+            };
+            layout_map(r.map_err(s)?, dom, cod).map_err(s)?
+        }
+        Expr::Modewise(a, arr, raked) => {
+            let (l, dom, cod) = materialise(&core_map(a, decls)?)?;
+            let arr = match arr {
+                Arr::Lit(..) => arr.literal_text().parse::<Layout>().map_err(s)?,
+                Arr::Expr(b) => materialise(&core_map(b, decls)?)?.0,
+            };
+            let r = if *raked {
+                layout_core::repeat_modewise_raked(&l, &arr)
+            } else {
+                layout_core::repeat_modewise(&l, &arr)
             };
             layout_map(r.map_err(s)?, dom, cod).map_err(s)?
         }

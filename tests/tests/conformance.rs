@@ -1392,8 +1392,8 @@ fn inputs_per_source() {
     println!("inputs per file: {per_file:#?}");
     println!("inputs {got:?}, skipped {skip:?}");
     let expected: BTreeMap<Origin, usize> = [
-        (Origin::Ui, 143),
-        (Origin::Docs, 147),
+        (Origin::Ui, 148),
+        (Origin::Docs, 152),
         (Origin::CliDocs, 10),
         (Origin::Data, 293),
     ]
@@ -1401,7 +1401,7 @@ fn inputs_per_source() {
     .collect();
     assert_eq!(got, expected, "inputs per source");
     let expected_skipped: BTreeMap<Origin, usize> =
-        [(Origin::Ui, 19), (Origin::Docs, 26), (Origin::CliDocs, 11)]
+        [(Origin::Ui, 19), (Origin::Docs, 27), (Origin::CliDocs, 11)]
             .into_iter()
             .collect();
     assert_eq!(skip, expected_skipped, "skipped inputs per source");

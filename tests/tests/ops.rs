@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use layout_core::expr::Op;
 use layout_core::{
     Error, Layout, ModePath, Quantity, Stride, Tree, broadcast, canonical, divide, divide_modes,
     flatten, group, interleave, inverse, is_dense_bijection, permute, repeat, repeat_modewise,
@@ -484,7 +485,11 @@ proptest! {
         } else {
             prop_assert_eq!(
                 repeat_modewise(&l, &a),
-                Err(Error::ArrangementRank { rank: ls.len(), arrangement: a_sizes.len() })
+                Err(Error::ArrangementRank { op: Op::RepeatModewise, rank: ls.len(), arrangement: a_sizes.len() })
+            );
+            prop_assert_eq!(
+                repeat_modewise_raked(&l, &a),
+                Err(Error::ArrangementRank { op: Op::RepeatModewiseRaked, rank: ls.len(), arrangement: a_sizes.len() })
             );
         }
     }
@@ -763,9 +768,17 @@ fn error_variants() {
     assert_eq!(
         repeat_modewise(&l, &parse("4:1")),
         Err(Error::ArrangementRank {
+            op: Op::RepeatModewise,
             rank: 2,
             arrangement: 1
         })
+    );
+    assert_eq!(
+        repeat_modewise_raked(&l, &parse("4:1")).map_err(|e| e.to_string()),
+        Err(
+            "repeat_modewise_raked: the arrangement has 1 top-level modes but the layout has 2"
+                .to_owned()
+        )
     );
 
     // Inverse of a non-bijection.
@@ -936,6 +949,7 @@ fn errors_name_their_rule_and_numbers() {
         (Error::NotOneMode { leaves: 2 }, "rank-mismatch", vec![2]),
         (
             Error::ArrangementRank {
+                op: Op::RepeatModewise,
                 rank: 2,
                 arrangement: 1,
             },

@@ -465,6 +465,18 @@ const SECTIONS: &[Section] = &[
                 "The same rule for `interleave`.",
             ),
             case(
+                "algebra/repeat_modewise_raked_not_dense.rs",
+                "`repeat_modewise_raked` with an arrangement that is not dense",
+                "The same rule for the per-mode products, `repeat_modewise` and \
+                 `repeat_modewise_raked`; a declared arrangement is named at its operand.",
+            ),
+            case(
+                "algebra/repeat_modewise_rank.rs",
+                "`repeat_modewise` with an arrangement of another rank",
+                "The per-mode products repeat each top-level mode by the arrangement's mode of the \
+                 same position, so both have the same number of top-level modes.",
+            ),
+            case(
                 "algebra/inverse_not_bijection.rs",
                 "`inverse` of a layout with gaps",
                 "Only a dense bijection onto `[0, size)` has an inverse, so only a map into \

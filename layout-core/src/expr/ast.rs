@@ -367,6 +367,10 @@ pub enum Op {
     Repeat,
     /// `interleave(L, arrangement)`.
     Interleave,
+    /// `repeat_modewise(L, arrangement)`: [`repeat`](crate::repeat_modewise) per mode.
+    RepeatModewise,
+    /// `repeat_modewise_raked(L, arrangement)`: the per-mode copies innermost.
+    RepeatModewiseRaked,
     /// `broadcast(L, shape)`.
     Broadcast,
     /// `inverse(L)`.
@@ -387,13 +391,15 @@ pub enum Op {
 
 impl Op {
     /// Every operation, in the order the help lists them.
-    pub const ALL: [Op; 14] = [
+    pub const ALL: [Op; 16] = [
         Op::Compose,
         Op::Divide,
         Op::DivideModes,
         Op::Restrict,
         Op::Repeat,
         Op::Interleave,
+        Op::RepeatModewise,
+        Op::RepeatModewiseRaked,
         Op::Broadcast,
         Op::Inverse,
         Op::Swizzle,
@@ -414,6 +420,8 @@ impl Op {
             Op::Restrict => "restrict",
             Op::Repeat => "repeat",
             Op::Interleave => "interleave",
+            Op::RepeatModewise => "repeat_modewise",
+            Op::RepeatModewiseRaked => "repeat_modewise_raked",
             Op::Broadcast => "broadcast",
             Op::Inverse => "inverse",
             Op::Swizzle => "swizzle",
@@ -447,13 +455,19 @@ pub enum DivideKind {
     Modes,
 }
 
-/// `repeat` or `interleave`.
+/// `repeat`, `interleave` or one of the per-mode forms.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum RepeatKind {
     /// `repeat`: the copies are the slowest.
     Repeat,
     /// `interleave`: the copies are the fastest.
     Interleave,
+    /// `repeat_modewise` (the blocked product): in each top-level mode, the copies are the
+    /// slower piece.
+    Modewise,
+    /// `repeat_modewise_raked` (the raked product): in each top-level mode, the copies are the
+    /// faster piece.
+    ModewiseRaked,
 }
 
 impl DivideKind {
@@ -472,6 +486,20 @@ impl RepeatKind {
         match self {
             RepeatKind::Repeat => Op::Repeat,
             RepeatKind::Interleave => Op::Interleave,
+            RepeatKind::Modewise => Op::RepeatModewise,
+            RepeatKind::ModewiseRaked => Op::RepeatModewiseRaked,
+        }
+    }
+
+    /// The kind written as `op`, if `op` is one of the four.
+    #[must_use]
+    pub const fn of(op: Op) -> Option<RepeatKind> {
+        match op {
+            Op::Repeat => Some(RepeatKind::Repeat),
+            Op::Interleave => Some(RepeatKind::Interleave),
+            Op::RepeatModewise => Some(RepeatKind::Modewise),
+            Op::RepeatModewiseRaked => Some(RepeatKind::ModewiseRaked),
+            _ => None,
         }
     }
 }
@@ -654,7 +682,7 @@ impl<S> Path<S> {
     }
 }
 
-/// The arrangement of `repeat`/`interleave`.
+/// The arrangement of `repeat`, `interleave`, `repeat_modewise` and `repeat_modewise_raked`.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Arrangement<S> {
     /// A literal layout without spaces, `(3):(1)`.
@@ -701,7 +729,7 @@ pub enum Expr<S> {
         /// The name.
         span: S,
     },
-    /// `repeat(L, A)` / `interleave(L, A)`.
+    /// `repeat(L, A)`, `interleave(L, A)`, `repeat_modewise(L, A)`, `repeat_modewise_raked(L, A)`.
     Repeat {
         /// The layout.
         operand: Box<Expr<S>>,

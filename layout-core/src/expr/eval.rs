@@ -325,17 +325,7 @@ fn layout_map(
 /// The domain tile of `divide(l, k)` when `l`'s domain tile `t` is its top-level sizes `(n_i)`:
 /// `(k_i.., n_i/k_i..)`, the order of the `(tile, rest)` groups. `None` otherwise.
 fn divided_tile(l: &Layout, t: &[i64], k: &[i64]) -> Option<Vec<i64>> {
-    let sizes: Vec<i64> = match l.shape() {
-        Tree::Tuple(v) => v
-            .iter()
-            .map(|m| {
-                m.leaves()
-                    .into_iter()
-                    .try_fold(1i64, |a, &n| a.checked_mul(n))
-            })
-            .collect::<Option<_>>()?,
-        Tree::Leaf(n) => vec![*n],
-    };
+    let sizes = top_sizes(l)?;
     if sizes != t || sizes.len() != k.len() {
         return None;
     }
@@ -344,6 +334,37 @@ fn divided_tile(l: &Layout, t: &[i64], k: &[i64]) -> Option<Vec<i64>> {
         out.push(n.checked_div(*k)?);
     }
     Some(out)
+}
+
+/// The sizes of the top-level modes of `l` (its size when it has one mode).
+fn top_sizes(l: &Layout) -> Option<Vec<i64>> {
+    match l.shape() {
+        Tree::Tuple(v) => v
+            .iter()
+            .map(|m| {
+                m.leaves()
+                    .into_iter()
+                    .try_fold(1i64, |a, &n| a.checked_mul(n))
+            })
+            .collect(),
+        Tree::Leaf(n) => Some(vec![*n]),
+    }
+}
+
+/// The domain tile of `repeat_modewise(l, a)` (or its raked form) from `l`'s tile `t`: `t`
+/// must be `l`'s top-level sizes `(n_i)`, and becomes `(a_i·n_i)` with `a_i` the size of the
+/// arrangement's mode `i`. `None` when `t` is not the top-level sizes (or on overflow).
+fn modewise_tile(l: &Layout, a: &Layout, t: &[i64]) -> Option<Vec<i64>> {
+    let sizes = top_sizes(l)?;
+    let copies = top_sizes(a)?;
+    if sizes != t || sizes.len() != copies.len() {
+        return None;
+    }
+    sizes
+        .iter()
+        .zip(&copies)
+        .map(|(n, c)| n.checked_mul(*c))
+        .collect()
 }
 
 impl<S: Clone> Eval<'_, S> {
@@ -885,7 +906,8 @@ impl<S: Clone> Eval<'_, S> {
         Ok(layout)
     }
 
-    /// Operations on layouts: divide, repeat, interleave, broadcast, inverse. A composite
+    /// Operations on layouts: divide, repeat, interleave, the per-mode products, broadcast,
+    /// inverse. A composite
     /// operand decided to be a layout is used as that layout.
     fn layout_op(&self, e: &Expr<S>) -> R<Evaluated<S>, S> {
         let (a, span, op) = match e {
@@ -968,10 +990,13 @@ impl<S: Clone> Eval<'_, S> {
                 let r = match kind {
                     RepeatKind::Interleave => crate::ops::interleave(&l, &arr),
                     RepeatKind::Repeat => crate::ops::repeat(&l, &arr),
+                    RepeatKind::Modewise => crate::ops::repeat_modewise(&l, &arr),
+                    RepeatKind::ModewiseRaked => crate::ops::repeat_modewise_raked(&l, &arr),
                 }
                 .map_err(|err| one(arrangement_error(op, err), arr_span))?;
-                // `repeat`: the arrangement's size is the slowest extent; `interleave`: the
-                // fastest.
+                // `repeat` and the per-mode forms place the copies `M·A(a)` apart, `A(a)` in
+                // `[0, size(A))`: the codomain's tile gains the arrangement's size as its
+                // slowest extent. `interleave`: as the fastest of both.
                 let n = arr.size();
                 let extend = |t: Option<Vec<i64>>| {
                     t.map(|mut t| {
@@ -983,7 +1008,19 @@ impl<S: Clone> Eval<'_, S> {
                         t
                     })
                 };
-                (r, dom, cod, (extend(t_dom), extend(t_cod)))
+                let dt = match kind {
+                    RepeatKind::Repeat | RepeatKind::Interleave => extend(t_dom),
+                    // Per mode: mode `i`'s flat index is `x·n_i + y`, so a domain tile equal
+                    // to the top-level sizes `(n_i)` becomes `(a_i·n_i)`.
+                    RepeatKind::Modewise | RepeatKind::ModewiseRaked => match t_dom {
+                        Some(t) => Some(
+                            modewise_tile(&l, &arr, &t)
+                                .ok_or_else(|| one(Error::RegroupTileUnknown { op }, a.span()))?,
+                        ),
+                        None => None,
+                    },
+                };
+                (r, dom, cod, (dt, extend(t_cod)))
             }
             Expr::Broadcast { shape, .. } => {
                 if cod != Space::Physical {

@@ -21,6 +21,7 @@
 //! op(args)    := compose(expr, expr) | divide(expr, tile) | divide_modes(expr, tile)
 //!              | restrict(expr, entry '=' value (',' entry '=' value)*)
 //!              | repeat(expr, layout | expr) | interleave(expr, layout | expr)
+//!              | repeat_modewise(expr, layout | expr) | repeat_modewise_raked(expr, layout | expr)
 //!              | broadcast(expr, shape) | inverse(expr)
 //!              | swizzle(expr, field (',' field)*) | swizzle(expr, 'Swizzle' '<' .. '>' 'over' unit)
 //!              | group(expr, integer, integer) | flatten(expr) | coalesce(expr)

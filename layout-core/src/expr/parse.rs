@@ -843,7 +843,7 @@ impl<'a> Parser<'a> {
                     span,
                 }
             }
-            Op::Repeat | Op::Interleave => {
+            Op::Repeat | Op::Interleave | Op::RepeatModewise | Op::RepeatModewiseRaked => {
                 let literal = self.is_punct(0, b'(')
                     || self.starts_int()
                     || (self.is_ident(0, "cute") && !self.is_punct(1, b':'));
@@ -855,11 +855,7 @@ impl<'a> Parser<'a> {
                 Expr::Repeat {
                     operand,
                     arrangement: Box::new(arrangement),
-                    kind: if op == Op::Repeat {
-                        RepeatKind::Repeat
-                    } else {
-                        RepeatKind::Interleave
-                    },
+                    kind: RepeatKind::of(op).unwrap_or(RepeatKind::Repeat),
                     span,
                 }
             }

@@ -61,6 +61,8 @@ const EXPRESSIONS: &[&str] = &[
     "restrict(::c::D, 1 = t + 1, value = f(x, y)[2])",
     "repeat([cute (4,2):(1,4), logical -> logical], (3):(1))",
     "interleave(self::A, super::B)",
+    "repeat_modewise([(8,64):(1,64), logical -> physical], cute (16,1):(1,1))",
+    "repeat_modewise_raked(A, divide(B, (2, 2)))",
     "broadcast([(4,8):(8,1), logical -> physical, index = i32], (2,2))",
     "inverse([cute (_4,_8):(_1,_4), tv -> logical])",
     "swizzle([(8,64):(64,1), logical -> physical], b = 3, src = 7, dst = 4)",
@@ -381,6 +383,8 @@ fn nesting_limit_for_every_operation() {
         ("restrict(", ", 0 = 0)"),
         ("repeat(", ", 1:1)"),
         ("interleave(", ", 1:1)"),
+        ("repeat_modewise(", ", (1,1):(1,1))"),
+        ("repeat_modewise_raked(", ", (1,1):(1,1))"),
         ("broadcast(", ", 1)"),
         ("inverse(", ")"),
         ("swizzle(", ", b = 0, src = 0, dst = 0)"),
@@ -706,6 +710,28 @@ fn tiles_propagate_through_operations() {
     assert_eq!(
         tile("interleave([(4,8):(8,1), logical(4,8) -> logical], 3:1)"),
         (Some(vec![4, 8, 3]), None)
+    );
+    // Per mode: the domain tile's extents grow by the arrangement's mode sizes; the codomain's
+    // offsets are `M·A(x) + L(y)` as for `repeat`.
+    assert_eq!(
+        tile("repeat_modewise([(4,8):(8,1), logical(4,8) -> logical(4,8)], (2,3):(1,2))"),
+        (Some(vec![8, 24]), Some(vec![6, 4, 8]))
+    );
+    assert_eq!(
+        tile("repeat_modewise_raked([(4,8):(8,1), logical(4,8) -> physical], (1,3):(1,1))"),
+        (Some(vec![4, 24]), None)
+    );
+    let e = eval_text(
+        "repeat_modewise([(32):(1), logical(4,8) -> physical], (2):(1))",
+        &env,
+        &macro_opts(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e[0].error,
+        Error::RegroupTileUnknown {
+            op: Op::RepeatModewise
+        }
     );
     assert_eq!(
         tile("broadcast([(4,8):(8,1), logical(4,8) -> physical], (2,3))"),
