@@ -1220,11 +1220,22 @@ pub fn fragment_like(
     Layout::new(Tree::Tuple(shape), Tree::Tuple(stride))
 }
 
-/// A storage map without its swizzle (the swizzle of a swizzled map, or of the left side of a
-/// composite such as a transposed view), and the swizzle.
+/// A storage map without its swizzle (the swizzle of a swizzled map, of the left side of a
+/// composite such as a transposed view, or of the map a restriction such as a pipeline stage
+/// fixes), and the swizzle.
 fn unswizzled(storage: &Map) -> Result<(Map, Option<crate::Swizzle>), Error> {
     Ok(match storage {
         Map::Swizzled { swizzle, inner } => ((**inner).clone(), Some(*swizzle)),
+        Map::Restricted { fixed, inner } => match unswizzled(inner)? {
+            (plain, Some(swizzle)) => (
+                Map::Restricted {
+                    fixed: fixed.clone(),
+                    inner: alloc::boxed::Box::new(plain),
+                },
+                Some(swizzle),
+            ),
+            (_, None) => (storage.clone(), None),
+        },
         Map::Composite(c) => match &c.left {
             Map::Swizzled { swizzle, inner } => (compose(inner, &c.right)?, Some(*swizzle)),
             _ => (storage.clone(), None),

@@ -314,3 +314,54 @@ fn flash_attention2_ldmatrix_reads_are_conflict_free() {
         }
     }
 }
+
+/// `TiledMma::fragment_a/b` of a pipeline stage (a restriction of the swizzled 3-stage buffer):
+/// sgemm_sm80's fragments are in value order, as CuTe's `tCrA`, `tCrB` print them (the
+/// example's lines, compared with CuTe above).
+#[test]
+fn sgemm_sm80_fragments_of_a_stage_are_cutes() {
+    let mma = sgemm_sm80::tiled_mma().unwrap();
+    let stage = sgemm_sm80::smem().unwrap().restrict(&[(0, 0)]).unwrap();
+    let out = sgemm_sm80_output();
+    for (name, regs) in [
+        ("tCrA t=0", mma.fragment_a(&stage).unwrap()),
+        ("tCrB t=0", mma.fragment_b(&stage).unwrap()),
+    ] {
+        let line = out
+            .lines()
+            .find(|l| l.split(" : ").next() == Some(name))
+            .unwrap();
+        let theirs: Vec<i64> = line
+            .split(" : ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .map(|x| x.parse().unwrap())
+            .collect();
+        let ours: Vec<i64> = (0..regs.size())
+            .map(|i| regs.eval_index(i).unwrap())
+            .collect();
+        assert_eq!(ours, theirs, "{name}");
+    }
+}
+
+/// The fragment of V read through its transposed view is the same with and without the view's
+/// swizzle (a composite whose left side is swizzled: CuTe keeps that swizzle when it slices, so
+/// every stride is static), and it is CuTe's `tOrVt`.
+#[test]
+fn flash_attention2_fragment_of_the_transposed_view() {
+    let mma_o = flash_attention2::tiled_mma([128, 128, 64]).unwrap();
+    let swizzled = mma_o
+        .fragment_b(&flash_attention2::smem_vt().unwrap())
+        .unwrap();
+    let plain = mma_o
+        .fragment_b(&flash_attention2::smem_vt_plain().unwrap())
+        .unwrap();
+    let line = fa2_line("tOrVt t=0");
+    for regs in [swizzled, plain] {
+        let ours: Vec<i64> = (0..regs.size())
+            .map(|i| regs.eval_index(i).unwrap())
+            .collect();
+        assert_eq!(ours, line);
+    }
+}
