@@ -1183,11 +1183,13 @@ pub fn fragment_like(
     // The order: static strides ascending, then run-time ones in CuTe's mode order.
     let mut order: Vec<usize> = (0..pieces.len()).filter(|&k| !pieces[k].dynamic).collect();
     order.sort_by_key(|&k| pieces[k].stride);
-    for w in order.windows(2) {
-        let (a, b) = (pieces[w[0]], pieces[w[1]]);
-        if a.stride == b.stride && a.size > 1 && b.size > 1 {
-            return Err(Error::FragmentStrideTie { stride: a.stride });
-        }
+    let wide: Vec<i64> = order
+        .iter()
+        .filter(|&&k| pieces[k].size > 1)
+        .map(|&k| pieces[k].stride)
+        .collect();
+    if let Some(w) = wide.windows(2).find(|w| w[0] == w[1]) {
+        return Err(Error::FragmentStrideTie { stride: w[0] });
     }
     order.extend((0..pieces.len()).filter(|&k| pieces[k].dynamic));
     let mut registers = vec![0i64; pieces.len()];

@@ -854,6 +854,11 @@ fn fragment_like_rules_and_errors() {
         fragment_like(&"(2,(2,2)):(8,(8,1))".parse().unwrap(), 2, None).unwrap_err(),
         Error::FragmentStrideTie { stride: 8 }
     );
+    // A size-1 leaf of the same stride between them does not hide the tie.
+    assert_eq!(
+        fragment_like(&"(2,1,2,2):(8,8,8,1)".parse().unwrap(), 2, None).unwrap_err(),
+        Error::FragmentStrideTie { stride: 8 }
+    );
     for (e, rule) in [
         (
             Error::FragmentSplit {
