@@ -1073,6 +1073,29 @@ pub enum Error {
     /// composite holding a restriction (a layout, a swizzled map, a composite and a restriction
     /// of a layout or of a swizzled layout can be repeated).
     BroadcastRestriction,
+    /// A thread's partition whose fastest leaves do not make CuTe's first fragment mode
+    /// (`crate::mma::fragment_like`): a leaf would be split unevenly, or there are too few values.
+    FragmentSplit {
+        /// The first mode's size (the atom's values per thread).
+        values: i64,
+        /// The partition's size.
+        size: i64,
+    },
+    /// A leaf of a swizzled storage's partition (size > 1) whose size or stride is not a
+    /// positive power of two: its bits under the swizzle's fields are not defined
+    /// (`crate::mma::fragment_like`).
+    FragmentSwizzleLeaf {
+        /// The leaf's size.
+        size: i64,
+        /// The leaf's stride.
+        stride: i64,
+    },
+    /// Two leaves of size > 1 of a thread's partition with the same stride: CuTe's ordered
+    /// fragment gives them the same registers (`crate::mma::fragment_like`).
+    FragmentStrideTie {
+        /// The shared stride.
+        stride: i64,
+    },
     /// A copy atom whose source and destination are not `(value, thread)` layouts of the same
     /// threads (0: not two top-level entries).
     CopyAtomThreads {
@@ -3268,6 +3291,48 @@ impl Error {
                 },
                 Some(&|f| {
                     f.write_str("take a copy atom whose destination is a reference layout of the MMA's operand (e.g. `ldmatrix` for the SM80 16-bit MMA atoms), or widen the permutation tile")
+                }),
+            ),
+            Error::FragmentSplit { values, size } => row(
+                part,
+                w,
+                "fragment-split",
+                &|f| {
+                    write!(
+                        f,
+                        "the fastest leaves of a partition of {size} values do not make a first fragment mode of {values} values"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("give the thread's partition with the atom's values as its fastest leaves (the value entry of `TiledMma::partition_a/b` restricted to a thread)")
+                }),
+            ),
+            Error::FragmentSwizzleLeaf { size, stride } => row(
+                part,
+                w,
+                "fragment-swizzle-leaf",
+                &|f| {
+                    write!(
+                        f,
+                        "the leaf {size}:{stride} of a swizzled storage's partition does not cover whole bits of the offset"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("a swizzled storage's partition needs leaves whose sizes and strides are powers of two")
+                }),
+            ),
+            Error::FragmentStrideTie { stride } => row(
+                part,
+                w,
+                "fragment-stride-tie",
+                &|f| {
+                    write!(
+                        f,
+                        "two leaves of a thread's partition have the stride {stride}: ordered by stride they would share registers"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("a fragment ordered like its storage needs distinct strides (a broadcast has no such order)")
                 }),
             ),
             Error::BroadcastRestriction => row(

@@ -972,3 +972,351 @@ impl TiledMma {
         Ok(Annotated::new(layout, Space::ThreadValue, Space::Logical)?.into())
     }
 }
+
+/// One leaf of a fragment's partition: its size, its stride (in the storage's unswizzled
+/// offsets) and whether CuTe's stride for it is a run-time value (a leaf through a swizzle's
+/// fields, see [`fragment_like`]).
+#[derive(Clone, Copy)]
+struct Piece {
+    size: i64,
+    stride: i64,
+    dynamic: bool,
+}
+
+/// The bits `[lo, hi)` of a leaf `n:d` with `n`, `d` powers of two (`d ≥ 1`), or `None`.
+fn bit_range(size: i64, stride: i64) -> Option<(u32, u32)> {
+    if size < 1 || stride < 1 || size.count_ones() != 1 || stride.count_ones() != 1 {
+        return None;
+    }
+    let lo = stride.trailing_zeros();
+    Some((lo, lo.saturating_add(size.trailing_zeros())))
+}
+
+/// The bit `b` as a mask (0 past bit 63).
+fn bit(b: u32) -> u64 {
+    1u64.checked_shl(b).unwrap_or(0)
+}
+
+/// The bits `[lo, hi)` as a mask.
+fn bit_mask(lo: u32, hi: u32) -> u64 {
+    (lo..hi).fold(0, |m, b| m | bit(b))
+}
+
+/// A power of two `2^b` as a stride or size.
+fn pow2(b: u32) -> Result<i64, Error> {
+    1i64.checked_shl(b).filter(|&x| x > 0).ok_or_else(overflow)
+}
+
+/// CuTe's register order of a thread's MMA fragment (`thr_mma.partition_fragment_A/B(sX)`,
+/// which is `make_fragment_like(partition_A/B(sX))`): the register of each value of the thread's
+/// partition.
+///
+/// `partition` is the thread's partition of the storage **without its swizzle**, over the
+/// thread's values (seed order, flat index = CuTe's fragment index `(FrgV, RestM, RestK)`, first
+/// fastest, as [`TiledMma::partition_a`] restricted to a thread gives it); `atom_values` is the
+/// size of CuTe's first mode (`FrgV`, the atom's values per thread); `swizzle` the storage's
+/// swizzle, if any. The result is a layout over the partition's leaves (flattened, in seed order,
+/// a leaf split where CuTe's is: the same flat index) to the register index.
+///
+/// CuTe's rule (`make_fragment_like`, `include/cute/layout.hpp`, for a static shape): the first
+/// mode is compact in its own order (registers `0..atom_values`); the other leaves are compact
+/// in the order of their strides (`make_ordered_layout`), each register step times
+/// `atom_values`, where a stride that is a run-time value counts as larger than every static
+/// one, run-time ones in CuTe's mode order (first fastest). Which strides are run-time values is
+/// CuTe's too: slicing a swizzled layout at a thread (`slice_and_offset` of a swizzled
+/// `ComposedLayout`, `include/cute/swizzle_layout.hpp`) turns it into a plain layout unless the
+/// thread's values reach both a bit of the swizzle's source field and the destination bit it
+/// moves into; then the leaves, split at the fields' bits, take run-time strides (`±2^i`) on the
+/// bits of either field and keep static strides elsewhere. Otherwise (no swizzle, or both bits
+/// reached) every stride is static. So the registers of an operand read through a swizzled
+/// shared memory are not, in general, in the order of the values: FlashAttention-2's `tSrQ`
+/// takes the tiles along M first, then the 64-column halves of K, then the 16-column steps.
+///
+/// The order is the same for every thread: it depends on the strides of the values only.
+///
+/// ```
+/// use layout_core::mma::fragment_like;
+/// use layout_core::{Layout, Swizzle, SwizzleUnit};
+///
+/// // A thread's partition of FlashAttention-2's Q (seed order): K tiles ((2,(2,2)) of 8192, 32,
+/// // 16), 2 M tiles of 4096, the atom's 8 values.
+/// let p: Layout = "((2,(2,2)),2,(2,2,2)):((8192,(32,16)),4096,(8,512,1))".parse()?;
+/// let sw = Swizzle::from_cute(3, 3, 3, SwizzleUnit::Elements)?;
+/// let regs = fragment_like(&p, 8, Some(sw))?;
+/// // CuTe: ((_2,_2,_2),_2,((_2,_2),_2)):((_1,_2,_4),_8,((_32,_64),_16)).
+/// assert_eq!(regs.to_string(), "(2,2,2,2,2,2,2):(16,64,32,8,4,2,1)");
+/// // Without the swizzle the 16-column steps come first (static strides, ordered).
+/// let plain = fragment_like(&p, 8, None)?;
+/// assert_eq!(plain.eval_index(16)?, 8);
+/// # Ok::<(), layout_core::Error>(())
+/// ```
+///
+/// # Errors
+/// [`Error::FragmentSplit`] when the fastest leaves do not make exactly `atom_values` values
+/// (a leaf would be split unevenly); [`Error::FragmentSwizzleLeaf`] with a swizzle, for a leaf
+/// of size > 1 whose size or stride is not a power of two (or is negative);
+/// [`Error::FragmentStrideTie`] when two leaves of size > 1 ordered by stride have the same
+/// stride (CuTe would give them the same registers); [`Error::Overflow`].
+pub fn fragment_like(
+    partition: &Layout,
+    atom_values: i64,
+    swizzle: Option<crate::Swizzle>,
+) -> Result<Layout, Error> {
+    // The leaves, fastest first (CuTe's flat order).
+    let mut leaves: Vec<(i64, i64)> = partition
+        .leaves()
+        .iter()
+        .rev()
+        .map(|m| (m.size, m.stride.value()))
+        .collect();
+    // CuTe's first mode: the fastest leaves up to `atom_values` values, a leaf split if needed.
+    let mut mode0: Vec<(i64, i64)> = Vec::new();
+    let mut have = 1i64;
+    let mut i = 0;
+    while have < atom_values {
+        let Some(&(n, d)) = leaves.get(i) else {
+            return Err(Error::FragmentSplit {
+                values: atom_values,
+                size: partition.size(),
+            });
+        };
+        let need = div(atom_values, have)?;
+        if n <= need {
+            if rem(need, n)? != 0 {
+                return Err(Error::FragmentSplit {
+                    values: atom_values,
+                    size: partition.size(),
+                });
+            }
+            mode0.push((n, d));
+            have = mul(have, n)?;
+            i = i.saturating_add(1);
+        } else {
+            if rem(n, need)? != 0 {
+                return Err(Error::FragmentSplit {
+                    values: atom_values,
+                    size: partition.size(),
+                });
+            }
+            mode0.push((need, d));
+            leaves[i] = (div(n, need)?, mul(d, need)?);
+            have = mul(have, need)?;
+        }
+    }
+    if have != atom_values {
+        return Err(Error::FragmentSplit {
+            values: atom_values,
+            size: partition.size(),
+        });
+    }
+    let rest: Vec<(i64, i64)> = leaves[i.min(leaves.len())..].to_vec();
+    // Whether CuTe decays the swizzled slice to a plain layout with run-time strides.
+    let fields = swizzle.map(|s| {
+        (
+            bit_mask(s.src(), s.src().saturating_add(s.bits())),
+            bit_mask(s.dst(), s.dst().saturating_add(s.bits())),
+            s,
+        )
+    });
+    let mut pieces: Vec<Piece> = Vec::new();
+    let decays = match fields {
+        None => false,
+        Some((y, z, s)) => {
+            let mut active = 0u64;
+            for &(n, d) in mode0.iter().chain(&rest) {
+                if n == 1 {
+                    continue;
+                }
+                let (lo, hi) =
+                    bit_range(n, d).ok_or(Error::FragmentSwizzleLeaf { size: n, stride: d })?;
+                active |= bit_mask(lo, hi) & (y | z);
+            }
+            // Both a source bit and the destination bit it moves into: not reducible.
+            let moved = if s.src() > s.dst() {
+                (active & y)
+                    .checked_shr(s.src().abs_diff(s.dst()))
+                    .unwrap_or(0)
+            } else {
+                (active & y)
+                    .checked_shl(s.dst().abs_diff(s.src()))
+                    .unwrap_or(0)
+            };
+            moved & active & z == 0
+        }
+    };
+    for &(n, d) in &rest {
+        match fields {
+            Some((y, z, _)) if decays && n > 1 => {
+                let (lo, hi) =
+                    bit_range(n, d).ok_or(Error::FragmentSwizzleLeaf { size: n, stride: d })?;
+                // Split at the fields' bits, fastest first; a run of static bits stays one leaf.
+                let mut b = lo;
+                while b < hi {
+                    let in_field = |b: u32| (y | z) & bit(b) != 0;
+                    if in_field(b) {
+                        pieces.push(Piece {
+                            size: 2,
+                            stride: pow2(b)?,
+                            dynamic: true,
+                        });
+                        b = b.saturating_add(1);
+                    } else {
+                        let start = b;
+                        while b < hi && !in_field(b) {
+                            b = b.saturating_add(1);
+                        }
+                        pieces.push(Piece {
+                            size: pow2(b.saturating_sub(start))?,
+                            stride: pow2(start)?,
+                            dynamic: false,
+                        });
+                    }
+                }
+            }
+            _ => pieces.push(Piece {
+                size: n,
+                stride: d,
+                dynamic: false,
+            }),
+        }
+    }
+    // The order: static strides ascending, then run-time ones in CuTe's mode order.
+    let mut order: Vec<usize> = (0..pieces.len()).filter(|&k| !pieces[k].dynamic).collect();
+    order.sort_by_key(|&k| pieces[k].stride);
+    let wide: Vec<i64> = order
+        .iter()
+        .filter(|&&k| pieces[k].size > 1)
+        .map(|&k| pieces[k].stride)
+        .collect();
+    if let Some(w) = wide.windows(2).find(|w| w[0] == w[1]) {
+        return Err(Error::FragmentStrideTie { stride: w[0] });
+    }
+    order.extend((0..pieces.len()).filter(|&k| pieces[k].dynamic));
+    let mut registers = vec![0i64; pieces.len()];
+    let mut step = atom_values.max(1);
+    for &k in &order {
+        registers[k] = step;
+        step = mul(step, pieces[k].size)?;
+    }
+    // The result, seed order (slowest first): the rest pieces, then the first mode compact.
+    let mut shape: Vec<Tree<i64>> = Vec::new();
+    let mut stride: Vec<Tree<Stride>> = Vec::new();
+    for (k, p) in pieces.iter().enumerate().rev() {
+        shape.push(Tree::Leaf(p.size));
+        stride.push(Tree::Leaf(Stride::Int(registers[k])));
+    }
+    let mut compact = vec![0i64; mode0.len()];
+    let mut s = 1i64;
+    for (c, &(n, _)) in compact.iter_mut().zip(&mode0) {
+        *c = s;
+        s = mul(s, n)?;
+    }
+    for (k, &(n, _)) in mode0.iter().enumerate().rev() {
+        shape.push(Tree::Leaf(n));
+        stride.push(Tree::Leaf(Stride::Int(compact[k])));
+    }
+    if shape.is_empty() {
+        shape.push(Tree::Leaf(1));
+        stride.push(Tree::Leaf(Stride::Int(1)));
+    }
+    Layout::new(Tree::Tuple(shape), Tree::Tuple(stride))
+}
+
+/// A storage map without its swizzle (the swizzle of a swizzled map, of the left side of a
+/// composite such as a transposed view, or of the map a restriction such as a pipeline stage
+/// fixes), and the swizzle.
+fn unswizzled(storage: &Map) -> Result<(Map, Option<crate::Swizzle>), Error> {
+    Ok(match storage {
+        Map::Swizzled { swizzle, inner } => ((**inner).clone(), Some(*swizzle)),
+        Map::Restricted { fixed, inner } => match unswizzled(inner)? {
+            (plain, Some(swizzle)) => (
+                Map::Restricted {
+                    fixed: fixed.clone(),
+                    inner: alloc::boxed::Box::new(plain),
+                },
+                Some(swizzle),
+            ),
+            (_, None) => (storage.clone(), None),
+        },
+        Map::Composite(c) => match &c.left {
+            Map::Swizzled { swizzle, inner } => (compose(inner, &c.right)?, Some(*swizzle)),
+            _ => (storage.clone(), None),
+        },
+        _ => (storage.clone(), None),
+    })
+}
+
+impl TiledMma {
+    /// CuTe's `thr_mma.partition_fragment_A(sA)`: the register of each value of a thread's A
+    /// fragment, in CuTe's order ([`fragment_like`] of the thread's partition of `storage`
+    /// without its swizzle, with the swizzle), the same for every thread. The domain is the
+    /// thread's values, flat index as [`TiledMma::partition_a`] restricted to a thread.
+    ///
+    /// ```
+    /// use layout_core::mma::{MmaAtom, TiledMma};
+    /// use layout_core::{Annotated, Layout, Map, Space};
+    ///
+    /// let atom = MmaAtom::new(
+    ///     [16, 8, 16],
+    ///     Layout::from_cute("((4,8),(2,2,2)):((32,1),(16,8,128))")?,
+    ///     Layout::from_cute("((4,8),(2,2)):((16,1),(8,64))")?,
+    ///     Layout::from_cute("((4,8),(2,2)):((32,1),(16,8))")?,
+    /// )?;
+    /// let mma = TiledMma::new(atom, [2, 2, 1], [64, 64, 32])?;
+    /// // A row-major (K-major) A without a swizzle: the K tiles (stride 16) before the M tiles
+    /// // (stride 32·32), so value 8 (M tile 1) is register 16.
+    /// let sa: Map = Annotated::new(Layout::from_cute("(64,32):(32,1)")?, Space::Logical,
+    ///     Space::Physical)?.with_tiles(Some(vec![32, 64]), None)?.into();
+    /// let regs = mma.fragment_a(&sa)?;
+    /// assert_eq!(regs.eval_index(8)?, 16);
+    /// assert_eq!(regs.eval_index(16)?, 8);
+    /// # Ok::<(), layout_core::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`TiledMma::partition_a`]; [`Error::TiledCopyNotLayout`] when the thread's partition
+    /// of the unswizzled storage is not a layout; as [`fragment_like`].
+    pub fn fragment_a(&self, storage: &Map) -> Result<Layout, Error> {
+        self.fragment(storage, Operand::A)
+    }
+
+    /// CuTe's `thr_mma.partition_fragment_B(sB)`; see [`TiledMma::fragment_a`].
+    ///
+    /// # Errors
+    /// As [`TiledMma::fragment_a`].
+    pub fn fragment_b(&self, storage: &Map) -> Result<Layout, Error> {
+        self.fragment(storage, Operand::B)
+    }
+
+    /// CuTe's `partition_fragment_C(tiled_mma, shape)` over the CTA's M×N tile: a compact
+    /// fragment, value `i` in register `i` (CuTe's `make_fragment_C` of the partition's shape),
+    /// over the shape of the value entry of [`TiledMma::c`].
+    ///
+    /// # Errors
+    /// As [`TiledMma::c`].
+    pub fn fragment_c(&self) -> Result<Layout, Error> {
+        let c = self.c()?;
+        let l = layout_of(&c)?;
+        let [v, _] = value_thread(&l).ok_or(Error::TiledCopyNotLayout)?;
+        crate::ops::canonical(&v.0)
+    }
+
+    fn fragment(&self, storage: &Map, operand: Operand) -> Result<Layout, Error> {
+        let (plain, swizzle) = unswizzled(storage)?;
+        let part = match operand {
+            Operand::A => self.partition_a(&plain)?,
+            _ => self.partition_b(&plain)?,
+        };
+        let thread = part.restrict_named(&[("thread", 0)])?;
+        let decision = crate::decide::decide(&thread, false)?;
+        let shape = thread.domain_shape();
+        let partition = crate::decide::Decision {
+            constant: 0,
+            ..decision
+        }
+        .coarsest_layout(&shape)
+        .ok_or(Error::TiledCopyNotLayout)?;
+        let values = div(self.atom.layout(operand).size(), self.atom.threads)?;
+        fragment_like(&partition, values, swizzle)
+    }
+}

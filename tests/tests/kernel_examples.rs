@@ -12,6 +12,10 @@
 #[path = "../../layout-typed/examples/sgemm_sm80_layouts.rs"]
 mod sgemm_sm80;
 
+#[allow(dead_code)]
+#[path = "../../layout-typed/examples/flash_attention2_layouts.rs"]
+mod flash_attention2;
+
 use std::sync::OnceLock;
 
 use layout_core::Map;
@@ -131,5 +135,233 @@ fn sgemm_sm80_copies_are_conflict_free() {
                 "warp {warp}"
             );
         }
+    }
+}
+
+/// FlashAttention-2's example output, built once for the tests of this file.
+fn flash_attention2_output() -> &'static str {
+    static OUT: OnceLock<String> = OnceLock::new();
+    OUT.get_or_init(|| flash_attention2::layouts().expect("the example's layouts"))
+}
+
+/// FlashAttention-2's layouts: the swizzled Q, K and transposed V shared memory at every index;
+/// for every thread the ldmatrix sources of Q, K and Vᵀ, the fragments' registers in CuTe's
+/// order, `retile_D`, the accumulator, its re-layout as P and its rows, equal to CuTe's.
+#[test]
+fn flash_attention2_layouts_match_cute() {
+    let ours = flash_attention2_output();
+    // 3 shared-memory lines, then 128 threads × 11 lines.
+    assert_eq!(ours.lines().count(), 3 + 128 * 11);
+    let Some(theirs) = cute_cpp::run(
+        "flash_attention2",
+        include_str!("../cpp/flash_attention2.cpp"),
+    ) else {
+        return;
+    };
+    assert_same_lines("flash_attention2", ours, &theirs);
+}
+
+/// The values of one line of the example's output, by its head (`NAME t=T`).
+fn fa2_line(head: &str) -> Vec<i64> {
+    let line = flash_attention2_output()
+        .lines()
+        .find(|l| l.split(" : ").next() == Some(head))
+        .unwrap_or_else(|| panic!("no line {head}"));
+    line.split(" : ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .map(|x| x.parse().unwrap())
+        .collect()
+}
+
+/// P = the S accumulators re-laid out (`convert_layout_acc_Aregs`) is the A operand of P·V:
+/// for every thread, value `j` of the second GEMM's A fragment (row m, key k of P) is the
+/// register holding S at (m, k) in the first GEMM's accumulators.
+#[test]
+fn flash_attention2_p_feeds_the_second_gemm() {
+    let mma_s = flash_attention2::tiled_mma([128, 64, 128]).unwrap();
+    let mma_o = flash_attention2::tiled_mma([128, 128, 64]).unwrap();
+    let (c, a) = (mma_s.c().unwrap(), mma_o.a().unwrap());
+    let threads = mma_s.threads();
+    assert_eq!((threads, mma_o.threads()), (128, 128));
+    for t in 0..threads {
+        let p = fa2_line(&format!("tOrP t={t}"));
+        assert_eq!(p.len(), 64);
+        for (j, &reg) in p.iter().enumerate() {
+            // A of P·V: index m + 128·k (one copy: a single warp column).
+            let pos_a = a.eval_index(j as i64 * threads + t).unwrap();
+            // S: index m + 128·n.
+            let pos_s = c.eval_index(reg * threads + t).unwrap();
+            assert_eq!(pos_a, pos_s, "thread {t}, value {j}, register {reg}");
+        }
+    }
+}
+
+/// Each thread's rows for the row max and row sum: in the m16n8k16 accumulator, lane `l` of warp
+/// `w` holds rows `16w + l/4` and `+ 8` of each 64-row tile (PTX's `groupID`), so the four lanes
+/// of a quad hold the same rows and a row reduction is a reduction over the quad.
+#[test]
+fn flash_attention2_rows_are_the_quads_rows() {
+    let mut holders = vec![Vec::new(); 128];
+    for t in 0..128i64 {
+        let (w, l) = (t / 32, t % 32);
+        let want: Vec<i64> = [0, 8, 64, 72].iter().map(|d| 16 * w + l / 4 + d).collect();
+        let rows = fa2_line(&format!("rows t={t}"));
+        assert_eq!(rows, want, "thread {t}");
+        for r in rows {
+            holders[r as usize].push(t);
+        }
+    }
+    for (r, h) in holders.iter().enumerate() {
+        assert_eq!(h.len(), 4, "row {r}");
+        assert!(h.iter().all(|t| t / 4 == h[0] / 4), "row {r}: {h:?}");
+    }
+}
+
+/// The ldmatrix copies fill the registers the MMA reads, whatever their order: for every thread
+/// and copy value `i`, the register `retile_D(frag)(i)` receives the position of the operand
+/// tile that the copy's destination gives value `i` (ldmatrix delivers a row to other threads
+/// than the one that addresses it), and the MMA value in that register reads the same position.
+#[test]
+fn flash_attention2_copies_fill_the_fragments() {
+    let mma_s = flash_attention2::tiled_mma([128, 64, 128]).unwrap();
+    let mma_o = flash_attention2::tiled_mma([128, 128, 64]).unwrap();
+    let copy_q = mma_s
+        .copy_a(&flash_attention2::ldsm_n_atom().unwrap())
+        .unwrap();
+    let copy_v = mma_o
+        .copy_b(&flash_attention2::ldsm_t_atom().unwrap())
+        .unwrap();
+    let cases = [
+        (
+            "tSrQ",
+            "tSsQr",
+            copy_q.destination().clone(),
+            mma_s.a().unwrap(),
+        ),
+        (
+            "tOrVt",
+            "tOrVtr",
+            copy_v.destination().clone(),
+            mma_o.b().unwrap(),
+        ),
+    ];
+    for t in 0..128 {
+        for (regs, view, dst, operand) in &cases {
+            let regs = fa2_line(&format!("{regs} t={t}"));
+            let view = fa2_line(&format!("{view} t={t}"));
+            let n = regs.len() as i64;
+            assert_eq!(view.len() as i64, n);
+            assert_eq!(n * 128, dst.size(), "thread {t}");
+            // The registers are a permutation of 0..n.
+            let mut sorted = regs.clone();
+            sorted.sort_unstable();
+            assert!(sorted.iter().copied().eq(0..n), "thread {t}");
+            for (i, r) in view.iter().enumerate() {
+                let v = regs.iter().position(|x| x == r).unwrap() as i64;
+                assert_eq!(
+                    operand.eval_index(v * 128 + t).unwrap(),
+                    dst.eval_index(i as i64 * 128 + t).unwrap(),
+                    "thread {t}, copy value {i}, register {r}"
+                );
+            }
+        }
+    }
+}
+
+/// Zero bank conflicts for the ldmatrix reads of Q, K and Vᵀ from the swizzled shared memory,
+/// every warp.
+#[test]
+fn flash_attention2_ldmatrix_reads_are_conflict_free() {
+    let mma_s = flash_attention2::tiled_mma([128, 64, 128]).unwrap();
+    let mma_o = flash_attention2::tiled_mma([128, 128, 64]).unwrap();
+    let ldsm_n = flash_attention2::ldsm_n_atom().unwrap();
+    let ldsm_t = flash_attention2::ldsm_t_atom().unwrap();
+    let cases = [
+        (
+            mma_s.copy_a(&ldsm_n).unwrap(),
+            flash_attention2::smem(128).unwrap(),
+            1,
+        ),
+        (
+            mma_s.copy_b(&ldsm_n).unwrap(),
+            flash_attention2::smem(64).unwrap(),
+            4,
+        ),
+        (
+            mma_o.copy_b(&ldsm_t).unwrap(),
+            flash_attention2::smem_vt().unwrap(),
+            4,
+        ),
+    ];
+    for (k, (copy, smem, copies)) in cases.iter().enumerate() {
+        // The B tiles are replicated over the 4 warps along M: the storage is broadcast.
+        let smem = broadcast_map(smem, *copies).unwrap();
+        let tv = copy.source().as_layout().unwrap().clone();
+        for warp in 0..4 {
+            let access = WarpAccess {
+                element_bits: 16,
+                vector: 8,
+                warp,
+                thread_mode: 1,
+            };
+            assert_eq!(
+                conflicts(&smem, &tv, &access).unwrap().ways,
+                1,
+                "copy {k}, warp {warp}"
+            );
+        }
+    }
+}
+
+/// `TiledMma::fragment_a/b` of a pipeline stage (a restriction of the swizzled 3-stage buffer):
+/// sgemm_sm80's fragments are in value order, as CuTe's `tCrA`, `tCrB` print them (the
+/// example's lines, compared with CuTe above).
+#[test]
+fn sgemm_sm80_fragments_of_a_stage_are_cutes() {
+    let mma = sgemm_sm80::tiled_mma().unwrap();
+    let stage = sgemm_sm80::smem().unwrap().restrict(&[(0, 0)]).unwrap();
+    let out = sgemm_sm80_output();
+    for (name, regs) in [
+        ("tCrA t=0", mma.fragment_a(&stage).unwrap()),
+        ("tCrB t=0", mma.fragment_b(&stage).unwrap()),
+    ] {
+        let line = out
+            .lines()
+            .find(|l| l.split(" : ").next() == Some(name))
+            .unwrap();
+        let theirs: Vec<i64> = line
+            .split(" : ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .map(|x| x.parse().unwrap())
+            .collect();
+        let ours: Vec<i64> = (0..regs.size())
+            .map(|i| regs.eval_index(i).unwrap())
+            .collect();
+        assert_eq!(ours, theirs, "{name}");
+    }
+}
+
+/// The fragment of V read through its transposed view is the same with and without the view's
+/// swizzle (a composite whose left side is swizzled: CuTe keeps that swizzle when it slices, so
+/// every stride is static), and it is CuTe's `tOrVt`.
+#[test]
+fn flash_attention2_fragment_of_the_transposed_view() {
+    let mma_o = flash_attention2::tiled_mma([128, 128, 64]).unwrap();
+    let swizzled = mma_o
+        .fragment_b(&flash_attention2::smem_vt().unwrap())
+        .unwrap();
+    let plain = mma_o
+        .fragment_b(&flash_attention2::smem_vt_plain().unwrap())
+        .unwrap();
+    let line = fa2_line("tOrVt t=0");
+    for regs in [swizzled, plain] {
+        let ours: Vec<i64> = (0..regs.size())
+            .map(|i| regs.eval_index(i).unwrap())
+            .collect();
+        assert_eq!(ours, line);
     }
 }

@@ -706,3 +706,178 @@ fn ldmatrix_copies_are_conflict_free_on_the_swizzled_memory() {
         }
     }
 }
+
+/// The fragments' register order against CuTe: `tests/cpp/fragment_order.cpp` prints
+/// `partition_fragment_A/B` of a 2×2-warp SM80 16x8x16 tiled MMA over 64×64 tiles of A and B for
+/// six shared-memory layouts: K-major, padded K-major, M/N-major (no swizzle: every stride
+/// static, ordered), `Swizzle<3,3,3>` and `Swizzle<2,3,3>` over K-major atoms (a thread's values
+/// reach the destination bits only: CuTe's slice turns them into run-time strides, ordered
+/// last) and `Swizzle<3,3,3>` over M/N-major atoms (B's values reach both fields: the swizzle is
+/// kept, the strides static). `TiledMma::fragment_a/b` must give CuTe's register for every value.
+#[test]
+fn fragment_register_order_matches_cute() {
+    let Some(out) = cute_cpp::run("fragment_order", include_str!("../cpp/fragment_order.cpp"))
+    else {
+        return;
+    };
+    let atom = MmaAtom::new(
+        [16, 8, 16],
+        Layout::from_cute("((4,8),(2,2,2)):((32,1),(16,8,128))").unwrap(),
+        Layout::from_cute("((4,8),(2,2)):((16,1),(8,64))").unwrap(),
+        Layout::from_cute("((4,8),(2,2)):((32,1),(16,8))").unwrap(),
+    )
+    .unwrap();
+    let mma = TiledMma::new(atom, [2, 2, 1], [64, 64, 64])
+        .unwrap()
+        .with_permutation([32, 32, 16])
+        .unwrap();
+    // CuTe's tile_to_shape(atom, (64, 64)): the atom repeated along M (N) first, then K.
+    let tiled = |atom: &str, repeats: &str, sw: Option<(i64, i64, i64)>| -> Map {
+        let l = layout_core::repeat_modewise(
+            &Layout::from_cute(atom).unwrap(),
+            &Layout::from_cute(repeats).unwrap(),
+        )
+        .unwrap();
+        let m: Map = Annotated::new(l, Space::Logical, Space::Physical)
+            .unwrap()
+            .with_tiles(Some(vec![64, 64]), None)
+            .unwrap()
+            .into();
+        match sw {
+            Some((b, mm, s)) => m
+                .swizzle(Swizzle::from_cute(b, mm, s, SwizzleUnit::Elements).unwrap())
+                .unwrap(),
+            None => m,
+        }
+    };
+    let cases = [
+        ("kmajor", tiled("(64,64):(64,1)", "(1,1):(1,1)", None)),
+        ("padded", tiled("(64,64):(72,1)", "(1,1):(1,1)", None)),
+        ("mnmajor", tiled("(64,64):(1,64)", "(1,1):(1,1)", None)),
+        (
+            "sw333_k",
+            tiled("(8,64):(64,1)", "(8,1):(1,8)", Some((3, 3, 3))),
+        ),
+        (
+            "sw233_k",
+            tiled("(8,32):(32,1)", "(8,2):(1,8)", Some((2, 3, 3))),
+        ),
+        (
+            "sw333_mn",
+            tiled("(64,8):(1,64)", "(1,8):(1,1)", Some((3, 3, 3))),
+        ),
+    ];
+    let mut compared = 0;
+    for (name, smem) in &cases {
+        for (op, regs) in [
+            ("A", mma.fragment_a(smem).unwrap()),
+            ("B", mma.fragment_b(smem).unwrap()),
+        ] {
+            let ours: Vec<i64> = (0..regs.size())
+                .map(|i| regs.eval_index(i).unwrap())
+                .collect();
+            for t in [0, 37, 127] {
+                let head = format!("{name} {op} t={t} : ");
+                let line = out
+                    .lines()
+                    .find(|l| l.starts_with(&head))
+                    .unwrap_or_else(|| panic!("no line {head}"));
+                let theirs: Vec<i64> = line[head.len()..]
+                    .split(' ')
+                    .map(|x| x.parse().unwrap())
+                    .collect();
+                assert_eq!(ours, theirs, "{name} {op} t={t}");
+                compared += 1;
+            }
+        }
+    }
+    assert_eq!(compared, 36);
+    // Not every order is the values' order: the rule is exercised.
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("sw233_k A") && l.contains(" 15 32 "))
+    );
+}
+
+/// `fragment_like`'s own rules, by brute force: the first mode compact, the rest ordered by
+/// stride with run-time strides last, on small partitions; and each error.
+#[test]
+fn fragment_like_rules_and_errors() {
+    use layout_core::mma::fragment_like;
+    // No swizzle: rest leaves (seed, slowest first) 3:100, 2:7 ordered 7 < 100.
+    let p: Layout = "(3,2,4):(100,7,1)".parse().unwrap();
+    let r = fragment_like(&p, 4, None).unwrap();
+    for i in 0..24 {
+        let (v, k, m) = (i % 4, (i / 4) % 2, i / 8);
+        assert_eq!(r.eval_index(i).unwrap(), v + 4 * k + 8 * m, "{i}");
+    }
+    // A leaf split at the first mode's boundary: 8:1 with 2 atom values.
+    let s = fragment_like(&"(2,8):(64,1)".parse().unwrap(), 2, None).unwrap();
+    // Rest leaves: 4:2 (from the split) before 2:64.
+    for i in 0..16 {
+        let (v, a, b) = (i % 2, (i / 2) % 4, i / 8);
+        assert_eq!(s.eval_index(i).unwrap(), v + 2 * a + 8 * b, "{i}");
+    }
+    // Swizzle<1,1,1> (src bit 2, dst bit 1): a rest leaf on bit 1 is run-time and goes last.
+    let sw = Swizzle::from_cute(1, 1, 1, SwizzleUnit::Elements).unwrap();
+    let q = fragment_like(&"(2,2,2):(2,8,1)".parse().unwrap(), 2, Some(sw)).unwrap();
+    // Values: v (stride 1), then 8 (static, first), then 2 (bit 1, run-time, last).
+    for i in 0..8 {
+        let (v, a, b) = (i % 2, (i / 2) % 2, i / 4);
+        assert_eq!(q.eval_index(i).unwrap(), v + 2 * a + 4 * b, "{i}");
+    }
+    // A leaf reaching both bit 1 and bit 2: not reducible, all static (2 < 8).
+    let q2 = fragment_like(&"(2,4,2):(16,2,1)".parse().unwrap(), 2, Some(sw)).unwrap();
+    for i in 0..16 {
+        let (v, a, b) = (i % 2, (i / 2) % 4, i / 8);
+        assert_eq!(q2.eval_index(i).unwrap(), v + 2 * a + 8 * b, "{i}");
+    }
+    assert_eq!(
+        fragment_like(&"(3,4):(4,1)".parse().unwrap(), 8, None).unwrap_err(),
+        Error::FragmentSplit {
+            values: 8,
+            size: 12
+        }
+    );
+    assert_eq!(
+        fragment_like(&"(3,4):(4,1)".parse().unwrap(), 6, None).unwrap_err(),
+        Error::FragmentSplit {
+            values: 6,
+            size: 12
+        }
+    );
+    assert_eq!(
+        fragment_like(&"(3,4):(4,1)".parse().unwrap(), 4, Some(sw)).unwrap_err(),
+        Error::FragmentSwizzleLeaf { size: 3, stride: 4 }
+    );
+    assert_eq!(
+        fragment_like(&"(2,(2,2)):(8,(8,1))".parse().unwrap(), 2, None).unwrap_err(),
+        Error::FragmentStrideTie { stride: 8 }
+    );
+    // A size-1 leaf of the same stride between them does not hide the tie.
+    assert_eq!(
+        fragment_like(&"(2,1,2,2):(8,8,8,1)".parse().unwrap(), 2, None).unwrap_err(),
+        Error::FragmentStrideTie { stride: 8 }
+    );
+    for (e, rule) in [
+        (
+            Error::FragmentSplit {
+                values: 8,
+                size: 12,
+            },
+            "fragment-split",
+        ),
+        (
+            Error::FragmentSwizzleLeaf { size: 3, stride: 4 },
+            "fragment-swizzle-leaf",
+        ),
+        (
+            Error::FragmentStrideTie { stride: 8 },
+            "fragment-stride-tie",
+        ),
+    ] {
+        assert_eq!(e.rule(), rule);
+        assert!(!e.to_string().is_empty());
+        assert!(!e.help().expect("a help").to_string().is_empty(), "{e:?}");
+    }
+}
