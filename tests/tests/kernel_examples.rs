@@ -133,3 +133,28 @@ fn sgemm_sm80_copies_are_conflict_free() {
         }
     }
 }
+
+#[allow(dead_code)]
+#[path = "../../layout-typed/examples/hopper_smem_layouts.rs"]
+mod hopper_smem;
+
+/// The Hopper example's output, built once for the tests of this file.
+fn hopper_smem_output() -> &'static str {
+    static OUT: OnceLock<String> = OnceLock::new();
+    OUT.get_or_init(|| hopper_smem::layouts().expect("the example's layouts"))
+}
+
+/// The Hopper GEMM's shared-memory side: the SW128 K-major smem over every stage, every
+/// thread's wgmma view of A (a broadcast: `same` for every thread after the first), every
+/// thread's accumulator partition of the first and the residue C tiles with their predicates,
+/// and the TMA box origins of A's tiles, equal to CuTe's.
+#[test]
+fn hopper_smem_layouts_match_cute() {
+    let ours = hopper_smem_output();
+    // sA, 128 tCsA lines, 4 C tiles × 128 threads × 2 lines, 2 × 2 box origins.
+    assert_eq!(ours.lines().count(), 1 + 128 + 4 * 128 * 2 + 4);
+    let Some(theirs) = cute_cpp::run("hopper_smem", include_str!("../cpp/hopper_smem.cpp")) else {
+        return;
+    };
+    assert_same_lines("hopper_smem", ours, &theirs);
+}
