@@ -15,6 +15,11 @@
 //! copies (the same addresses, read-only), and the composite is the thread-value -> physical
 //! partition. [`TiledMma::partition_a`] does both steps.
 //!
+//! An atom that reads A or B whole for every thread (GMMA's `_SS` operands, which `wgmma` reads
+//! from shared memory; [`MmaAtom::is_broadcast`]) replicates the tile once more per thread of
+//! the atom: each thread maps onto its own copy ([`TiledMma::copies`]), and the partition is
+//! the same offsets for every thread of a warpgroup, a read-only broadcast of the storage.
+//!
 //! ```
 //! use layout_core::mma::{MmaAtom, TiledMma};
 //! use layout_core::{Annotated, Layout, Map, Space};
