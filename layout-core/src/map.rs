@@ -370,16 +370,13 @@ impl Map {
             },
             Map::Swizzled { inner, .. } => inner.domain_entry_sizes(),
             Map::Composite(c) => c.right.domain_entry_sizes(),
-            Map::Restricted { fixed, inner } => {
-                let mut sizes = inner.domain_entry_sizes();
-                let mut i = 0;
-                sizes.retain(|_| {
-                    let keep = !fixed.iter().any(|(e, _)| *e == i);
-                    i += 1;
-                    keep
-                });
-                sizes
-            }
+            Map::Restricted { fixed, inner } => inner
+                .domain_entry_sizes()
+                .into_iter()
+                .enumerate()
+                .filter(|(i, _)| !fixed.iter().any(|(e, _)| e == i))
+                .map(|(_, n)| n)
+                .collect(),
         }
     }
 
