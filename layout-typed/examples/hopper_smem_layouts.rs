@@ -134,8 +134,9 @@ fn predicated(
     Ok((offs, coords))
 }
 
-/// One thread's `wgmma` view of A over every stage: CuTe's `thr_mma.partition_A(sA)`,
-/// `(MMA, MMA_M, MMA_K, PIPE)`, the stage slowest.
+/// One thread's `wgmma` view of A over every stage, from the per-stage partitions of
+/// [`operand_views`]: CuTe's `thr_mma.partition_A(sA)`, `(MMA, MMA_M, MMA_K, PIPE)` with the
+/// stage slowest, as offsets in elements.
 ///
 /// # Errors
 /// Any rule of the algebra that a layout breaks (none for this kernel).
