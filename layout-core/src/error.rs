@@ -1069,6 +1069,13 @@ pub enum Error {
     /// layouts, is not a layout (Theorem 1), or whose destination does not keep each value in
     /// the thread that the MMA gives it.
     TiledCopyNotLayout,
+    /// A copy into an MMA operand that the atom reads whole, from shared memory, for every
+    /// thread (GMMA `_SS`: [`crate::mma::MmaAtom::is_broadcast`]): no thread holds a part of it,
+    /// so there is no per-thread copy to tile ([`crate::mma::TiledMma::copy_a`]).
+    MmaOperandBroadcast {
+        /// The operand.
+        operand: crate::mma::Operand,
+    },
     /// A storage map that a broadcast cannot repeat: a restriction of a composite, or a
     /// composite holding a restriction (a layout, a swizzled map, a composite and a restriction
     /// of a layout or of a swizzled layout can be repeated).
@@ -3333,6 +3340,20 @@ impl Error {
                 },
                 Some(&|f| {
                     f.write_str("a fragment ordered like its storage needs distinct strides (a broadcast has no such order)")
+                }),
+            ),
+            Error::MmaOperandBroadcast { operand } => row(
+                part,
+                w,
+                "mma-operand-broadcast",
+                &|f| {
+                    write!(
+                        f,
+                        "MMA operand {operand} is read whole by every thread of the atom: it has no per-thread copy"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("the instruction reads this operand from shared memory itself: fill the shared memory with a tiled copy (TMA or cp.async), or take the atom that reads A from registers (GMMA `_RS`) to copy A into them")
                 }),
             ),
             Error::BroadcastRestriction => row(

@@ -21,10 +21,12 @@ fn entries(shape: &Tree<i64>) -> Vec<Tree<i64>> {
 
 /// The size of a shape (the product of its leaves); `None` on overflow.
 fn shape_size(shape: &Tree<i64>) -> Option<i64> {
-    shape
-        .leaves()
-        .into_iter()
-        .try_fold(1i64, |a, &n| a.checked_mul(n))
+    match shape {
+        Tree::Leaf(n) => Some(*n),
+        Tree::Tuple(ts) => ts
+            .iter()
+            .try_fold(1i64, |a, t| a.checked_mul(shape_size(t)?)),
+    }
 }
 
 /// A layout with its two spaces and, on a logical side, an optional tile shape (spec: Logical tile shapes;
@@ -356,10 +358,26 @@ impl Map {
     /// product of its leaves (at most the domain's size, which fits `i64`).
     #[must_use]
     pub fn domain_entry_sizes(&self) -> Vec<i64> {
-        self.domain_entries()
-            .iter()
-            .map(|t| shape_size(t).unwrap_or(i64::MAX))
-            .collect()
+        // Walked without cloning the entries: a restriction's evaluation needs these sizes at
+        // every index.
+        match self {
+            Map::Layout(a) => match a.0.layout.shape() {
+                Tree::Tuple(ts) => ts
+                    .iter()
+                    .map(|t| shape_size(t).unwrap_or(i64::MAX))
+                    .collect(),
+                t => alloc::vec![shape_size(t).unwrap_or(i64::MAX)],
+            },
+            Map::Swizzled { inner, .. } => inner.domain_entry_sizes(),
+            Map::Composite(c) => c.right.domain_entry_sizes(),
+            Map::Restricted { fixed, inner } => inner
+                .domain_entry_sizes()
+                .into_iter()
+                .enumerate()
+                .filter(|(i, _)| !fixed.iter().any(|(e, _)| e == i))
+                .map(|(_, n)| n)
+                .collect(),
+        }
     }
 
     /// The names of the domain's top-level entries (empty when none is named).
@@ -846,13 +864,19 @@ impl Map {
             Map::Swizzled { swizzle, inner } => Ok(swizzle.apply(inner.eval_index(index)?)),
             Map::Composite(c) => c.left.eval_index(c.right.eval_index(index)?),
             Map::Restricted { fixed, inner } => {
-                let size = self.size();
-                if !(0..size).contains(&index) {
-                    return Err(Error::IndexOutOfRange { index, size });
-                }
                 // Rebuild the inner flat index: free entries take digits of `index` (last
                 // fastest), fixed entries their value.
                 let sizes = inner.domain_entry_sizes();
+                // The restriction's size: the product of the free entries' sizes.
+                let size = sizes
+                    .iter()
+                    .enumerate()
+                    .filter(|(e, _)| !fixed.iter().any(|(f, _)| f == e))
+                    .try_fold(1i64, |a, (_, &n)| a.checked_mul(n))
+                    .unwrap_or(i64::MAX);
+                if !(0..size).contains(&index) {
+                    return Err(Error::IndexOutOfRange { index, size });
+                }
                 let mut rest = index;
                 let mut weight = 1i64;
                 let mut flat = 0i64;

@@ -15,6 +15,11 @@
 //! copies (the same addresses, read-only), and the composite is the thread-value -> physical
 //! partition. [`TiledMma::partition_a`] does both steps.
 //!
+//! An atom that reads A or B whole for every thread (GMMA's `_SS` operands, which `wgmma` reads
+//! from shared memory; [`MmaAtom::is_broadcast`]) replicates the tile once more per thread of
+//! the atom: each thread maps onto its own copy ([`TiledMma::copies`]), and the partition is
+//! the same offsets for every thread of a warpgroup, a read-only broadcast of the storage.
+//!
 //! ```
 //! use layout_core::mma::{MmaAtom, TiledMma};
 //! use layout_core::{Annotated, Layout, Map, Space};
@@ -78,10 +83,15 @@ impl fmt::Display for Operand {
 /// Each layout is in seed order, domain `(value, thread)` (CuTe's `(thread, value)` reversed:
 /// [`Layout::from_cute`] reads CuTe's text), a dense bijection onto its tile's positions in
 /// elements: A onto `m + M·k`, B onto `n + N·k`, C onto `m + M·n`. The typed constants of
-/// `layout_typed::atoms` give the same layouts (`atom::A.to_map()?.as_layout()`). An operand
-/// that every thread reads whole (GMMA's `_SS` operands, which `wgmma` reads from shared memory
-/// through a descriptor) is a broadcast, not a dense bijection, and is refused: such an
-/// operand has no per-thread partition.
+/// `layout_typed::atoms` give the same layouts (`atom::A.to_map()?.as_layout()`).
+///
+/// An A or B operand that every thread of the atom reads whole (GMMA's `_SS` operands, which
+/// `wgmma` reads from shared memory through a descriptor; CuTe's `ALayout`
+/// `(_128,(_64,_16)):(_0,(_1,_64))`) is taken as a **broadcast**: its thread entry has only
+/// broadcast strides (`_`, CuTe's 0) and its value entry is a dense bijection onto the tile.
+/// Its partitions ([`TiledMma::partition_a`], [`TiledMma::partition_b`]) are read-only
+/// broadcasts of the storage, the same offsets for every thread of the atom
+/// ([`MmaAtom::is_broadcast`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MmaAtom {
     mnk: [i64; 3],
@@ -89,6 +99,8 @@ pub struct MmaAtom {
     b: Layout,
     c: Layout,
     threads: i64,
+    /// Whether A (index 0) and B (index 1) are broadcasts over the atom's threads.
+    broadcast: [bool; 2],
 }
 
 /// The size of a shape tree; `None` on overflow.
@@ -135,11 +147,27 @@ type Entry = (Tree<i64>, Tree<Stride>);
 impl MmaAtom {
     /// An atom of shape `mnk` = `[M, N, K]` with operand layouts `a`, `b`, `c` (see the type).
     ///
+    /// A or B may be a broadcast over the atom's threads (see the type): its thread entry's
+    /// strides all `_`, its value entry a dense bijection onto the tile.
+    ///
+    /// ```
+    /// use layout_core::mma::{MmaAtom, Operand};
+    /// use layout_core::Layout;
+    /// // SM90_64x64x16_F16F16F16_SS<K,K>: A and B read whole by the 128 threads.
+    /// let ab = Layout::from_cute("(128,(64,16)):(0,(1,64))")?;
+    /// let c = Layout::from_cute("((4,8,4),(2,2,8)):((128,1,16),(64,8,512))")?;
+    /// let atom = MmaAtom::new([64, 64, 16], ab.clone(), ab, c)?;
+    /// assert!(atom.is_broadcast(Operand::A) && !atom.is_broadcast(Operand::C));
+    /// assert_eq!(atom.threads(), 128);
+    /// # Ok::<(), layout_core::Error>(())
+    /// ```
+    ///
     /// # Errors
     /// [`Error::TileExtent`] for an extent below 1; [`Error::NotDense`] (or another error of
-    /// [`crate::check_dense_bijection`]) for an operand that is not a dense bijection;
-    /// [`Error::MmaAtomOperand`] for an operand without the two entries `(value, thread)`, of
-    /// another size than its tile, or whose thread entry differs in size from C's.
+    /// [`crate::check_dense_bijection`]) for an operand that is not a dense bijection (for a
+    /// broadcast A or B: whose value entry is not one); [`Error::MmaAtomOperand`] for an
+    /// operand without the two entries `(value, thread)`, of another size than its tile (a
+    /// broadcast: its value entry), or whose thread entry differs in size from C's.
     pub fn new(mnk: [i64; 3], a: Layout, b: Layout, c: Layout) -> Result<MmaAtom, Error> {
         if let Some((position, &extent)) = mnk.iter().enumerate().find(|(_, k)| **k < 1) {
             return Err(Error::TileExtent { position, extent });
@@ -148,22 +176,37 @@ impl MmaAtom {
         let threads = value_thread(&c)
             .and_then(|[_, (t, _)]| tree_size(&t))
             .unwrap_or(0);
+        let mut broadcast = [false; 2];
         for (operand, l, tile) in [
             (Operand::C, &c, mul(m, n)?),
             (Operand::A, &a, mul(m, k)?),
             (Operand::B, &b, mul(n, k)?),
         ] {
-            crate::check_dense_bijection(l)?;
             let vt = value_thread(l);
+            // A broadcast over the threads: every thread stride `_`, the values dense.
+            let values = match (&vt, operand) {
+                (Some([(vs, vd), (_, td)]), Operand::A | Operand::B)
+                    if td.leaves().iter().all(|d| matches!(d, Stride::Broadcast)) =>
+                {
+                    let v = Layout::new(vs.clone(), vd.clone())?;
+                    crate::check_dense_bijection(&v)?;
+                    broadcast[usize::from(operand == Operand::B)] = true;
+                    v.size()
+                }
+                _ => {
+                    crate::check_dense_bijection(l)?;
+                    l.size()
+                }
+            };
             let t = vt
                 .as_ref()
                 .and_then(|[_, (t, _)]| tree_size(t))
                 .unwrap_or(0);
-            if vt.is_none() || l.size() != tile || t != threads {
+            if vt.is_none() || values != tile || t != threads {
                 return Err(Error::MmaAtomOperand {
                     operand,
                     rank: l.shape().rank(),
-                    size: l.size(),
+                    size: values,
                     tile,
                     threads: t,
                     expected_threads: threads,
@@ -176,7 +219,19 @@ impl MmaAtom {
             b,
             c,
             threads,
+            broadcast,
         })
+    }
+
+    /// Whether `operand` is read whole by every thread of the atom (a broadcast over its
+    /// threads, GMMA's `_SS` A and B); never for C.
+    #[must_use]
+    pub fn is_broadcast(&self, operand: Operand) -> bool {
+        match operand {
+            Operand::A => self.broadcast[0],
+            Operand::B => self.broadcast[1],
+            Operand::C => false,
+        }
     }
 
     /// The shape `[M, N, K]`.
@@ -499,10 +554,56 @@ impl TiledMma {
         thread_value(value, thread, vec![n, m])
     }
 
+    /// The atom's operand entries re-expressed in the CTA's operand tile (as
+    /// [`TiledMma::atom_entries`]) and the copies of that tile each warp's lanes read: for a
+    /// broadcast operand the lane entry is one leaf of the atom's threads, each lane reading
+    /// its own copy of the tile (`tile` positions apart), and the copies are the threads;
+    /// otherwise 1.
+    fn operand_entries(
+        &self,
+        operand: Operand,
+        slow: i64,
+        fast: i64,
+        fast_to: i64,
+        tile: i64,
+    ) -> Result<([Entry; 2], i64), Error> {
+        if self.atom.is_broadcast(operand) {
+            let l = self.atom.layout(operand);
+            let [(vs, vd), _] = value_thread(l).ok_or_else(overflow)?;
+            let fv = embed(&vs, &vd, &[slow, fast], &[fast_to, 1])?;
+            let t = self.atom.threads;
+            Ok(([fv, leaf(t, tile)], t))
+        } else {
+            Ok((self.atom_entries(operand, slow, fast, fast_to)?, 1))
+        }
+    }
+
+    /// The copies of an operand's tile that [`TiledMma::a`] / [`TiledMma::b`] map onto (the
+    /// slowest extent of their replicated tile): the warps that repeat the operand (along N
+    /// for A, along M for B; 1 for C), times the atom's threads when the atom reads it whole.
+    #[must_use]
+    pub fn copies(&self, operand: Operand) -> i64 {
+        let t = if self.atom.is_broadcast(operand) {
+            self.atom.threads
+        } else {
+            1
+        };
+        match operand {
+            Operand::A => self.warps[1].saturating_mul(t),
+            Operand::B => self.warps[0].saturating_mul(t),
+            Operand::C => 1,
+        }
+    }
+
     /// A: thread-value -> logical onto the replicated tile `WN × (K, M)` (index
     /// `m + M·k + M·K·wn`, tile `(WN, K, M)` in seed order), a dense bijection whose copy index
     /// is the warp's N coordinate. Value `(RestK, RestM, FrgV)` (CuTe's `partition_A` fragment
     /// `(FrgV, RestM, RestK)`), thread `(WN, WM, lane)`.
+    ///
+    /// For an atom that reads A whole ([`MmaAtom::is_broadcast`], GMMA `_SS`) every lane reads
+    /// its own copy: the tile is `(WN·T, K, M)` (`T` the atom's threads, index
+    /// `m + M·k + M·K·(lane + T·wn)`), `FrgV` is the atom's value entry and the lane entry one
+    /// leaf of stride `M·K`; [`TiledMma::copies`] gives `WN·T`.
     ///
     /// # Errors
     /// As [`TiledMma::c`].
@@ -510,14 +611,14 @@ impl TiledMma {
         let [m, _, k] = self.tile;
         let [am, _, ak] = self.atom.mnk;
         let [wm, wn, _] = self.warps;
-        let [fv, lane] = self.atom_entries(Operand::A, ak, am, m)?;
+        let ([fv, lane], lanes) = self.operand_entries(Operand::A, ak, am, m, mul(m, k)?)?;
         let value = entry(vec![
             leaf(div(k, ak)?, mul(m, ak)?),
             leaf(div(m, mul(am, wm)?)?, mul(am, wm)?),
             fv,
         ]);
-        let thread = self.thread_entry(lane, am, mul(m, k)?);
-        thread_value(value, thread, vec![wn, k, m])
+        let thread = self.thread_entry(lane, am, mul(mul(m, k)?, lanes)?);
+        thread_value(value, thread, vec![mul(wn, lanes)?, k, m])
     }
 
     /// B: thread-value -> logical onto the replicated tile `WM × (K, N)` (index
@@ -525,20 +626,23 @@ impl TiledMma {
     /// is the warp's M coordinate. Value `(RestK, RestN, FrgV)` (CuTe's `partition_B` fragment
     /// `(FrgV, RestN, RestK)`), thread `(WN, WM, lane)`.
     ///
+    /// For an atom that reads B whole, as [`TiledMma::a`]: the tile is `(WM·T, K, N)`, index
+    /// `n + N·k + N·K·(lane + T·wm)`.
+    ///
     /// # Errors
     /// As [`TiledMma::c`].
     pub fn b(&self) -> Result<Map, Error> {
         let [_, n, k] = self.tile;
         let [_, an, ak] = self.atom.mnk;
         let [wm, wn, _] = self.warps;
-        let [fv, lane] = self.atom_entries(Operand::B, ak, an, n)?;
+        let ([fv, lane], lanes) = self.operand_entries(Operand::B, ak, an, n, mul(n, k)?)?;
         let value = entry(vec![
             leaf(div(k, ak)?, mul(n, ak)?),
             leaf(div(n, mul(an, wn)?)?, mul(an, wn)?),
             fv,
         ]);
-        let thread = self.thread_entry(lane, mul(n, k)?, an);
-        thread_value(value, thread, vec![wm, k, n])
+        let thread = self.thread_entry(lane, mul(mul(n, k)?, lanes)?, an);
+        thread_value(value, thread, vec![mul(wm, lanes)?, k, n])
     }
 
     /// CuTe's `thr_mma.partition_C(gC)` for every thread at once: `storage ∘ c()`, where
@@ -551,23 +655,30 @@ impl TiledMma {
     }
 
     /// CuTe's `thr_mma.partition_A(sA)` for every thread at once:
-    /// `broadcast(storage, WN) ∘ a()`, read-only when `WN > 1`; `storage` maps the M×K tile
-    /// (index `m + M·k`, tile `(K, M)`) to memory.
+    /// `broadcast(storage, copies(A)) ∘ a()`, read-only when [`TiledMma::copies`] is above 1
+    /// (warps along N, or an atom that reads A whole: then every thread of a warpgroup has the
+    /// same offsets); `storage` maps the M×K tile (index `m + M·k`, tile `(K, M)`) to memory.
     ///
     /// # Errors
     /// As [`TiledMma::a`], then as [`broadcast_map`] and [`compose`].
     pub fn partition_a(&self, storage: &Map) -> Result<Map, Error> {
-        compose(&broadcast_map(storage, self.warps[1])?, &self.a()?)
+        compose(
+            &broadcast_map(storage, self.copies(Operand::A))?,
+            &self.a()?,
+        )
     }
 
     /// CuTe's `thr_mma.partition_B(sB)` for every thread at once:
-    /// `broadcast(storage, WM) ∘ b()`, read-only when `WM > 1`; `storage` maps the N×K tile
-    /// (index `n + N·k`, tile `(K, N)`) to memory.
+    /// `broadcast(storage, copies(B)) ∘ b()`, read-only when [`TiledMma::copies`] is above 1;
+    /// `storage` maps the N×K tile (index `n + N·k`, tile `(K, N)`) to memory.
     ///
     /// # Errors
     /// As [`TiledMma::b`], then as [`broadcast_map`] and [`compose`].
     pub fn partition_b(&self, storage: &Map) -> Result<Map, Error> {
-        compose(&broadcast_map(storage, self.warps[0])?, &self.b()?)
+        compose(
+            &broadcast_map(storage, self.copies(Operand::B))?,
+            &self.b()?,
+        )
     }
 }
 
@@ -850,7 +961,9 @@ impl TiledMma {
     /// thread in one permutation tile, or its threads the tiled MMA's;
     /// [`Error::TiledCopyNotLayout`] when a composite is not a layout;
     /// [`Error::DecideTooLarge`] when deciding one needs a table past [`crate::DECIDE_LIMIT`]
-    /// positions; as [`TiledMma::a`].
+    /// positions; [`Error::MmaOperandBroadcast`] when the atom reads A whole (GMMA `_SS`: the
+    /// instruction reads shared memory itself, no thread holds a part of A); as
+    /// [`TiledMma::a`].
     pub fn copy_a(&self, atom: &CopyAtom) -> Result<OperandCopy, Error> {
         self.copy(atom, Operand::A)
     }
@@ -864,6 +977,9 @@ impl TiledMma {
     }
 
     fn copy(&self, atom: &CopyAtom, operand: Operand) -> Result<OperandCopy, Error> {
+        if self.atom.is_broadcast(operand) {
+            return Err(Error::MmaOperandBroadcast { operand });
+        }
         let per_tile = TiledMma {
             tile: self.permutation,
             ..self.clone()

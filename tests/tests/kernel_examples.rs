@@ -365,3 +365,85 @@ fn flash_attention2_fragment_of_the_transposed_view() {
         assert_eq!(ours, line);
     }
 }
+
+#[allow(dead_code)]
+#[path = "../../layout-typed/examples/hopper_smem_layouts.rs"]
+mod hopper_smem;
+
+/// The Hopper example's output, built once for the tests of this file.
+fn hopper_smem_output() -> &'static str {
+    static OUT: OnceLock<String> = OnceLock::new();
+    OUT.get_or_init(|| hopper_smem::layouts().expect("the example's layouts"))
+}
+
+/// The Hopper GEMM's shared-memory side: the SW128 K-major smem over every stage, every
+/// thread's wgmma view of A (a broadcast: `same` for every thread after the first), every
+/// thread's accumulator partition of the first and the residue C tiles with their predicates,
+/// and the TMA box origins of A's tiles, equal to CuTe's.
+#[test]
+fn hopper_smem_layouts_match_cute() {
+    let ours = hopper_smem_output();
+    // sA, 128 tCsA lines, 4 C tiles × 128 threads × 2 lines, 2 × 2 box origins.
+    assert_eq!(ours.lines().count(), 1 + 128 + 4 * 128 * 2 + 4);
+    let Some(theirs) = cute_cpp::run("hopper_smem", include_str!("../cpp/hopper_smem.cpp")) else {
+        return;
+    };
+    assert_same_lines("hopper_smem", ours, &theirs);
+}
+
+/// The Hopper shared memory is CuTe's 128-byte swizzle, checked from its definition: element
+/// (m, k) of stage p (16-byte chunk `k / 8` of the 128-byte row m) lies at chunk
+/// `(k / 8) ^ (m % 8)` of that row, rows 64 elements apart, stages 128·64 apart. So every stage
+/// is a bijection onto its own 8192 elements and every 8 consecutive k (one 16-byte vector of
+/// TMA and wgmma) are contiguous and aligned.
+#[test]
+fn hopper_smem_is_the_128_byte_swizzle() {
+    let s = hopper_smem::smem().unwrap();
+    let mut seen = vec![false; 4 * 128 * 64];
+    for p in 0..4i64 {
+        for k in 0..64i64 {
+            for m in 0..128i64 {
+                let expected = 8192 * p + 64 * m + 8 * ((k / 8) ^ (m % 8)) + k % 8;
+                // Seed order (stage, k, m): m fastest.
+                let o = s.eval_index(m + 128 * (k + 64 * p)).unwrap();
+                assert_eq!(o, expected, "m {m} k {k} stage {p}");
+                assert!(!std::mem::replace(&mut seen[o as usize], true));
+            }
+        }
+    }
+}
+
+/// The accumulator partition of the residue C tiles: a value is predicated on exactly when
+/// its coordinate lies inside the 300×260 matrix, and its offset is then `m + 304·n`; every
+/// element of C is written by exactly one (thread, value) of one tile.
+#[test]
+fn hopper_smem_c_tiles_are_predicated() {
+    let ours = hopper_smem_output();
+    let mut written = std::collections::HashSet::new();
+    let mut off = 0;
+    for line in ours.lines().filter(|l| l.starts_with("tCpC")) {
+        let head = line.split(" : ").next().unwrap();
+        let offsets = ours
+            .lines()
+            .find(|l| l.starts_with(&format!("{} :", head.replace("tCpC", "tCgC"))))
+            .unwrap();
+        let coords: Vec<&str> = line.split(" : ").nth(1).unwrap().split(' ').collect();
+        let offs: Vec<&str> = offsets.split(" : ").nth(1).unwrap().split(' ').collect();
+        assert_eq!(coords.len(), 128);
+        for (c, o) in coords.iter().zip(&offs) {
+            let v: Vec<i64> = c.split(',').map(|x| x.parse().unwrap()).collect();
+            let inside = v[0] < 300 && v[1] < 260;
+            assert_eq!(v[2] == 1, inside, "{head}: {c}");
+            if inside {
+                assert_eq!(o.parse::<i64>().unwrap(), v[0] + 304 * v[1], "{head}: {c}");
+                assert!(written.insert((v[0], v[1])), "{head}: {c} twice");
+            } else {
+                assert_eq!(*o, "-", "{head}: {c}");
+                off += 1;
+            }
+        }
+    }
+    // The four tiles printed: (128 or 44) × (128 or 4) elements of C each.
+    assert_eq!(written.len(), (128 + 44) * (128 + 4));
+    assert_eq!(off, 4 * 128 * 128 - (128 + 44) * (128 + 4));
+}

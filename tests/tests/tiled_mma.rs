@@ -654,6 +654,13 @@ fn rules_have_messages_and_help() {
             "broadcast-restriction",
             "a restriction of a composite cannot be repeated by a broadcast",
         ),
+        (
+            Error::MmaOperandBroadcast {
+                operand: Operand::A,
+            },
+            "mma-operand-broadcast",
+            "MMA operand A is read whole by every thread of the atom",
+        ),
     ];
     for (e, rule, message) in cases {
         assert_eq!(e.rule(), rule);
@@ -880,4 +887,229 @@ fn fragment_like_rules_and_errors() {
         assert!(!e.to_string().is_empty());
         assert!(!e.help().expect("a help").to_string().is_empty(), "{e:?}");
     }
+}
+
+/// An atom given as CuTe's texts, with the texts kept for the brute-force model.
+struct TextAtom {
+    mnk: [i64; 3],
+    texts: [String; 3],
+    lanes: i64,
+}
+
+impl TextAtom {
+    /// The atom's threads: 4 for the small atoms here, a warpgroup for GMMA.
+    fn new(mnk: [i64; 3], a: &str, b: &str, c: &str) -> TextAtom {
+        TextAtom {
+            mnk,
+            texts: [a, b, c].map(str::to_string),
+            lanes: if mnk[0] == 64 { 128 } else { 4 },
+        }
+    }
+
+    fn atom(&self) -> MmaAtom {
+        let [a, b, c] = self.texts.each_ref().map(|t| Layout::from_cute(t).unwrap());
+        MmaAtom::new(self.mnk, a, b, c).unwrap()
+    }
+}
+
+/// The brute-force model of `partition_A` (`x = 0`) or `partition_B` (`x = 1`) of a tiled MMA:
+/// thread `t = lane + T·(wm + WM·wn)`, fragment value `v = fv + V·(rest + R·restk)` (CuTe's
+/// `(FrgV, RestX, RestK)`); the atom's text evaluated colexicographically at `lane + T·fv` gives
+/// the position `x_a + X_a·k_a` in the atom's tile (a broadcast atom gives the same for every
+/// lane); the warp along X and the rests place it: `x = x_a + X_a·(w + W·rest)`,
+/// `k = k_a + K_a·restk`; the storage is `x + (X + 3)·k`.
+fn brute_operand(ta: &TextAtom, x: usize, warps: [i64; 3], tile: [i64; 3]) -> Vec<Vec<i64>> {
+    let text = layout_tests::CuteText::parse(&ta.texts[x]).unwrap();
+    let lanes = ta.lanes;
+    let (ax, ak) = (ta.mnk[x], ta.mnk[2]);
+    let (w_x, w_k) = (warps[x], tile[2]);
+    let big_x = tile[x];
+    let values_atom = text.size() / lanes;
+    let rest = big_x / (ax * w_x);
+    let restk = w_k / ak;
+    let threads = lanes * warps[0] * warps[1];
+    (0..threads)
+        .map(|t| {
+            let (lane, w) = (t % lanes, t / lanes);
+            let (wm, wn) = (w % warps[0], w / warps[0]);
+            let wx = if x == 0 { wm } else { wn };
+            (0..values_atom * rest * restk)
+                .map(|v| {
+                    let (fv, r, rk) = (
+                        v % values_atom,
+                        (v / values_atom) % rest,
+                        v / (values_atom * rest),
+                    );
+                    let pos = text.eval(lane + lanes * fv);
+                    let (xa, ka) = (pos % ax, pos / ax);
+                    let xx = xa + ax * (wx + w_x * r);
+                    let kk = ka + ak * rk;
+                    xx + (big_x + 3) * kk
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Atoms whose A or B every thread reads whole (GMMA `_SS`, `_RS`): taken by `MmaAtom::new`,
+/// their partitions equal to the brute-force model for every thread, value and warp
+/// arrangement, every thread of a warpgroup seeing the same offsets; C's partition unchanged
+/// (a dense bijection). Broadcast A, B or both, a thread entry of one leaf or nested, real
+/// GMMA atoms and small ones.
+#[test]
+fn broadcast_operands_partition_as_the_brute_force_model() {
+    use layout_typed::Layout as _;
+    use layout_typed::atoms::{
+        sm90_64x64x16_f16f16f16_rs_k_k as rs, sm90_64x64x16_f16f16f16_ss_k_k as ss,
+    };
+    let cute_of = |m: Map| m.as_layout().unwrap().to_cute().to_string();
+    let atoms = [
+        // Small atoms: 4 threads, 4×4×2. C: thread -> m, value -> n.
+        TextAtom::new(
+            [4, 4, 2],
+            "(4,(4,2)):(0,(1,4))",
+            "(4,2):(1,4)",
+            "(4,4):(1,4)",
+        ),
+        TextAtom::new(
+            [4, 4, 2],
+            "(4,2):(1,4)",
+            "((2,2),(4,2)):((0,0),(1,4))",
+            "(4,4):(1,4)",
+        ),
+        TextAtom::new(
+            [4, 4, 2],
+            "((2,2),(2,4)):((0,0),(4,1))",
+            "(4,(4,2)):(0,(1,4))",
+            "(4,4):(1,4)",
+        ),
+        // SM90_64x64x16_F16F16F16_SS<K,K> and _RS<K,K>, from the typed atoms.
+        TextAtom::new(
+            [64, 64, 16],
+            &cute_of(ss::A.to_map().unwrap()),
+            &cute_of(ss::B.to_map().unwrap()),
+            &cute_of(ss::C.to_map().unwrap()),
+        ),
+        TextAtom::new(
+            [64, 64, 16],
+            &cute_of(rs::A.to_map().unwrap()),
+            &cute_of(rs::B.to_map().unwrap()),
+            &cute_of(rs::C.to_map().unwrap()),
+        ),
+    ];
+    let mut checked = 0;
+    for ta in &atoms {
+        let atom = ta.atom();
+        let [am, an, ak] = ta.mnk;
+        let small = am == 4;
+        let arrangements: &[[i64; 3]] = if small {
+            &[[1, 1, 1], [2, 1, 1], [1, 2, 1], [2, 2, 1]]
+        } else {
+            &[[1, 1, 1], [2, 1, 1]]
+        };
+        for &warps in arrangements {
+            let reps: &[[i64; 3]] = if small {
+                &[[1, 1, 1], [2, 3, 2]]
+            } else {
+                &[[1, 1, 1]]
+            };
+            for r in reps {
+                let tile = [am * warps[0] * r[0], an * warps[1] * r[1], ak * r[2]];
+                let mma = TiledMma::new(atom.clone(), warps, tile).unwrap();
+                let [m, n, k] = tile;
+                let sa = storage(&format!("({k},{m}):({},1)", m + 3), [k, m]);
+                let sb = storage(&format!("({k},{n}):({},1)", n + 3), [k, n]);
+                for (x, part) in [
+                    (0, mma.partition_a(&sa).unwrap()),
+                    (1, mma.partition_b(&sb).unwrap()),
+                ] {
+                    let expected = brute_operand(ta, x, warps, tile);
+                    assert_eq!(expected.len() as i64, mma.threads());
+                    for (t, e) in expected.iter().enumerate() {
+                        let ours = offsets(&part.restrict_named(&[("thread", t as i64)]).unwrap());
+                        assert_eq!(
+                            &ours, e,
+                            "{:?} operand {x} warps {warps:?} tile {tile:?} thread {t}",
+                            ta.texts
+                        );
+                    }
+                    let op = if x == 0 { Operand::A } else { Operand::B };
+                    if atom.is_broadcast(op) {
+                        // The whole warpgroup reads the same offsets.
+                        let lanes = atom.threads() as usize;
+                        assert!(expected.chunks(lanes).all(|w| w.iter().all(|l| l == &w[0])));
+                        assert_eq!(mma.copies(op), atom.threads() * warps[1 - x]);
+                    }
+                    checked += 1;
+                }
+                // C stays a dense bijection onto the M×N tile.
+                layout_core::check_dense_bijection(mma.c().unwrap().as_layout().unwrap()).unwrap();
+            }
+        }
+    }
+    assert_eq!(checked, 2 * (3 * 4 * 2 + 2 * 2));
+}
+
+/// A broadcast operand: its copy (`make_tiled_copy_A/B`) is refused with
+/// `MmaOperandBroadcast`; an operand whose thread entry is only partly broadcast, or whose
+/// values are not a dense bijection onto the tile, is refused as before.
+#[test]
+fn broadcast_operand_errors_are_precise() {
+    let c = Layout::from_cute("(4,4):(1,4)").unwrap();
+    let dense = Layout::from_cute("(4,2):(1,4)").unwrap();
+    let bcast = Layout::from_cute("(4,(4,2)):(0,(1,4))").unwrap();
+    let atom = MmaAtom::new([4, 4, 2], bcast.clone(), dense.clone(), c.clone()).unwrap();
+    assert!(atom.is_broadcast(Operand::A));
+    assert!(!atom.is_broadcast(Operand::B));
+    let mma = TiledMma::new(atom, [1, 1, 1], [4, 4, 2]).unwrap();
+    let copy = CopyAtom::new(
+        Layout::from_cute("(4,2):(1,4)").unwrap(),
+        Layout::from_cute("(4,2):(1,4)").unwrap(),
+    )
+    .unwrap();
+    let e = mma.copy_a(&copy).unwrap_err();
+    assert_eq!(
+        e,
+        Error::MmaOperandBroadcast {
+            operand: Operand::A
+        }
+    );
+    assert_eq!(e.rule(), "mma-operand-broadcast");
+    assert!(mma.copy_b(&copy).is_ok());
+    // Part of the thread entry broadcast: not a dense bijection, not a broadcast.
+    let partial = Layout::from_cute("((2,2),(2,2)):((0,1),(2,4))").unwrap();
+    let e = MmaAtom::new([4, 4, 2], partial, dense.clone(), c.clone()).unwrap_err();
+    assert!(
+        ["not-dense", "broadcast-not-dense"].contains(&e.rule()),
+        "{e}"
+    );
+    // Broadcast values that miss part of the tile (8 values onto 16 positions of 4×4).
+    let gappy = Layout::from_cute("(4,(4,2)):(0,(1,8))").unwrap();
+    let e = MmaAtom::new(
+        [4, 4, 4],
+        gappy,
+        Layout::from_cute("(4,4):(1,4)").unwrap(),
+        c.clone(),
+    )
+    .unwrap_err();
+    assert_eq!(e.rule(), "not-dense");
+    // Broadcast values of another size than the tile.
+    let e = MmaAtom::new(
+        [4, 4, 4],
+        bcast,
+        Layout::from_cute("(4,4):(1,4)").unwrap(),
+        c,
+    )
+    .unwrap_err();
+    assert_eq!(
+        e,
+        Error::MmaAtomOperand {
+            operand: Operand::A,
+            rank: 2,
+            size: 8,
+            tile: 16,
+            threads: 4,
+            expected_threads: 4
+        }
+    );
 }
