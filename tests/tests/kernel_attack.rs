@@ -1,0 +1,456 @@
+//! Hostile tests of the kernel builders (`copy`, `mma`, `residue`, `banks`): random
+//! configurations compared with brute-force evaluators written here from CuTe's definitions
+//! and the documented contracts, and inputs at the edges (size-1 modes, negative and huge
+//! strides, `i64` extremes) that must give a value or a precise error, never a panic or a wrap.
+
+use layout_core::copy::{CopySide, Storage, TiledCopy, max_common_vector};
+use layout_core::{Annotated, Error, Layout, Map, Space, Swizzle, SwizzleUnit};
+use layout_tests::Rng;
+
+// ---------------------------------------------------------------------------------------------
+// Brute-force models.
+
+/// A layout as the test sees it: per top-level mode (seed order), its leaves `(size, stride)`
+/// slowest first; the last mode, and in a mode the last leaf, vary fastest.
+#[derive(Clone, Debug)]
+struct Model {
+    modes: Vec<Vec<(i64, i64)>>,
+    /// CuTe's `Swizzle<B, M, S>` applied to the offset, if any.
+    swizzle: Option<(i64, i64, i64)>,
+}
+
+impl Model {
+    fn size(&self) -> i64 {
+        self.modes.iter().flatten().map(|l| l.0).product()
+    }
+
+    fn extent(&self, m: usize) -> i64 {
+        self.modes[m].iter().map(|l| l.0).product()
+    }
+
+    fn extents(&self) -> Vec<i64> {
+        (0..self.modes.len()).map(|m| self.extent(m)).collect()
+    }
+
+    /// The offset at flat index `i`.
+    fn eval(&self, mut i: i64) -> i64 {
+        let mut off = 0;
+        for &(n, d) in self.modes.iter().flatten().rev() {
+            off += (i % n) * d;
+            i /= n;
+        }
+        assert_eq!(i, 0);
+        match self.swizzle {
+            Some((b, m, s)) => {
+                let mask = ((1 << b) - 1) << (m + s);
+                off ^ ((off & mask) >> s)
+            }
+            None => off,
+        }
+    }
+
+    /// Seed-order text.
+    fn text(&self) -> String {
+        let part = |f: &dyn Fn(&(i64, i64)) -> i64| -> String {
+            let modes: Vec<String> = self
+                .modes
+                .iter()
+                .map(|leaves| {
+                    if leaves.len() == 1 {
+                        f(&leaves[0]).to_string()
+                    } else {
+                        let v: Vec<String> = leaves.iter().map(|l| f(l).to_string()).collect();
+                        format!("({})", v.join(","))
+                    }
+                })
+                .collect();
+            format!("({})", modes.join(","))
+        };
+        format!("{}:{}", part(&|l| l.0), part(&|l| l.1))
+    }
+
+    fn layout(&self) -> Layout {
+        self.text()
+            .parse()
+            .unwrap_or_else(|e| panic!("{}: {e}", self.text()))
+    }
+
+    fn map(&self) -> Map {
+        let m: Map = Annotated::new(self.layout(), Space::Logical, Space::Physical)
+            .unwrap()
+            .into();
+        match self.swizzle {
+            Some((b, mm, s)) => m
+                .swizzle(Swizzle::from_cute(b, mm, s, SwizzleUnit::Elements).unwrap())
+                .unwrap(),
+            None => m,
+        }
+    }
+}
+
+/// A random injective layout over modes of these extents, each mode one or two leaves, the
+/// leaves' strides compact in a random order with random gaps (leading dimensions), negated
+/// with `neg` percent chance.
+fn random_storage(rng: &mut Rng, extents: &[i64], neg: u64, gap: u64) -> Model {
+    let mut modes: Vec<Vec<(i64, i64)>> = extents
+        .iter()
+        .map(|&n| {
+            let divisors: Vec<i64> = (1..=n).filter(|d| n % d == 0).collect();
+            let d = rng.pick(&divisors);
+            if d > 1 && d < n && rng.chance(50) {
+                vec![(n / d, 0), (d, 0)]
+            } else {
+                vec![(n, 0)]
+            }
+        })
+        .collect();
+    let mut leaves: Vec<(usize, usize)> = modes
+        .iter()
+        .enumerate()
+        .flat_map(|(m, l)| (0..l.len()).map(move |k| (m, k)))
+        .collect();
+    // Half of them in the natural order (the last leaf fastest), half shuffled.
+    leaves.reverse();
+    if rng.chance(50) {
+        for i in (1..leaves.len()).rev() {
+            leaves.swap(i, rng.below(i + 1));
+        }
+    }
+    let mut run = 1;
+    for (m, k) in leaves {
+        let n = modes[m][k].0;
+        let sign = if rng.chance(neg) { -1 } else { 1 };
+        modes[m][k].1 = if n == 1 && gap > 0 && rng.chance(30) {
+            0
+        } else {
+            sign * run
+        };
+        run *= n + if rng.chance(gap) { rng.range(1, 3) } else { 0 };
+    }
+    Model {
+        modes,
+        swizzle: None,
+    }
+}
+
+fn ok<T>(r: Result<T, Error>, what: &str) -> T {
+    r.unwrap_or_else(|e| panic!("{what}: {e:?}"))
+}
+
+// ---------------------------------------------------------------------------------------------
+// max_common_vector
+
+/// `N` as documented: the largest with `a(b⁻¹(n)) − a(0) = n` for every `n < N`, `b⁻¹(n)` the
+/// flat index where `b` reaches `b(0) + n` (b injective).
+fn brute_common_vector(a: &Model, b: &Model) -> i64 {
+    let size = a.size();
+    let (a0, b0) = (a.eval(0), b.eval(0));
+    let mut inv = std::collections::HashMap::new();
+    for i in 0..size {
+        inv.entry(b.eval(i) - b0).or_insert(i);
+    }
+    let mut n = 0;
+    while n < size {
+        match inv.get(&n) {
+            Some(&i) if a.eval(i) - a0 == n => n += 1,
+            _ => break,
+        }
+    }
+    n.max(1)
+}
+
+#[test]
+fn max_common_vector_matches_brute_force_on_random_layouts() {
+    let mut rng = Rng(0x6b65_726e_656c);
+    for case in 0..400 {
+        let rank = rng.range(1, 3) as usize;
+        let extents: Vec<i64> = (0..rank)
+            .map(|_| rng.pick(&[1, 2, 3, 4, 6, 8, 16]))
+            .collect();
+        let neg = if case % 3 == 0 { 30 } else { 0 };
+        let mut a = random_storage(&mut rng, &extents, neg, 25);
+        let mut b = random_storage(&mut rng, &extents, neg, 25);
+        if neg == 0 {
+            for m in [&mut a, &mut b] {
+                if rng.chance(30) {
+                    let bits = rng.range(1, 2);
+                    m.swizzle = Some((bits, rng.range(0, 2), rng.range(bits, 3)));
+                }
+            }
+        }
+        if rng.chance(40) {
+            b = a.clone();
+            b.swizzle = None;
+        }
+        let want = brute_common_vector(&a, &b);
+        let got = ok(
+            max_common_vector(&a.map(), &b.map()),
+            &format!("{a:?} {b:?}"),
+        );
+        // A negative stride is outside CuTe's right inverse: the answer may then be smaller (a
+        // narrower vector is never wrong), never larger.
+        if neg == 0 {
+            assert_eq!(got, want, "case {case}: a {a:?}, b {b:?}");
+        } else {
+            assert!(got <= want, "case {case}: {got} > {want}: a {a:?}, b {b:?}");
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// TiledCopy
+
+/// The coordinate of each top-level mode of `l` at flat index `i` (inverse of the flat index).
+fn mode_coords(l: &Model, mut i: i64) -> Vec<i64> {
+    let mut c = vec![0; l.modes.len()];
+    for m in (0..l.modes.len()).rev() {
+        let n = l.extent(m);
+        c[m] = i % n;
+        i /= n;
+    }
+    c
+}
+
+/// The inverse of a dense bijection: `inv[offset] = flat index`.
+fn inverse(l: &Model) -> Vec<i64> {
+    let mut inv = vec![-1; l.size() as usize];
+    for i in 0..l.size() {
+        let o = l.eval(i) as usize;
+        assert_eq!(inv[o], -1);
+        inv[o] = i;
+    }
+    inv
+}
+
+/// CuTe's `raked_product(thr, val)` read as a thread-value map: thread `t`'s value `v` sits,
+/// per mode, at `val`'s coordinate plus `size(val_i)` times `thr`'s; returns the coordinate.
+fn brute_copy_coord(thr: &Model, val: &Model, t: i64, v: i64) -> Vec<i64> {
+    let (ti, vi) = (inverse(thr), inverse(val));
+    let tc = mode_coords(thr, ti[t as usize]);
+    let vc = mode_coords(val, vi[v as usize]);
+    (0..tc.len())
+        .map(|m| vc[m] + val.extent(m) * tc[m])
+        .collect()
+}
+
+fn index_of(coord: &[i64], extents: &[i64]) -> i64 {
+    coord.iter().zip(extents).fold(0, |acc, (c, n)| acc * n + c)
+}
+
+/// A random copy: thread and value layouts of rank 2 (dense, random leaf orders) and a vector
+/// dividing the values.
+fn random_copy(rng: &mut Rng) -> (Model, Model, i64) {
+    let te: Vec<i64> = (0..2).map(|_| rng.pick(&[1, 2, 4, 8])).collect();
+    let ve: Vec<i64> = (0..2).map(|_| rng.pick(&[1, 2, 4])).collect();
+    let thr = random_storage(rng, &te, 0, 0);
+    let val = random_storage(rng, &ve, 0, 0);
+    let values = val.size();
+    let divisors: Vec<i64> = (1..=values).filter(|d| values % d == 0).collect();
+    (thr, val, rng.pick(&divisors))
+}
+
+#[test]
+fn tiled_copy_partition_matches_raked_product_on_random_copies() {
+    let mut rng = Rng(0x636f_7079);
+    for case in 0..150 {
+        let (thr, val, vector) = random_copy(&mut rng);
+        let copy = ok(
+            TiledCopy::new(&thr.layout(), &val.layout(), vector),
+            &format!("{thr:?} {val:?}"),
+        );
+        let tile: Vec<i64> = (0..2).map(|m| thr.extent(m) * val.extent(m)).collect();
+        assert_eq!(copy.tile(), &tile[..]);
+        let (threads, values) = (thr.size(), val.size());
+        // The tensor: an optional stage mode, then each mode a random multiple of the tile.
+        let stages = rng.pick(&[0, 1, 3]);
+        let reps: Vec<i64> = (0..2).map(|_| rng.range(1, 3)).collect();
+        let mut extents: Vec<i64> = (0..2).map(|m| tile[m] * reps[m]).collect();
+        if stages > 0 {
+            extents.insert(0, stages);
+        }
+        let storage = random_storage(&mut rng, &extents, 20, 25);
+        let part = ok(copy.partition(&storage.map()), &format!("case {case}"));
+        let lead = usize::from(stages > 0);
+        for t in 0..threads {
+            let mine = ok(copy.partition_thread(&storage.map(), t), "partition_thread");
+            let mut j = 0;
+            // Flat order of (rest…, value): value fastest, then the last rest.
+            let rest: Vec<i64> = extents[..lead]
+                .iter()
+                .copied()
+                .chain(reps.clone())
+                .collect();
+            let rests: i64 = rest.iter().product();
+            for r in 0..rests {
+                let mut rc = vec![0; rest.len()];
+                let mut x = r;
+                for k in (0..rest.len()).rev() {
+                    rc[k] = x % rest[k];
+                    x /= rest[k];
+                }
+                for v in 0..values {
+                    let c = brute_copy_coord(&thr, &val, t, v);
+                    let mut g: Vec<i64> = rc[..lead].to_vec();
+                    g.extend((0..2).map(|m| rc[lead + m] * tile[m] + c[m]));
+                    let want = storage.eval(index_of(&g, &extents));
+                    let got = ok(mine.eval_index(j), "eval");
+                    assert_eq!(
+                        got, want,
+                        "case {case}: thread {t} rest {r} value {v}: {thr:?} {val:?} {storage:?}"
+                    );
+                    let all = ok(part.eval_index(j * threads + t), "eval");
+                    assert_eq!(all, want, "case {case}: all threads, thread {t} index {j}");
+                    if r == 0 {
+                        let tv = ok(copy.tv().layout().eval_index(v * threads + t), "tv");
+                        assert_eq!(
+                            tv,
+                            index_of(&c, &tile),
+                            "case {case}: tv of thread {t} value {v}"
+                        );
+                    }
+                    j += 1;
+                }
+            }
+        }
+    }
+}
+
+/// Thread `t`'s partition of `storage` (offsets at the partition's flat index: value fastest,
+/// then the rest modes, the last fastest): the tensor has `lead` whole leading modes, then the
+/// copy's tile repeated `reps` times per mode.
+fn brute_partition(thr: &Model, val: &Model, storage: &Model, lead: usize, t: i64) -> Vec<i64> {
+    let extents = storage.extents();
+    let tile: Vec<i64> = (0..2).map(|m| thr.extent(m) * val.extent(m)).collect();
+    let rest: Vec<i64> = (0..extents.len())
+        .map(|k| {
+            if k < lead {
+                extents[k]
+            } else {
+                extents[k] / tile[k - lead]
+            }
+        })
+        .collect();
+    let rests: i64 = rest.iter().product();
+    let mut out = vec![];
+    for r in 0..rests {
+        let mut rc = vec![0; rest.len()];
+        let mut x = r;
+        for k in (0..rest.len()).rev() {
+            rc[k] = x % rest[k];
+            x /= rest[k];
+        }
+        for v in 0..val.size() {
+            let c = brute_copy_coord(thr, val, t, v);
+            let mut g: Vec<i64> = rc[..lead].to_vec();
+            g.extend((0..2).map(|m| rc[lead + m] * tile[m] + c[m]));
+            out.push(storage.eval(index_of(&g, &extents)));
+        }
+    }
+    out
+}
+
+/// The first vector of `width` values that breaks a rule, as the documented error:
+/// source then destination, threads then values in order; in a vector, the alignment of its
+/// first value, then the contiguity of the others.
+fn brute_vector_error(parts: [&[Vec<i64>]; 2], bases: [i64; 2], width: i64) -> Option<Error> {
+    for (side, (part, base)) in [CopySide::Source, CopySide::Destination]
+        .into_iter()
+        .zip(parts.into_iter().zip(bases))
+    {
+        for (thread, offs) in part.iter().enumerate() {
+            for first in (0..offs.len()).step_by(width as usize) {
+                if (base + offs[first]).rem_euclid(width) != 0 {
+                    return Some(Error::CopyVectorAligned {
+                        side,
+                        thread: thread as i64,
+                        value: first as i64,
+                        offset: offs[first],
+                        base,
+                        width,
+                    });
+                }
+                for k in 1..width as usize {
+                    if offs[first + k] != offs[first] + k as i64 {
+                        return Some(Error::CopyVectorContiguous {
+                            side,
+                            thread: thread as i64,
+                            value: (first + k) as i64,
+                            offset: offs[first + k],
+                            expected: offs[first] + k as i64,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn copy_vector_checks_match_brute_force_on_random_storages() {
+    let mut rng = Rng(0x7665_6374);
+    let mut widths_seen = [0usize; 9];
+    for case in 0..300 {
+        let (thr, val, vector) = random_copy(&mut rng);
+        let copy = ok(TiledCopy::new(&thr.layout(), &val.layout(), vector), "copy");
+        let tile = copy.tile().to_vec();
+        let stages = rng.pick(&[0, 1, 2]);
+        let lead = usize::from(stages > 0);
+        let mut extents: Vec<i64> = (0..2).map(|m| tile[m] * rng.range(1, 2)).collect();
+        if stages > 0 {
+            extents.insert(0, stages);
+        }
+        let mut sides = vec![];
+        for _ in 0..2 {
+            let mut st = random_storage(&mut rng, &extents, 10, 20);
+            if st.modes.iter().flatten().all(|l| l.1 >= 0) && rng.chance(25) {
+                st.swizzle = Some((1, rng.range(0, 2), rng.range(1, 3)));
+            }
+            let base = rng.pick(&[0, 0, 0, 0, 1, 2, 4, -2, -8, 6]);
+            sides.push((st, base));
+        }
+        let parts: Vec<Vec<Vec<i64>>> = sides
+            .iter()
+            .map(|(st, _)| {
+                (0..thr.size())
+                    .map(|t| brute_partition(&thr, &val, st, lead, t))
+                    .collect()
+            })
+            .collect();
+        let (src_map, dst_map) = (sides[0].0.map(), sides[1].0.map());
+        let src = Storage::new(&src_map).with_base(sides[0].1);
+        let dst = Storage::new(&dst_map).with_base(sides[1].1);
+        let bases = [sides[0].1, sides[1].1];
+        let mut best = 1;
+        for w in 1..=vector {
+            if vector % w != 0 {
+                assert!(matches!(
+                    copy.check_vector_width(src, dst, w),
+                    Err(Error::CopyVector { .. })
+                ));
+                continue;
+            }
+            let want = brute_vector_error([&parts[0], &parts[1]], bases, w);
+            let got = copy.check_vector_width(src, dst, w).err();
+            assert_eq!(
+                got, want,
+                "case {case} width {w}: {thr:?} {val:?} {sides:?}"
+            );
+            if want.is_none() {
+                best = w;
+            }
+        }
+        let max = ok(copy.max_vector(src, dst), "max_vector");
+        assert_eq!(max, best, "case {case}: {thr:?} {val:?} {sides:?}");
+        widths_seen[max as usize] += 1;
+        assert_eq!(
+            copy.check_vector(src, dst).err(),
+            brute_vector_error([&parts[0], &parts[1]], bases, vector),
+        );
+    }
+    // The random cases reach vectors past one element.
+    assert!(
+        widths_seen[2..].iter().sum::<usize>() > 10,
+        "{widths_seen:?}"
+    );
+}
