@@ -162,8 +162,16 @@ fn cut_mode(
         }
         if q == 0 {
             // The slowest leaf, `needed ∤ n`: padded. `k ∤ size` here (else `needed | n`).
+            // A stride 0 is that of a size-1 mode (any larger leaf with it is refused when the
+            // tensor is checked): only its coordinate 0 is predicated, and its padded leaf
+            // repeats that position, as CuTe's `local_tile` does (`_`).
             let count = ceil_div(n, needed);
             let part = (count, scale(d, needed, leaf)?);
+            let d = if d == Stride::Int(0) {
+                Stride::Broadcast
+            } else {
+                d
+            };
             return Ok(Cut {
                 tile: tile_with((needed, d)),
                 rest: vec![part],

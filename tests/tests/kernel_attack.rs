@@ -454,3 +454,151 @@ fn copy_vector_checks_match_brute_force_on_random_storages() {
         "{widths_seen:?}"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Residue tiles
+
+/// Every tile and position of `ceil_divide(tensor, tile)` against the definitions: the grid is
+/// `ceil(n/k)`, the global coordinate `r·k + t`, the predicate `elem_less`, the offset the
+/// tensor's at the global coordinate, and the padded layout equal to it wherever the predicate
+/// holds; then every thread and value of a thread-value layout over the tile.
+fn check_residue(tensor: &Model, tile: &[i64], tv: Option<&Model>) {
+    let what = format!("{} by {tile:?}", tensor.text());
+    let tiles = ok(
+        layout_core::residue::ceil_divide(&tensor.layout(), tile),
+        &what,
+    );
+    let ext = tensor.extents();
+    let grid: Vec<i64> = ext.iter().zip(tile).map(|(n, k)| (n + k - 1) / k).collect();
+    assert_eq!(tiles.grid(), &grid[..], "{what}");
+    assert_eq!(tiles.extents(), &ext[..], "{what}");
+    let residue: Vec<i64> = (0..ext.len())
+        .map(|m| ext[m] - (grid[m] - 1) * tile[m])
+        .collect();
+    assert_eq!(tiles.residue(), residue, "{what}");
+    let padded = tiles.padded();
+    ok(
+        layout_core::residue::check_padded(&tensor.layout(), tile, padded),
+        &format!("{what}: check_padded of {padded}"),
+    );
+    let tile_size: i64 = tile.iter().product();
+    let tiles_count: i64 = grid.iter().product();
+    // The tensor's offset per mode at a global coordinate.
+    let mode_offset = |m: usize, mut x: i64| -> i64 {
+        let mut off = 0;
+        for &(n, d) in tensor.modes[m].iter().rev() {
+            off += (x % n) * d;
+            x /= n;
+        }
+        off
+    };
+    for r in 0..tiles_count {
+        let rc = {
+            let mut x = r;
+            let mut c = vec![0; grid.len()];
+            for m in (0..grid.len()).rev() {
+                c[m] = x % grid[m];
+                x /= grid[m];
+            }
+            c
+        };
+        assert_eq!(
+            ok(tiles.origin(&rc), "origin"),
+            rc.iter().zip(tile).map(|(r, k)| r * k).collect::<Vec<_>>()
+        );
+        for p in 0..tile_size {
+            let pc = {
+                let mut x = p;
+                let mut c = vec![0; tile.len()];
+                for m in (0..tile.len()).rev() {
+                    c[m] = x % tile[m];
+                    x /= tile[m];
+                }
+                c
+            };
+            let g: Vec<i64> = (0..tile.len()).map(|m| rc[m] * tile[m] + pc[m]).collect();
+            let pred = g.iter().zip(&ext).all(|(g, n)| g < n);
+            assert_eq!(ok(tiles.global(&rc, &pc), "global"), g, "{what}");
+            assert_eq!(ok(tiles.predicate(&rc, &pc), "predicate"), pred, "{what}");
+            let want = pred.then(|| (0..g.len()).map(|m| mode_offset(m, g[m])).sum::<i64>());
+            assert_eq!(
+                ok(tiles.offset(&rc, &pc), "offset"),
+                want,
+                "{what} at {rc:?} {pc:?}"
+            );
+            if let Some(w) = want {
+                let at = ok(padded.eval_index(p * tiles_count + r), "padded");
+                assert_eq!(
+                    at, w,
+                    "{what}: padded {padded} at tile {rc:?} position {pc:?}"
+                );
+            }
+        }
+        if let Some(tv) = tv {
+            let part = ok(
+                tiles.partition(&tv.layout()),
+                &format!("{what}: tv {}", tv.text()),
+            );
+            let threads = tv.extent(tv.modes.len() - 1);
+            let values = tv.size() / threads;
+            for t in 0..threads {
+                for v in 0..values {
+                    let l = tv.eval(v * threads + t);
+                    let mut c = vec![0; tile.len()];
+                    let mut x = l;
+                    for m in (0..tile.len()).rev() {
+                        c[m] = x % tile[m];
+                        x /= tile[m];
+                    }
+                    assert_eq!(ok(part.coord(t, v), "coord"), c);
+                    let g: Vec<i64> = (0..tile.len()).map(|m| rc[m] * tile[m] + c[m]).collect();
+                    let pred = g.iter().zip(&ext).all(|(g, n)| g < n);
+                    assert_eq!(ok(part.predicate(&rc, t, v), "predicate"), pred);
+                    let want =
+                        pred.then(|| (0..g.len()).map(|m| mode_offset(m, g[m])).sum::<i64>());
+                    assert_eq!(ok(part.offset(&rc, t, v), "offset"), want);
+                }
+            }
+        }
+    }
+}
+
+/// A size-1 mode, whatever its stride (0, the default of a size-1 mode, or any other) and
+/// however it is nested, is cut by any tile entry: CuTe's `local_tile` pads it, and only its
+/// coordinate 0 is predicated.
+#[test]
+fn residue_tiles_cut_size_one_modes_of_every_stride() {
+    let ones: [Vec<(i64, i64)>; 5] = [
+        vec![(1, 0)],
+        vec![(1, 5)],
+        vec![(1, 0), (1, 0)],
+        vec![(1, 0), (1, 3)],
+        vec![(1, -2)],
+    ];
+    let others: [Vec<(i64, i64)>; 3] = [vec![(7, 1)], vec![(3, 7), (7, 1)], vec![(5, 2)]];
+    for one in &ones {
+        for other in &others {
+            for first in [true, false] {
+                let modes = if first {
+                    vec![one.clone(), other.clone()]
+                } else {
+                    vec![other.clone(), one.clone()]
+                };
+                let tensor = Model {
+                    modes,
+                    swizzle: None,
+                };
+                for k1 in [1, 2, 4] {
+                    for k2 in [1, 7, 8, 32] {
+                        let tile = if first { [k1, k2] } else { [k2, k1] };
+                        let tv = Model {
+                            modes: vec![vec![(tile[0], tile[1])], vec![(tile[1], 1)]],
+                            swizzle: None,
+                        };
+                        check_residue(&tensor, &tile, Some(&tv));
+                    }
+                }
+            }
+        }
+    }
+}
