@@ -602,3 +602,159 @@ fn residue_tiles_cut_size_one_modes_of_every_stride() {
         }
     }
 }
+
+/// Random tensors (nested modes, gaps, negative strides, size-1 modes) cut by random tiles
+/// (dividing or not, larger than the tensor), partitioned by random thread-value layouts.
+#[test]
+fn residue_tiles_match_brute_force_on_random_tensors() {
+    let mut rng = Rng(0x7265_7369);
+    let mut accepted = 0;
+    for _ in 0..250 {
+        let rank = rng.range(1, 3) as usize;
+        let extents: Vec<i64> = (0..rank)
+            .map(|_| rng.pick(&[1, 2, 3, 5, 6, 12, 13]))
+            .collect();
+        let tensor = random_storage(&mut rng, &extents, 25, 25);
+        let tile: Vec<i64> = (0..rank).map(|_| rng.pick(&[1, 2, 4, 8, 16])).collect();
+        match layout_core::residue::ceil_divide(&tensor.layout(), &tile) {
+            Err(Error::ResidueSplit { .. } | Error::TileSplit { .. }) => continue,
+            Err(e) => panic!("{} by {tile:?}: {e:?}", tensor.text()),
+            Ok(_) => {}
+        }
+        accepted += 1;
+        let size: i64 = tile.iter().product();
+        let divisors: Vec<i64> = (1..=size).filter(|d| size % d == 0).collect();
+        let threads = rng.pick(&divisors);
+        let tv = random_storage(&mut rng, &[size / threads, threads], 0, 0);
+        check_residue(&tensor, &tile, Some(&tv));
+    }
+    assert!(accepted > 150, "{accepted}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tiled MMA
+
+/// The SM80 atoms of `layout_typed::atoms`: shape and the (A, B, C) layouts.
+fn sm80_atoms() -> Vec<([i64; 3], [Layout; 3])> {
+    use layout_typed::Layout as _;
+    use layout_typed::atoms::{
+        sm80_16x8x8_f16f16f16f16_tn as h8, sm80_16x8x8_f32bf16bf16f32_tn as b8,
+        sm80_16x8x16_f16f16f16f16_tn as h16,
+    };
+    let l = |m: Map| m.as_layout().unwrap().clone();
+    vec![
+        (
+            [16, 8, 16],
+            [h16::A.to_map(), h16::B.to_map(), h16::C.to_map()].map(|m| l(m.unwrap())),
+        ),
+        (
+            [16, 8, 8],
+            [h8::A.to_map(), h8::B.to_map(), h8::C.to_map()].map(|m| l(m.unwrap())),
+        ),
+        (
+            [16, 8, 8],
+            [b8::A.to_map(), b8::B.to_map(), b8::C.to_map()].map(|m| l(m.unwrap())),
+        ),
+    ]
+}
+
+/// CuTe's `thrfrg_A/B/C` of `make_tiled_mma(atom, Layout<Shape<WM,WN,_1>>)` with identity
+/// permutations, evaluated from its definition: thread `t = lane + T·(wm + WM·wn)`, value
+/// `v = frg + V·(r0 + R0·r1)` (`(FrgV, RestM, RestN)` for C, `(FrgV, RestM|N, RestK)` for A|B);
+/// the atom's block along M is `wm + WM·rm` (N: `wn + WN·rn`), along K `rk`. Returns the
+/// position in the operand's replicated tile (see `TiledMma::a`/`b`/`c`).
+fn brute_mma(
+    mnk: [i64; 3],
+    atom: &Layout,
+    op: usize,
+    warps: [i64; 2],
+    tile: [i64; 3],
+    t: i64,
+    v: i64,
+) -> i64 {
+    let [am, an, ak] = mnk;
+    let [wm, wn] = warps;
+    let [m_, n_, k_] = tile;
+    let lanes = 32;
+    let lane = t % lanes;
+    let (w_m, w_n) = ((t / lanes) % wm, t / lanes / wm);
+    let frgs = atom.size() / lanes;
+    let frg = v % frgs;
+    let r = v / frgs;
+    let idx = atom.eval_index(frg * lanes + lane).unwrap();
+    match op {
+        // A: (FrgV, RestM, RestK); position m + M·k + M·K·wn.
+        0 => {
+            let rm_count = m_ / (am * wm);
+            let (rm, rk) = (r % rm_count, r / rm_count);
+            let m = (w_m + wm * rm) * am + idx % am;
+            let k = rk * ak + idx / am;
+            m + m_ * k + m_ * k_ * w_n
+        }
+        // B: (FrgV, RestN, RestK); position n + N·k + N·K·wm.
+        1 => {
+            let rn_count = n_ / (an * wn);
+            let (rn, rk) = (r % rn_count, r / rn_count);
+            let n = (w_n + wn * rn) * an + idx % an;
+            let k = rk * ak + idx / an;
+            n + n_ * k + n_ * k_ * w_m
+        }
+        // C: (FrgV, RestM, RestN); position m + M·n.
+        _ => {
+            let rm_count = m_ / (am * wm);
+            let (rm, rn) = (r % rm_count, r / rm_count);
+            let m = (w_m + wm * rm) * am + idx % am;
+            let n = (w_n + wn * rn) * an + idx / am;
+            m + m_ * n
+        }
+    }
+}
+
+#[test]
+fn tiled_mma_partitions_match_cute_definition_on_random_warps_and_tiles() {
+    use layout_core::mma::{MmaAtom, TiledMma};
+    let mut rng = Rng(0x6d6d_61);
+    for (mnk, [a, b, c]) in sm80_atoms() {
+        for case in 0..12 {
+            let warps = [rng.range(1, 4), rng.range(1, 3)];
+            let tile = [
+                mnk[0] * warps[0] * rng.range(1, 2),
+                mnk[1] * warps[1] * rng.range(1, 3),
+                mnk[2] * rng.range(1, 2),
+            ];
+            let atom = ok(MmaAtom::new(mnk, a.clone(), b.clone(), c.clone()), "atom");
+            let mma = ok(TiledMma::new(atom, [warps[0], warps[1], 1], tile), "mma");
+            let threads = 32 * warps[0] * warps[1];
+            assert_eq!(mma.threads(), threads);
+            let maps = [ok(mma.a(), "a"), ok(mma.b(), "b"), ok(mma.c(), "c")];
+            let sizes = [tile[0] * tile[2], tile[1] * tile[2], tile[0] * tile[1]];
+            // Random storages of the operand tiles (seed `(K, M)`, `(K, N)`, `(N, M)`).
+            let dims = [[tile[2], tile[0]], [tile[2], tile[1]], [tile[1], tile[0]]];
+            for op in 0..3 {
+                let atom_l = [&a, &b, &c][op];
+                let values = sizes[op] / threads;
+                let storage = random_storage(&mut rng, &dims[op], 20, 25);
+                let part = ok(
+                    match op {
+                        0 => mma.partition_a(&storage.map()),
+                        1 => mma.partition_b(&storage.map()),
+                        _ => mma.partition_c(&storage.map()),
+                    },
+                    "partition",
+                );
+                for t in 0..threads {
+                    for v in 0..values {
+                        let want = brute_mma(mnk, atom_l, op, warps, tile, t, v);
+                        let got = ok(maps[op].eval_index(v * threads + t), "eval");
+                        assert_eq!(
+                            got, want,
+                            "{mnk:?} case {case} operand {op} warps {warps:?} tile {tile:?} t {t} v {v}"
+                        );
+                        let off = ok(part.eval_index(v * threads + t), "eval");
+                        assert_eq!(off, storage.eval(want % sizes[op]), "partition {op}");
+                    }
+                }
+            }
+        }
+    }
+}
