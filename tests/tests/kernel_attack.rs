@@ -758,3 +758,47 @@ fn tiled_mma_partitions_match_cute_definition_on_random_warps_and_tiles() {
         }
     }
 }
+
+/// The threads of a tiled MMA, `32·WM·WN`, are exact or `Error::Overflow`: never a saturated
+/// count. Warp grids at and past the limit, along M, along N and along both.
+#[test]
+fn tiled_mma_thread_count_is_exact_or_overflow() {
+    use layout_core::mma::{MmaAtom, TiledMma};
+    let (mnk, [a, b, c]) = sm80_atoms().remove(0);
+    let limit = i128::from(i64::MAX);
+    for (wm, wn) in [
+        (1, 1),
+        (1 << 20, 1 << 20),
+        (1 << 27, 1 << 30),
+        (1 << 30, 1 << 28),
+        (1 << 30, 1 << 30),
+        (1 << 58, 1),
+        (1, 1 << 58),
+        (3, 1 << 57),
+        (1 << 56, 5),
+    ] {
+        let atom = ok(MmaAtom::new(mnk, a.clone(), b.clone(), c.clone()), "atom");
+        let tile = [
+            i64::try_from(i128::from(mnk[0]) * i128::from(wm)).unwrap_or(mnk[0]),
+            i64::try_from(i128::from(mnk[1]) * i128::from(wn)).unwrap_or(mnk[1]),
+            mnk[2],
+        ];
+        let threads = 32 * i128::from(wm) * i128::from(wn);
+        let extents_fit = tile[0] != mnk[0] || wm == 1;
+        let extents_fit = extents_fit && (tile[1] != mnk[1] || wn == 1);
+        match TiledMma::new(atom, [wm, wn, 1], tile) {
+            Ok(mma) => {
+                assert!(
+                    threads <= limit,
+                    "{wm}×{wn} accepted: {} threads",
+                    mma.threads()
+                );
+                assert_eq!(i128::from(mma.threads()), threads, "{wm}×{wn}");
+            }
+            Err(e) => {
+                assert!(threads > limit || !extents_fit, "{wm}×{wn}: {e:?}");
+                assert!(matches!(e, Error::Overflow { .. }), "{wm}×{wn}: {e:?}");
+            }
+        }
+    }
+}
