@@ -225,7 +225,18 @@ fn inverse(l: &Model) -> Vec<i64> {
 /// CuTe's `raked_product(thr, val)` read as a thread-value map: thread `t`'s value `v` sits,
 /// per mode, at `val`'s coordinate plus `size(val_i)` times `thr`'s; returns the coordinate.
 fn brute_copy_coord(thr: &Model, val: &Model, t: i64, v: i64) -> Vec<i64> {
-    let (ti, vi) = (inverse(thr), inverse(val));
+    brute_copy_coord_with(thr, val, &inverse(thr), &inverse(val), t, v)
+}
+
+/// [`brute_copy_coord`] with the inverses of `thr` and `val` given.
+fn brute_copy_coord_with(
+    thr: &Model,
+    val: &Model,
+    ti: &[i64],
+    vi: &[i64],
+    t: i64,
+    v: i64,
+) -> Vec<i64> {
     let tc = mode_coords(thr, ti[t as usize]);
     let vc = mode_coords(val, vi[v as usize]);
     (0..tc.len())
@@ -331,6 +342,7 @@ fn brute_partition(thr: &Model, val: &Model, storage: &Model, lead: usize, t: i6
         })
         .collect();
     let rests: i64 = rest.iter().product();
+    let (ti, vi) = (inverse(thr), inverse(val));
     let mut out = vec![];
     for r in 0..rests {
         let mut rc = vec![0; rest.len()];
@@ -340,7 +352,7 @@ fn brute_partition(thr: &Model, val: &Model, storage: &Model, lead: usize, t: i6
             x /= rest[k];
         }
         for v in 0..val.size() {
-            let c = brute_copy_coord(thr, val, t, v);
+            let c = brute_copy_coord_with(thr, val, &ti, &vi, t, v);
             let mut g: Vec<i64> = rc[..lead].to_vec();
             g.extend((0..2).map(|m| rc[lead + m] * tile[m] + c[m]));
             out.push(storage.eval(index_of(&g, &extents)));
@@ -801,4 +813,101 @@ fn tiled_mma_thread_count_is_exact_or_overflow() {
             }
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bank conflicts
+
+/// One warp's conflicts from the documented model: lane groups of 128 bytes (32, 16 or 8
+/// lanes for 4-, 8- and 16-byte accesses), each bank serving one distinct word per cycle.
+/// Returns (ways, wavefronts, ideal) summed over the instructions.
+fn brute_conflicts(parts: &[Vec<i64>], vector: i64, bytes: i64) -> (u64, u64, u64) {
+    let access = vector * bytes;
+    let per_phase = match access {
+        ..=4 => 32,
+        8 => 16,
+        _ => 8,
+    };
+    let (mut ways, mut waves, mut ideal) = (0u64, 0u64, 0u64);
+    for first in (0..parts[0].len()).step_by(vector as usize) {
+        for phase in parts.chunks(per_phase) {
+            let mut words = std::collections::BTreeSet::new();
+            for lane in phase {
+                let a = lane[first] * bytes;
+                for w in a / 4..=(a + access - 1) / 4 {
+                    words.insert(w);
+                }
+            }
+            let mut banks = [0u64; 32];
+            for w in &words {
+                banks[(w % 32) as usize] += 1;
+            }
+            let most = *banks.iter().max().unwrap();
+            ways = ways.max(most);
+            waves += most;
+            ideal += (words.len() as u64).div_ceil(32);
+        }
+    }
+    (ways, waves, ideal)
+}
+
+#[test]
+fn copy_conflicts_match_the_bank_model_on_random_copies() {
+    use layout_core::banks::copy_conflicts;
+    let mut rng = Rng(0x6261_6e6b);
+    let mut checked = 0;
+    let mut conflicted = 0;
+    for case in 0..200 {
+        let te = rng.pick(&[
+            [4, 8],
+            [8, 4],
+            [2, 16],
+            [16, 4],
+            [8, 8],
+            [32, 1],
+            [1, 32],
+            [16, 8],
+        ]);
+        let ve: Vec<i64> = (0..2).map(|_| rng.pick(&[1, 2, 4, 8])).collect();
+        let thr = random_storage(&mut rng, &te, 0, 0);
+        let val = random_storage(&mut rng, &ve, 0, 0);
+        let bits = rng.pick(&[8u32, 16, 32, 64]);
+        let bytes = i64::from(bits / 8);
+        let values = val.size();
+        let vectors: Vec<i64> = (1..=values)
+            .filter(|d| values % d == 0 && d * bytes <= 16)
+            .collect();
+        let vector = rng.pick(&vectors);
+        let copy = ok(TiledCopy::new(&thr.layout(), &val.layout(), vector), "copy");
+        let tile = copy.tile().to_vec();
+        let extents: Vec<i64> = (0..2).map(|m| tile[m] * rng.range(1, 2)).collect();
+        let mut smem = random_storage(&mut rng, &extents, 0, 15);
+        if rng.chance(40) {
+            let b = rng.range(1, 3);
+            smem.swizzle = Some((b, rng.range(0, 3), rng.range(b, 4)));
+        }
+        let parts: Vec<Vec<i64>> = (0..thr.size())
+            .map(|t| brute_partition(&thr, &val, &smem, 0, t))
+            .collect();
+        let vector_ok = brute_vector_error([&parts, &parts], [0, 0], vector).is_none();
+        match copy_conflicts(&copy, &smem.map(), bits) {
+            Ok(per_warp) => {
+                assert!(vector_ok, "case {case}: accepted a vector that is not one");
+                assert_eq!(per_warp.len() as i64, thr.size() / 32);
+                for (w, c) in per_warp.iter().enumerate() {
+                    let lanes = &parts[w * 32..w * 32 + 32];
+                    let want = brute_conflicts(lanes, vector, bytes);
+                    assert_eq!(
+                        (c.ways, c.wavefronts, c.ideal),
+                        want,
+                        "case {case} warp {w}: {thr:?} {val:?} vector {vector} bits {bits} {smem:?}"
+                    );
+                    conflicted += usize::from(want.0 > 1);
+                }
+                checked += 1;
+            }
+            Err(e) => assert!(!vector_ok, "case {case}: {e:?}: {thr:?} {val:?} {smem:?}"),
+        }
+    }
+    assert!(checked > 60 && conflicted > 10, "{checked} {conflicted}");
 }
