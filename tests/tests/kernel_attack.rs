@@ -911,3 +911,93 @@ fn copy_conflicts_match_the_bank_model_on_random_copies() {
     }
     assert!(checked > 60 && conflicted > 10, "{checked} {conflicted}");
 }
+
+/// The copies that feed an MMA operand (`copy_a`/`copy_b` through `ldmatrix` x4, N and T) on
+/// random warps, tiles and permutation tiles, against their contracts: source and destination
+/// are dense bijections onto the operand's replicated tile; each thread's destination holds
+/// exactly the positions of its MMA fragment, `retile` names the fragment value of each, and
+/// `partition_s` reads the storage at the source's position.
+#[test]
+fn operand_copies_deliver_each_thread_its_fragment() {
+    use layout_core::mma::{CopyAtom, MmaAtom, TiledMma};
+    use layout_typed::Layout as _;
+    use layout_typed::atoms::{sm75_u16x8_ldsm_t as t4, sm75_u32x4_ldsm_n as n4};
+    let l = |m: Result<Map, Error>| m.unwrap().as_layout().unwrap().clone();
+    let atoms = [
+        ("x4 N", l(n4::SRC_B16.to_map()), l(n4::DST_B16.to_map())),
+        ("x4 T", l(t4::SRC_B16.to_map()), l(t4::DST_B16.to_map())),
+    ];
+    let (mnk, [a, b, c]) = sm80_atoms().remove(0);
+    let mut rng = Rng(0x6c64_736d);
+    for case in 0..16 {
+        let warps = [rng.range(1, 4), rng.range(1, 2)];
+        let perm = [16 * warps[0], 16 * warps[1], 16];
+        let tile = [
+            perm[0] * rng.range(1, 2),
+            perm[1] * rng.range(1, 2),
+            16 * rng.range(1, 2),
+        ];
+        let atom = ok(MmaAtom::new(mnk, a.clone(), b.clone(), c.clone()), "atom");
+        let mma = ok(TiledMma::new(atom, [warps[0], warps[1], 1], tile), "mma");
+        let mma = ok(mma.with_permutation(perm), "perm");
+        let threads = mma.threads();
+        for (name, src, dst) in &atoms {
+            let atom = ok(CopyAtom::new(src.clone(), dst.clone()), "copy atom");
+            for op in 0..2 {
+                let what = format!("case {case} {name} operand {op} warps {warps:?} tile {tile:?}");
+                let (copy, frag) = if op == 0 {
+                    (ok(mma.copy_a(&atom), &what), ok(mma.a(), &what))
+                } else {
+                    (ok(mma.copy_b(&atom), &what), ok(mma.b(), &what))
+                };
+                let size = frag.size();
+                assert_eq!(copy.source().size(), size, "{what}");
+                assert_eq!(copy.destination().size(), size, "{what}");
+                let values = size / threads;
+                let mut seen = [vec![false; size as usize], vec![false; size as usize]];
+                let operand_tile = if op == 0 {
+                    tile[0] * tile[2]
+                } else {
+                    tile[1] * tile[2]
+                };
+                let dims = if op == 0 {
+                    [tile[2], tile[0]]
+                } else {
+                    [tile[2], tile[1]]
+                };
+                let storage = random_storage(&mut rng, &dims, 10, 20);
+                let reads = ok(copy.partition_s(&storage.map()), &what);
+                let retile = copy.retile();
+                for t in 0..threads {
+                    let mut mine = vec![];
+                    let mut want = vec![];
+                    for j in 0..values {
+                        let s = ok(copy.source().eval_index(j * threads + t), &what);
+                        let d = ok(copy.destination().eval_index(j * threads + t), &what);
+                        for (k, p) in [s, d].into_iter().enumerate() {
+                            assert!((0..size).contains(&p), "{what}: {p}");
+                            assert!(!seen[k][p as usize], "{what}: position {p} twice");
+                            seen[k][p as usize] = true;
+                        }
+                        mine.push(d);
+                        want.push(ok(frag.eval_index(j * threads + t), &what));
+                        let r = ok(retile.eval_index(j), &what);
+                        assert_eq!(
+                            ok(frag.eval_index(r * threads + t), &what),
+                            d,
+                            "{what}: retile of thread {t} value {j}"
+                        );
+                        assert_eq!(
+                            ok(reads.eval_index(j * threads + t), &what),
+                            storage.eval(s % operand_tile),
+                            "{what}: partition_s of thread {t} value {j}"
+                        );
+                    }
+                    mine.sort_unstable();
+                    want.sort_unstable();
+                    assert_eq!(mine, want, "{what}: thread {t}'s destination");
+                }
+            }
+        }
+    }
+}
