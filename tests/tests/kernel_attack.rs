@@ -1001,3 +1001,91 @@ fn operand_copies_deliver_each_thread_its_fragment() {
         }
     }
 }
+
+/// `check_padded` decides a padded layout written by hand: accepted exactly when, at every
+/// predicated position of every tile, it reaches the tensor's offset (brute force over every
+/// position), for padded layouts with one or two strides changed at random.
+#[test]
+fn check_padded_accepts_exactly_the_layouts_equal_on_predicated_positions() {
+    use layout_core::residue::{ResidueTiles, ceil_divide, check_padded};
+    use layout_core::{Stride, Tree};
+    let mut rng = Rng(0x7061_6464);
+    let (mut accepted, mut refused) = (0, 0);
+    for _ in 0..300 {
+        let rank = rng.range(1, 2) as usize;
+        let extents: Vec<i64> = (0..rank).map(|_| rng.pick(&[1, 3, 5, 6, 12])).collect();
+        let tensor = random_storage(&mut rng, &extents, 20, 25);
+        let tile: Vec<i64> = (0..rank).map(|_| rng.pick(&[1, 2, 4, 8])).collect();
+        let Ok(tiles) = ceil_divide(&tensor.layout(), &tile) else {
+            continue;
+        };
+        let padded = tiles.padded().clone();
+        let mut strides: Vec<Stride> = padded.stride().leaves().into_iter().copied().collect();
+        for _ in 0..rng.range(1, 2) {
+            let k = rng.below(strides.len());
+            strides[k] = match rng.below(4) {
+                0 => Stride::Int(0),
+                1 => Stride::Broadcast,
+                _ => Stride::Int(rng.range(-40, 40)),
+            };
+        }
+        // Rebuild the layout with the new strides, leaf by leaf in order.
+        fn refill(t: &Tree<Stride>, it: &mut dyn Iterator<Item = Stride>) -> Tree<Stride> {
+            match t {
+                Tree::Leaf(_) => Tree::Leaf(it.next().unwrap()),
+                Tree::Tuple(v) => Tree::Tuple(v.iter().map(|x| refill(x, it)).collect()),
+            }
+        }
+        let stride = refill(padded.stride(), &mut strides.clone().into_iter());
+        let Ok(hand) = Layout::new(padded.shape().clone(), stride) else {
+            continue;
+        };
+        let Ok(hand) = hand.with_names(vec![Some("tile".into()), Some("rest".into())]) else {
+            continue;
+        };
+        // Brute force: every predicated position of every tile.
+        let grid = tiles.grid().to_vec();
+        let (tsize, gsize): (i64, i64) = (tile.iter().product(), grid.iter().product());
+        let mut equal = true;
+        'all: for r in 0..gsize {
+            let mut rc = vec![0; rank];
+            let mut x = r;
+            for m in (0..rank).rev() {
+                rc[m] = x % grid[m];
+                x /= grid[m];
+            }
+            for p in 0..tsize {
+                let mut pc = vec![0; rank];
+                let mut x = p;
+                for m in (0..rank).rev() {
+                    pc[m] = x % tile[m];
+                    x /= tile[m];
+                }
+                if let Some(want) = tiles.offset(&rc, &pc).unwrap() {
+                    if hand.eval_index(p * gsize + r) != Ok(want) {
+                        equal = false;
+                        break 'all;
+                    }
+                }
+            }
+        }
+        let verdict = check_padded(&tensor.layout(), &tile, &hand);
+        assert_eq!(
+            verdict.is_ok(),
+            equal,
+            "{} by {tile:?}: {hand} (ceil_divide's {padded}): {verdict:?}",
+            tensor.text()
+        );
+        if equal {
+            accepted += 1;
+            let again = ok(
+                ResidueTiles::with_padded(&tensor.layout(), &tile, &hand),
+                "with_padded",
+            );
+            assert_eq!(again.grid(), tiles.grid());
+        } else {
+            refused += 1;
+        }
+    }
+    assert!(accepted > 20 && refused > 50, "{accepted} {refused}");
+}
