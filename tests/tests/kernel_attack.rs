@@ -564,6 +564,15 @@ fn check_residue(tensor: &Model, tile: &[i64], tv: Option<&Model>) {
                     }
                     assert_eq!(ok(part.coord(t, v), "coord"), c);
                     let g: Vec<i64> = (0..tile.len()).map(|m| rc[m] * tile[m] + c[m]).collect();
+                    // The programs the emitted predicate computes, one per mode.
+                    for (m, prog) in part.coordinate_programs().iter().enumerate() {
+                        assert_eq!(
+                            ok(prog.eval(&[t, v, rc[m]]), "program"),
+                            g[m],
+                            "{what}: tv {}: mode {m} program {prog:?} at thread {t} value {v}",
+                            tv.text()
+                        );
+                    }
                     let pred = g.iter().zip(&ext).all(|(g, n)| g < n);
                     assert_eq!(ok(part.predicate(&rc, t, v), "predicate"), pred);
                     let want =
