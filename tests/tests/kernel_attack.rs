@@ -1098,3 +1098,48 @@ fn check_padded_accepts_exactly_the_layouts_equal_on_predicated_positions() {
     }
     assert!(accepted > 20 && refused > 50, "{accepted} {refused}");
 }
+
+/// Size-1 modes (stride 0 and others, run-time sizes) cut by tiles larger than them:
+/// every predicated offset of every tile equal to CuTe's `local_tile` over `ceil_div`
+/// (`tests/cpp/kernel_attack.cpp`, CUTLASS 4.2 headers), and to the brute-force model.
+#[test]
+fn residue_tiles_of_size_one_modes_equal_cute() {
+    use layout_core::residue::ceil_divide;
+    let Some(out) =
+        layout_tests::cute_cpp::run("kernel_attack", include_str!("../cpp/kernel_attack.cpp"))
+    else {
+        return;
+    };
+    // name -> (CuTe layout, CuTe tile (M, N)).
+    let cases = [
+        ("m1_s0", "(7,1):(1,0)", [4, 4]),
+        ("n1_s0", "(1,7):(0,1)", [2, 4]),
+        ("both1", "(1,1):(0,0)", [8, 2]),
+        ("m1_s5", "(1,7):(5,1)", [4, 3]),
+        ("dyn", "(13,1):(3,0)", [8, 4]),
+    ];
+    let mut lines = 0;
+    for (name, cute, [tm, tn]) in cases {
+        let tensor = ok(Layout::from_cute(cute), cute);
+        let tiles = ok(ceil_divide(&tensor, &[tn, tm]), cute);
+        let mut cute_offsets = std::collections::BTreeMap::new();
+        for l in out.lines().filter(|l| l.starts_with(&format!("{name} "))) {
+            let v: Vec<i64> = l.split(' ').skip(1).map(|x| x.parse().unwrap()).collect();
+            cute_offsets.insert((v[0], v[1], v[2]), v[3]);
+            lines += 1;
+        }
+        let grid = tiles.grid().to_vec();
+        let mut ours = std::collections::BTreeMap::new();
+        for i in 0..grid[1] {
+            for j in 0..grid[0] {
+                for k in 0..tm * tn {
+                    if let Some(o) = ok(tiles.offset(&[j, i], &[k / tm, k % tm]), name) {
+                        ours.insert((i, j, k), o);
+                    }
+                }
+            }
+        }
+        assert_eq!(ours, cute_offsets, "{name}: {cute} by ({tm},{tn})");
+    }
+    assert!(lines >= 35, "{lines}");
+}
