@@ -734,7 +734,7 @@ fn brute_mma(
 #[test]
 fn tiled_mma_partitions_match_cute_definition_on_random_warps_and_tiles() {
     use layout_core::mma::{MmaAtom, TiledMma};
-    let mut rng = Rng(0x6d6d_61);
+    let mut rng = Rng(0x006d_6d61);
     for (mnk, [a, b, c]) in sm80_atoms() {
         for case in 0..12 {
             let warps = [rng.range(1, 4), rng.range(1, 3)];
@@ -1070,11 +1070,11 @@ fn check_padded_accepts_exactly_the_layouts_equal_on_predicated_positions() {
                     pc[m] = x % tile[m];
                     x /= tile[m];
                 }
-                if let Some(want) = tiles.offset(&rc, &pc).unwrap() {
-                    if hand.eval_index(p * gsize + r) != Ok(want) {
-                        equal = false;
-                        break 'all;
-                    }
+                if let Some(want) = tiles.offset(&rc, &pc).unwrap()
+                    && hand.eval_index(p * gsize + r) != Ok(want)
+                {
+                    equal = false;
+                    break 'all;
                 }
             }
         }
