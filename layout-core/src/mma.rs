@@ -417,7 +417,8 @@ impl TiledMma {
     /// # Errors
     /// [`Error::TileExtent`] for a warp count below 1; [`Error::MmaWarpsK`] for `WK > 1`;
     /// [`Error::MmaTile`] when an extent of the tile is not a positive multiple of the atom's
-    /// extent times the warps; [`Error::Overflow`].
+    /// extent times the warps; [`Error::Overflow`] when the atom's extents times the warps, or
+    /// the threads (the atom's times `WM·WN`), do not fit `i64`.
     pub fn new(atom: MmaAtom, warps: [i64; 3], tile: [i64; 3]) -> Result<TiledMma, Error> {
         if let Some((position, &extent)) = warps.iter().enumerate().find(|(_, k)| **k < 1) {
             return Err(Error::TileExtent { position, extent });
@@ -429,6 +430,8 @@ impl TiledMma {
         for (d, p) in permutation.iter_mut().enumerate() {
             *p = mul(atom.mnk[d], warps[d])?;
         }
+        // The threads, `atom threads · WM · WN`, fit `i64` ([`TiledMma::threads`]).
+        mul(mul(atom.threads, warps[0])?, warps[1])?;
         let mma = TiledMma {
             atom,
             warps,
@@ -488,9 +491,10 @@ impl TiledMma {
         self.permutation
     }
 
-    /// The threads: the atom's threads times the warps.
+    /// The threads: the atom's threads times the warps (checked by [`TiledMma::new`] to fit).
     #[must_use]
     pub fn threads(&self) -> i64 {
+        // `new` refused a product past `i64`: the saturation is never reached.
         self.atom
             .threads
             .saturating_mul(self.warps[0])

@@ -162,8 +162,16 @@ fn cut_mode(
         }
         if q == 0 {
             // The slowest leaf, `needed ∤ n`: padded. `k ∤ size` here (else `needed | n`).
+            // A stride 0 is that of a size-1 mode (any larger leaf with it is refused when the
+            // tensor is checked): only its coordinate 0 is predicated, and its padded leaf
+            // repeats that position, as CuTe's `local_tile` does (`_`).
             let count = ceil_div(n, needed);
             let part = (count, scale(d, needed, leaf)?);
+            let d = if d == Stride::Int(0) {
+                Stride::Broadcast
+            } else {
+                d
+            };
             return Ok(Cut {
                 tile: tile_with((needed, d)),
                 rest: vec![part],
@@ -292,7 +300,8 @@ fn cuts_of(tensor: &Layout, tile: &[i64]) -> Result<(Vec<i64>, Vec<Cut>, Layout)
 /// Each top-level mode is cut as [`crate::divide`] cuts it, except that an entry that does not
 /// divide the mode's size cuts the mode's leaves after merging every contiguous run of them
 /// (and dropping size-1 leaves), and cuts the slowest of them with padding: `n : d` by `c` gives
-/// `c : d` in the tile and `ceil(n/c) : c·d` in the rest. The offset of every position whose
+/// `c : d` in the tile and `ceil(n/c) : c·d` in the rest (a mode of size 1 and stride 0 gives
+/// the broadcast `c : _`, as CuTe's `local_tile`). The offset of every position whose
 /// predicate holds is then the tensor's offset at its global coordinate (the padded leaf's
 /// coordinate is below `n` exactly when the predicate holds). Sizes and strides may be values
 /// known only at run time (e.g. a leading dimension).
