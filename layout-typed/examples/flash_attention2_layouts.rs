@@ -37,10 +37,11 @@ pub const BLOCK_N: i64 = 64;
 pub const WARPS: i64 = 4;
 
 fn typed<L: layout_typed::Layout>(l: &L) -> Result<Layout, Error> {
-    l.to_map()?
+    // An atom constant is a plain layout: its map is `Map::Layout`.
+    Ok(l.to_map()?
         .as_layout()
         .cloned()
-        .ok_or(Error::TiledCopyNotLayout)
+        .expect("an atom constant is a plain layout"))
 }
 
 /// `Swizzle<3,3,3>` on element offsets.
@@ -140,10 +141,10 @@ pub fn acc_rowcol(acc: &Layout) -> Result<Layout, Error> {
 /// The size of a top-level mode of a layout.
 fn acc_mode(l: &Layout, i: usize) -> Result<i64, Error> {
     match l.shape() {
-        layout_typed::core_algebra::Tree::Tuple(v) => v
+        layout_typed::core_algebra::Tree::Tuple(v) => Ok(v
             .get(i)
             .map(|m| m.leaves().into_iter().product())
-            .ok_or(Error::TiledCopyNotLayout),
+            .expect("a top-level mode of the fragment")),
         layout_typed::core_algebra::Tree::Leaf(n) => Ok(*n),
     }
 }
@@ -226,7 +227,7 @@ pub fn layouts() -> Result<String, Error> {
         layout_typed::core_algebra::Tree::Tuple(v) if v.len() == 2 => {
             v[1].leaves().into_iter().product::<i64>()
         }
-        _ => return Err(Error::TiledCopyNotLayout),
+        _ => unreachable!("the row-column view has two modes"),
     };
     let col_count = checked(rowcol.size().checked_div(row_count))?;
 

@@ -49,10 +49,11 @@ fn layout(cute: &str) -> Result<Layout, Error> {
 }
 
 fn typed<L: layout_typed::Layout>(l: &L) -> Result<Layout, Error> {
-    l.to_map()?
+    // An atom constant is a plain layout: its map is `Map::Layout`.
+    Ok(l.to_map()?
         .as_layout()
         .cloned()
-        .ok_or(Error::TiledCopyNotLayout)
+        .expect("an atom constant is a plain layout"))
 }
 
 /// The shared memory of A (B's is the same, BN = BM): CuTe's
@@ -66,7 +67,7 @@ fn typed<L: layout_typed::Layout>(l: &L) -> Result<Layout, Error> {
 /// None for this atom; any rule of the algebra otherwise.
 pub fn smem() -> Result<Map, Error> {
     let Map::Swizzled { swizzle, .. } = layout_typed::Layout::to_map(&sw128::ATOM)? else {
-        return Err(Error::TiledCopyNotLayout);
+        unreachable!("the SW128 atom is a swizzled layout");
     };
     let atom = typed(&sw128::INNER)?;
     let tile = repeat_modewise(&atom, &"(1,16):(16,1)".parse()?)?;
@@ -195,7 +196,7 @@ pub fn layouts() -> Result<String, Error> {
         .c()?
         .as_layout()
         .cloned()
-        .ok_or(Error::TiledCopyNotLayout)?;
+        .expect("the tiled MMA's C layout is a plain layout");
     let part_c = tiles_c.partition(&tv_c)?;
     let last = |g: i64| g.saturating_sub(1);
     let grid_m = [0, last(tiles_c.grid()[1])];
