@@ -653,8 +653,10 @@ impl TiledMma {
     /// `storage` maps the M×N tile (index `m + M·n`, tile `(N, M)`) to memory.
     ///
     /// # Errors
-    /// As [`TiledMma::c`], then as [`compose`].
+    /// [`Error::TileMismatch`] when `storage` carries no tile and its top-level entries are not
+    /// the tile `(N, M)` (a transposed storage); as [`TiledMma::c`], then as [`compose`].
     pub fn partition_c(&self, storage: &Map) -> Result<Map, Error> {
+        check_storage(storage, &[self.tile[1], self.tile[0]])?;
         compose(storage, &self.c()?)
     }
 
@@ -664,8 +666,11 @@ impl TiledMma {
     /// same offsets); `storage` maps the M×K tile (index `m + M·k`, tile `(K, M)`) to memory.
     ///
     /// # Errors
-    /// As [`TiledMma::a`], then as [`broadcast_map`] and [`compose`].
+    /// [`Error::TileMismatch`] when `storage` carries no tile and its top-level entries are not
+    /// the tile `(K, M)` (a transposed storage); as [`TiledMma::a`], then as [`broadcast_map`]
+    /// and [`compose`].
     pub fn partition_a(&self, storage: &Map) -> Result<Map, Error> {
+        check_storage(storage, &[self.tile[2], self.tile[0]])?;
         compose(
             &broadcast_map(storage, self.copies(Operand::A))?,
             &self.a()?,
@@ -677,12 +682,52 @@ impl TiledMma {
     /// `storage` maps the N×K tile (index `n + N·k`, tile `(K, N)`) to memory.
     ///
     /// # Errors
-    /// As [`TiledMma::b`], then as [`broadcast_map`] and [`compose`].
+    /// [`Error::TileMismatch`] when `storage` carries no tile and its top-level entries are not
+    /// the tile `(K, N)` (a transposed storage); as [`TiledMma::b`], then as [`broadcast_map`]
+    /// and [`compose`].
     pub fn partition_b(&self, storage: &Map) -> Result<Map, Error> {
+        check_storage(storage, &[self.tile[2], self.tile[1]])?;
         compose(
             &broadcast_map(storage, self.copies(Operand::B))?,
             &self.b()?,
         )
+    }
+}
+
+/// Checks that `storage` is over the operand's tile `expected` (seed order, e.g. `(K, M)`): where
+/// it carries a domain tile, [`compose`] compares the two; otherwise its top-level entries,
+/// grouped consecutively, must have exactly the extents of `expected`, so that a storage of the
+/// transposed tile (or of another shape of the same size) is refused instead of partitioned as
+/// if it were this one. A storage of one entry is read as the documented flat index.
+///
+/// # Errors
+/// [`Error::TileMismatch`] (the storage's entry sizes on the left, the operand's tile on the
+/// right) when no grouping of the entries gives `expected`.
+fn check_storage(storage: &Map, expected: &[i64]) -> Result<(), Error> {
+    if storage.domain_tile().is_some() || storage.domain_tile_shape().is_some() {
+        return Ok(());
+    }
+    let sizes = storage.domain_entry_sizes();
+    if sizes.len() <= 1 {
+        return Ok(());
+    }
+    // Consecutive groups of the entries whose products are the expected extents, in order.
+    let mut groups = alloc::vec::Vec::with_capacity(expected.len());
+    let mut product = 1i64;
+    for &n in &sizes {
+        product = product.checked_mul(n).ok_or(Error::Overflow {
+            mode: crate::ModePath::ROOT,
+            what: crate::Quantity::Positions,
+        })?;
+        if expected.get(groups.len()) == Some(&product) {
+            groups.push(product);
+            product = 1;
+        }
+    }
+    if product == 1 && groups.as_slice() == expected {
+        Ok(())
+    } else {
+        crate::check_same_tile(&sizes, expected)
     }
 }
 
@@ -882,6 +927,8 @@ pub struct OperandCopy {
     destination: Map,
     retile: Map,
     copies: i64,
+    /// The operand's tile in seed order, `(K, M)` or `(K, N)`.
+    tile: [i64; 2],
 }
 
 impl OperandCopy {
@@ -903,8 +950,10 @@ impl OperandCopy {
     /// `m + M·k`, tile `(K, M)`; B: `n + N·k`, tile `(K, N)`) to memory.
     ///
     /// # Errors
-    /// As [`broadcast_map`], then as [`compose`].
+    /// [`Error::TileMismatch`] when `storage` carries no tile and its top-level entries are not
+    /// the operand's tile (a transposed storage); as [`broadcast_map`], then as [`compose`].
     pub fn partition_s(&self, storage: &Map) -> Result<Map, Error> {
+        check_storage(storage, &self.tile)?;
         compose(&broadcast_map(storage, self.copies)?, &self.source)
     }
 
@@ -1034,11 +1083,16 @@ impl TiledMma {
             Operand::A => self.warps[1],
             _ => self.warps[0],
         };
+        let tile = match operand {
+            Operand::A => [self.tile[2], self.tile[0]],
+            _ => [self.tile[2], self.tile[1]],
+        };
         Ok(OperandCopy {
             source,
             destination,
             retile,
             copies,
+            tile,
         })
     }
 

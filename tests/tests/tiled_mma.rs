@@ -1113,3 +1113,46 @@ fn broadcast_operand_errors_are_precise() {
         }
     );
 }
+
+/// A storage without a tile whose entries are the transposed operand tile is refused, not
+/// partitioned as if it were the operand's (same size, other orientation); a storage whose
+/// entries group into the operand's tile (or one flat entry) is taken.
+#[test]
+fn a_transposed_storage_is_refused() {
+    let atom = MmaAtom::new(
+        [16, 8, 16],
+        Layout::from_cute("((4,8),(2,2,2)):((32,1),(16,8,128))").unwrap(),
+        Layout::from_cute("((4,8),(2,2)):((16,1),(8,64))").unwrap(),
+        Layout::from_cute("((4,8),(2,2)):((32,1),(16,8))").unwrap(),
+    )
+    .unwrap();
+    // CTA tile M = 64, N = 32, K = 16: A is (K, M) = (16, 64) in seed order.
+    let mma = TiledMma::new(atom, [2, 2, 1], [64, 32, 16]).unwrap();
+    let phys = |text: &str| -> Map {
+        Annotated::new(text.parse().unwrap(), Space::Logical, Space::Physical)
+            .unwrap()
+            .into()
+    };
+    let transposed = phys("(64,16):(16,1)");
+    assert!(matches!(
+        mma.partition_a(&transposed).unwrap_err(),
+        Error::TileMismatch { .. }
+    ));
+    assert!(matches!(
+        mma.partition_c(&phys("(64,32):(32,1)")).unwrap_err(),
+        Error::TileMismatch { .. }
+    ));
+    assert!(matches!(
+        mma.partition_b(&phys("(32,16):(16,1)")).unwrap_err(),
+        Error::TileMismatch { .. }
+    ));
+    // The operand's tile, as two entries, as three entries grouping into it, and flat.
+    let two = mma.partition_a(&phys("(16,64):(64,1)")).unwrap();
+    let three = mma.partition_a(&phys("(16,8,8):(64,8,1)")).unwrap();
+    let flat = mma.partition_a(&phys("(1024):(1)")).unwrap();
+    for i in 0..two.size() {
+        let o = two.eval_index(i).unwrap();
+        assert_eq!(three.eval_index(i).unwrap(), o);
+        assert_eq!(flat.eval_index(i).unwrap(), o);
+    }
+}
