@@ -11,7 +11,7 @@
 //! ```
 //! use layout_core::copy::{Storage, TiledCopy};
 //! use layout_core::{Annotated, Layout, Map, Space};
-//! // sgemm_sm80's gmem -> smem copy: Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t>,
+//! // sgemm_sm80's gmem -> smem copy: Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<uint128_t>, half_t>,
 //! // thr Layout<Shape<_16,_8>, Stride<_8,_1>>, val Layout<Shape<_1,_8>>.
 //! let copy = TiledCopy::new(
 //!     &Layout::from_cute("(16,8):(8,1)")?,

@@ -135,11 +135,9 @@ fn predicated(
     Ok((offs, coords))
 }
 
-/// A compact register fragment of `n` values (CuTe's `make_fragment_like`): value `i` in
-/// register `i`.
-fn fragment(n: i64) -> Result<Map, Error> {
-    let l = layout(&format!("{n}:1"))?;
-    Ok(Annotated::new(l, Space::Logical, Space::Physical)?.into())
+/// A register fragment (value -> register) as a map into the registers, for `retile_d`.
+fn registers(l: &Layout) -> Result<Map, Error> {
+    Ok(Annotated::new(l.clone(), Space::Logical, Space::Physical)?.into())
 }
 
 /// The kernel's layouts, printed as `tests/cpp/sgemm_sm80.cpp` prints CuTe's.
@@ -184,6 +182,9 @@ pub fn layouts() -> Result<String, Error> {
     let grid_n = [0, tiles_b.grid()[1].saturating_sub(1)];
     let grid_k = [0, tiles_a.grid()[0].saturating_sub(1)];
 
+    // The register fragments of A and B (the same for every thread), from one stage.
+    let stage0 = s.restrict(&[(0, 0)])?;
+    let (frag_a, frag_b) = (mma.fragment_a(&stage0)?, mma.fragment_b(&stage0)?);
     for t in 0..mma.threads() {
         for p in 0..STAGES {
             let slice = format!(" p={p}");
@@ -208,28 +209,24 @@ pub fn layouts() -> Result<String, Error> {
             line(&mut out, &format!("tXsA t={t}{slice}"), offsets(&xs_a)?);
             line(&mut out, &format!("tXsB t={t}{slice}"), offsets(&xs_b)?);
         }
-        // The register fragments (compact) and the ldmatrix copies' view of them (retile_D).
-        let stage0 = s.restrict(&[(0, 0)])?;
-        let frag_a = mma
-            .partition_a(&stage0)?
-            .restrict_named(&[("thread", t)])?
-            .size();
-        let frag_b = mma
-            .partition_b(&stage0)?
-            .restrict_named(&[("thread", t)])?
-            .size();
-        let regs = |n: i64| (0..n).map(|i| i.to_string());
-        line(&mut out, &format!("tCrA t={t}"), regs(frag_a));
-        line(&mut out, &format!("tCrB t={t}"), regs(frag_b));
+        // The register fragments, in CuTe's register order (`partition_fragment_A/B`, CuTe's
+        // `make_fragment_like`), and the ldmatrix copies' view of them (`retile_D`).
+        let line_of = |l: &Layout| -> Result<Vec<String>, Error> {
+            (0..l.size())
+                .map(|i| l.eval_index(i).map(|r| r.to_string()))
+                .collect()
+        };
+        line(&mut out, &format!("tCrA t={t}"), line_of(&frag_a)?);
+        line(&mut out, &format!("tCrB t={t}"), line_of(&frag_b)?);
         line(
             &mut out,
             &format!("tXrA t={t}"),
-            offsets(&copy_a.retile_d(&fragment(frag_a)?)?)?,
+            offsets(&copy_a.retile_d(&registers(&frag_a)?)?)?,
         );
         line(
             &mut out,
             &format!("tXrB t={t}"),
-            offsets(&copy_b.retile_d(&fragment(frag_b)?)?)?,
+            offsets(&copy_b.retile_d(&registers(&frag_b)?)?)?,
         );
 
         for &bm in &grid_m {
