@@ -13,6 +13,8 @@
     clippy::cast_sign_loss
 )]
 
+#[allow(dead_code)]
+mod gemm;
 #[allow(dead_code)] // `typed_reference` and friends serve the CI test
 mod generate;
 
@@ -55,5 +57,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
     }
     println!("wrote {}", out.display());
+    let gemm_out = root.join("gpu/gen/gemm.cuh");
+    std::fs::write(&gemm_out, gemm::header()?)?;
+    println!("wrote {}", gemm_out.display());
     Ok(())
 }
