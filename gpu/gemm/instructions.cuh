@@ -4,14 +4,14 @@
 // template (gpu/gemm/kernel.cuh) calls nothing else; every address and fragment index it passes
 // comes from the generated functions (gpu/gen/gemm.cuh).
 //
-// Units: pointers are typed (`half_t`); `cp_async_16` moves 16 bytes (8 halves).
+// Units: pointers are typed (`gemm_half_t`); `cp_async_16` moves 16 bytes (8 halves).
 #pragma once
 #include <cstdint>
 
 #if defined(__CUDACC__)
 #include <cuda_fp16.h>
 #define GEMM_FN __device__ __forceinline__
-using half_t = __half;
+using gemm_half_t = __half;
 // Nothing per thread on the GPU: the hardware is the warp.
 struct Lane {};
 
@@ -20,7 +20,7 @@ GEMM_FN uint32_t smem_u32(const void* p) {
 }
 // cp.async.cg (L2 only, 16 bytes); when `pred` is false the 16 bytes are zero-filled and
 // `src` is not read (src-size 0).
-GEMM_FN void cp_async_16(Lane&, half_t* dst, const half_t* src, bool pred) {
+GEMM_FN void cp_async_16(Lane&, gemm_half_t* dst, const gemm_half_t* src, bool pred) {
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_u32(dst)),
                  "l"(src), "r"(pred ? 16 : 0));
 }
@@ -33,7 +33,7 @@ GEMM_FN void cp_async_wait(Lane&) {
 GEMM_FN void sync_threads(Lane&) { __syncthreads(); }
 // ldmatrix.sync.aligned.m8n8.x4.shared.b16: lane l gives the address of row l % 8 of matrix
 // l / 8 (8 halves, 16-byte aligned); d[j] gets elements (l / 4, 2 (l % 4) .. +1) of matrix j.
-GEMM_FN void ldmatrix_x4(Lane&, uint32_t (&d)[4], const half_t* row) {
+GEMM_FN void ldmatrix_x4(Lane&, uint32_t (&d)[4], const gemm_half_t* row) {
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
                  : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
                  : "r"(smem_u32(row)));
@@ -57,12 +57,12 @@ GEMM_FN void mma_16816_f32(Lane&, float (&d)[4], const uint32_t (&a)[4], const u
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 // The two halves of a packed f16x2 register (low half first).
-GEMM_FN void unpack_h2(uint32_t r, half_t& lo, half_t& hi) {
+GEMM_FN void unpack_h2(uint32_t r, gemm_half_t& lo, gemm_half_t& hi) {
     __half2 h = *reinterpret_cast<__half2*>(&r);
     lo = __low2half(h);
     hi = __high2half(h);
 }
-GEMM_FN half_t to_half(float x) { return __float2half_rn(x); }
+GEMM_FN gemm_half_t to_half(float x) { return __float2half_rn(x); }
 #else
 #include "host_emulation.hpp"
 #endif

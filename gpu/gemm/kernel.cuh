@@ -46,8 +46,8 @@ struct GemmAccF16 {
 #pragma unroll
         for (uint32_t j = 0; j < 2; ++j) acc[gemm_acc_word(ni, mi, j)] = d[j];
     }
-    GEMM_FN static half_t value(const reg (&acc)[regs], uint32_t v) {
-        half_t h[2];
+    GEMM_FN static gemm_half_t value(const reg (&acc)[regs], uint32_t v) {
+        gemm_half_t h[2];
         unpack_h2(acc[gemm_acc_word_of(v)], h[0], h[1]);
         return h[gemm_acc_half_of(v)];
     }
@@ -65,28 +65,28 @@ struct GemmAccF32 {
 #pragma unroll
         for (uint32_t j = 0; j < GEMM_MMA_ACC; ++j) acc[gemm_acc(ni, mi, j)] = d[j];
     }
-    GEMM_FN static half_t value(const reg (&acc)[regs], uint32_t v) { return to_half(acc[gemm_acc_of(v)]); }
+    GEMM_FN static gemm_half_t value(const reg (&acc)[regs], uint32_t v) { return to_half(acc[gemm_acc_of(v)]); }
 };
 
 // One k tile of an operand, global -> shared stage `stage`: GEMM_COPY_VECS 16-byte cp.async per
 // thread; with `Pred`, a vector outside the matrix is zero-filled and not read.
 // `sX_t` is the operand's ring at the thread's part of the offset (`gemm_s_copy_t`).
 template <class Op, bool Pred>
-GEMM_FN void gemm_copy_tile(Lane& ln, uint32_t tid, const half_t* X, int32_t ld, uint32_t mn_tile,
-                            uint32_t k_tile, uint32_t MN, uint32_t K, half_t* sX_t, uint32_t stage) {
-    half_t* dst = sX_t + gemm_s_stage(stage);
+GEMM_FN void gemm_copy_tile(Lane& ln, uint32_t tid, const gemm_half_t* X, int32_t ld, uint32_t mn_tile,
+                            uint32_t k_tile, uint32_t MN, uint32_t K, gemm_half_t* sX_t, uint32_t stage) {
+    gemm_half_t* dst = sX_t + gemm_s_stage(stage);
 #pragma unroll
     for (uint32_t i = 0; i < GEMM_COPY_VECS; ++i) {
         const uint32_t v = gemm_copy_value(i);
         const bool ok = !Pred || Op::pred(tid, v, k_tile, mn_tile, K, MN);
-        const half_t* src = X + Op::offset(Op::mn(tid, v, mn_tile), Op::k(tid, v, k_tile), ld);
+        const gemm_half_t* src = X + Op::offset(Op::mn(tid, v, mn_tile), Op::k(tid, v, k_tile), ld);
         cp_async_16(ln, dst + gemm_s_copy_y(i), ok ? src : X, ok);
     }
 }
 
 // k-block `kb` of both operands -> registers: ldmatrix x4. `sA`, `sB` are the stage being read;
 // `la[kb]`, `lb[kb]` the thread's row offsets of each k-block (`gemm_ldsm_*_t ^ gemm_ldsm_*_x`).
-GEMM_FN void gemm_load_fragments(Lane& ln, uint32_t kb, const half_t* sA, const half_t* sB,
+GEMM_FN void gemm_load_fragments(Lane& ln, uint32_t kb, const gemm_half_t* sA, const gemm_half_t* sB,
                                  const uint32_t (&la)[GEMM_KBLOCKS], const uint32_t (&lb)[GEMM_KBLOCKS],
                                  uint32_t (&ra)[GEMM_FRAG_A / 2], uint32_t (&rb)[GEMM_FRAG_B / 2]) {
 #pragma unroll
@@ -127,12 +127,12 @@ GEMM_FN void gemm_mma_kblock(Lane& ln, uint32_t kb, const uint32_t (&ra)[GEMM_FR
 // B's), 16-byte aligned. `Pred` = false only when M, N and K are multiples of the CTA tile.
 template <class Acc, bool Pred>
 GEMM_FN void gemm_tn_body(Lane& ln, uint32_t tid, uint32_t bm, uint32_t bn, uint32_t M, uint32_t N,
-                          uint32_t K, const half_t* A, int32_t lda, const half_t* B, int32_t ldb,
-                          half_t* C, int32_t ldc, half_t* smem) {
-    half_t* sA = smem;
-    half_t* sB = smem + GEMM_SMEM;
-    half_t* sA_t = sA + gemm_s_copy_t(tid);
-    half_t* sB_t = sB + gemm_s_copy_t(tid);
+                          uint32_t K, const gemm_half_t* A, int32_t lda, const gemm_half_t* B, int32_t ldb,
+                          gemm_half_t* C, int32_t ldc, gemm_half_t* smem) {
+    gemm_half_t* sA = smem;
+    gemm_half_t* sB = smem + GEMM_SMEM;
+    gemm_half_t* sA_t = sA + gemm_s_copy_t(tid);
+    gemm_half_t* sB_t = sB + gemm_s_copy_t(tid);
     int k_tile_count = (int)gemm_k_tiles(K);
     uint32_t k_tile_next = 0;
     // Fill all stages but the last.
@@ -155,8 +155,8 @@ GEMM_FN void gemm_tn_body(Lane& ln, uint32_t tid, uint32_t bm, uint32_t bn, uint
         lb[kb] = gemm_ldsm_b_t(tid) ^ gemm_ldsm_b_x(kb);
     }
     uint32_t read = 0, write = GEMM_STAGES - 1;
-    const half_t* sA_read = sA + gemm_s_stage(read);
-    const half_t* sB_read = sB + gemm_s_stage(read);
+    const gemm_half_t* sA_read = sA + gemm_s_stage(read);
+    const gemm_half_t* sB_read = sB + gemm_s_stage(read);
     // The first k-block of the first tile.
     cp_async_wait<GEMM_STAGES - 2>(ln);
     sync_threads(ln);

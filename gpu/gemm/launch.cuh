@@ -12,17 +12,17 @@
 #include "kernel.cuh"
 
 template <class Acc, bool Pred>
-__device__ __forceinline__ void gen_gemm_tn_device(int M, int N, int K, const half_t* A, int lda,
-                                                   const half_t* B, int ldb, half_t* C, int ldc) {
+__device__ __forceinline__ void gen_gemm_tn_device(int M, int N, int K, const gemm_half_t* A, int lda,
+                                                   const gemm_half_t* B, int ldb, gemm_half_t* C, int ldc) {
     extern __shared__ uint4 gemm_smem[];
     Lane ln;
     gemm_tn_body<Acc, Pred>(ln, threadIdx.x, blockIdx.x, blockIdx.y, M, N, K, A, lda, B, ldb, C, ldc,
-                            reinterpret_cast<half_t*>(gemm_smem));
+                            reinterpret_cast<gemm_half_t*>(gemm_smem));
 }
 
 #define GEN_GEMM_KERNEL(NAME, ACC, PRED)                                                          \
     extern "C" __global__ void __launch_bounds__(GEMM_THREADS)                                    \
-        NAME(int M, int N, int K, const half_t* A, int lda, const half_t* B, int ldb, half_t* C,   \
+        NAME(int M, int N, int K, const gemm_half_t* A, int lda, const gemm_half_t* B, int ldb, gemm_half_t* C,   \
              int ldc) {                                                                           \
         gen_gemm_tn_device<ACC, PRED>(M, N, K, A, lda, B, ldb, C, ldc);                           \
     }
@@ -52,10 +52,10 @@ static inline cudaError_t gen_gemm_launch(bool f32acc, int M, int N, int K, cons
                                           cudaStream_t s) {
     if (!gen_gemm_supported(M, N, K, A, lda, B, ldb, ldc)) return cudaErrorInvalidValue;
     const bool full = M % GEMM_BM == 0 && N % GEMM_BN == 0 && K % GEMM_BK == 0;
-    void (*k)(int, int, int, const half_t*, int, const half_t*, int, half_t*, int) =
+    void (*k)(int, int, int, const gemm_half_t*, int, const gemm_half_t*, int, gemm_half_t*, int) =
         f32acc ? (full ? gen_gemm_k_f32acc : gen_gemm_k_f32acc_pred)
                : (full ? gen_gemm_k_f16acc : gen_gemm_k_f16acc_pred);
-    const int smem = 2 * GEMM_SMEM * (int)sizeof(half_t);
+    const int smem = 2 * GEMM_SMEM * (int)sizeof(gemm_half_t);
     cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
     if (e != cudaSuccess) return e;
     dim3 grid((M + GEMM_BM - 1) / GEMM_BM, (N + GEMM_BN - 1) / GEMM_BN);
