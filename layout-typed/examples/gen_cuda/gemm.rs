@@ -25,7 +25,7 @@ use layout_typed::core_algebra::{
 
 #[path = "../sgemm_sm80_layouts.rs"]
 #[allow(dead_code)]
-mod sgemm;
+pub mod sgemm;
 
 /// The CTA tile (M, N, K) and the pipeline depth: CuTe's `gemm_tn` configuration.
 pub const BM: i64 = 128;

@@ -1,0 +1,338 @@
+//! The generated GEMM, checked without a GPU: the committed `gpu/gen/gemm.cuh` is exactly what
+//! the generator writes, and its functions, compiled as plain C++ with the system compiler and
+//! combined as the kernel template (`gpu/gemm/kernel.cuh`) combines them, equal the algebra's
+//! layouts at every thread, value, stage and k-block: the global offsets and predicates against
+//! `residue::ceil_divide` of the run-time matrices (residue tiles in M, N and K, padded leading
+//! dimensions), the shared-memory offsets against the tiled copy's and the `ldmatrix` copies'
+//! partitions of the swizzled ring, and the register indices against the fragments and
+//! `retile_D`.
+
+#[path = "../../layout-typed/examples/gen_cuda/gemm.rs"]
+#[allow(dead_code)]
+mod gemm;
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::process::Command;
+
+use layout_typed::core_algebra::residue::ceil_divide;
+use layout_typed::core_algebra::{Annotated, Layout, Map, Space, compose};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+#[test]
+fn committed_header_is_what_the_generator_writes() {
+    let committed =
+        std::fs::read_to_string(root().join("gpu/gen/gemm.cuh")).expect("gpu/gen/gemm.cuh");
+    let fresh = gemm::header().expect("generation");
+    assert!(
+        committed == fresh,
+        "gpu/gen/gemm.cuh is stale: run `cargo run -p layout-typed --example gen_cuda`"
+    );
+}
+
+/// Compiles `main_body` after the generated header as C++ and returns the integers it prints.
+fn run_cpp(name: &str, main_body: &str) -> Vec<i64> {
+    let src = format!(
+        "#include <cstdint>\n#include <cstdio>\n#define __host__\n#define __device__\n\
+         #define __forceinline__ inline\n#include \"{}\"\nint main() {{\n{main_body}\nreturn 0;\n}}\n",
+        root().join("gpu/gen/gemm.cuh").display()
+    );
+    let dir = std::env::temp_dir().join(format!("layout-gemm-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let (cpp, exe) = (dir.join("main.cpp"), dir.join("main"));
+    std::fs::write(&cpp, &src).expect("write");
+    let cxx = std::env::var("CXX").unwrap_or_else(|_| "c++".to_string());
+    let out = Command::new(&cxx)
+        .args(["-std=c++17", "-O1", "-Wall", "-o"])
+        .arg(&exe)
+        .arg(&cpp)
+        .output()
+        .expect("run the system C++ compiler");
+    assert!(
+        out.status.success(),
+        "{cxx} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let run = Command::new(&exe).output().expect("run");
+    assert!(run.status.success());
+    let _ = std::fs::remove_dir_all(&dir);
+    String::from_utf8(run.stdout)
+        .expect("utf-8")
+        .lines()
+        .map(|l| l.parse().expect("integer"))
+        .collect()
+}
+
+/// Problems with residues in every mode and padded leading dimensions (multiples of 8), and the
+/// tiles compared: the first and the last (residue) tile of each mode.
+const PROBLEMS: [[i64; 6]; 2] = [
+    // M, N, K, lda, ldb, ldc
+    [300, 260, 200, 208, 216, 304],
+    [256, 128, 64, 64, 72, 256],
+];
+
+#[test]
+fn global_offsets_and_predicates_equal_the_residue_tiles_of_the_run_time_matrices() {
+    let copy = gemm::sgemm::gmem_copy().expect("copy");
+    let mma = gemm::sgemm::tiled_mma().expect("mma");
+    let threads = mma.threads();
+    let mut body = String::new();
+    let mut expected: Vec<(String, i64)> = Vec::new();
+    for [m, n, k, lda, ldb, ldc] in PROBLEMS {
+        // CuTe order (M, K):(lda, 1) etc., as the kernel's matrices.
+        let a = Layout::from_cute(&format!("({m},{k}):({lda},1)")).expect("A");
+        let b = Layout::from_cute(&format!("({n},{k}):({ldb},1)")).expect("B");
+        let c = Layout::from_cute(&format!("({m},{n}):(1,{ldc})")).expect("C");
+        let (ta, tb, tc) = (
+            ceil_divide(&a, &[gemm::BK, gemm::BM]).expect("A tiles"),
+            ceil_divide(&b, &[gemm::BK, gemm::BN]).expect("B tiles"),
+            ceil_divide(&c, &[gemm::BN, gemm::BM]).expect("C tiles"),
+        );
+        let tv_a = copy.tv_over(&[gemm::BK, gemm::BM]).expect("tv");
+        let tv_b = copy.tv_over(&[gemm::BK, gemm::BN]).expect("tv");
+        let tv_c = mma.c().expect("c").as_layout().cloned().expect("layout");
+        let (pa, pb, pc) = (
+            ta.partition(&tv_a).expect("pa"),
+            tb.partition(&tv_b).expect("pb"),
+            tc.partition(&tv_c).expect("pc"),
+        );
+        for (op, part, tiles, mn, ld) in [("a", &pa, &ta, m, lda), ("b", &pb, &tb, n, ldb)] {
+            let g = tiles.grid().to_vec();
+            for kt in [0, g[0] - 1] {
+                for mt in [0, g[1] - 1] {
+                    let _ = writeln!(
+                        body,
+                        "for (uint32_t t = 0; t < {threads}u; ++t) for (uint32_t i = 0; i < GEMM_COPY_VECS; ++i) {{\n\
+                         uint32_t v = gemm_copy_value(i);\n\
+                         int ok = gemm_{op}(t, v, {kt}u, {mt}u, {k}u, {mn}u);\n\
+                         printf(\"%d\\n\", ok);\n\
+                         if (ok) printf(\"%d\\n\", gemm_{op}_offset(gemm_{op}_coord1(t, v, {mt}u), gemm_{op}_coord0(t, v, {kt}u), {ld}));\n}}"
+                    );
+                    for t in 0..threads {
+                        for i in 0..8 {
+                            let v = i * copy.vector();
+                            let off = part.offset(&[kt, mt], t, v).expect("offset");
+                            expected.push((
+                                format!("{op} pred t{t} i{i} tile ({kt},{mt})"),
+                                i64::from(off.is_some()),
+                            ));
+                            if let Some(o) = off {
+                                expected
+                                    .push((format!("{op} offset t{t} i{i} tile ({kt},{mt})"), o));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let g = tc.grid().to_vec();
+        for nt in [0, g[0] - 1] {
+            for mt in [0, g[1] - 1] {
+                let _ = writeln!(
+                    body,
+                    "for (uint32_t t = 0; t < {threads}u; ++t) for (uint32_t v = 0; v < GEMM_ACC; ++v) {{\n\
+                     int ok = gemm_c(t, v, {nt}u, {mt}u, {n}u, {m}u);\n\
+                     printf(\"%d\\n\", ok);\n\
+                     if (ok) printf(\"%d\\n\", gemm_c_offset(gemm_c_coord1(t, v, {mt}u), gemm_c_coord0(t, v, {nt}u), {ldc}));\n}}"
+                );
+                for t in 0..threads {
+                    for v in 0..pc.values() {
+                        let off = pc.offset(&[nt, mt], t, v).expect("offset");
+                        expected.push((
+                            format!("c pred t{t} v{v} tile ({nt},{mt})"),
+                            i64::from(off.is_some()),
+                        ));
+                        if let Some(o) = off {
+                            expected.push((format!("c offset t{t} v{v} tile ({nt},{mt})"), o));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let got = run_cpp("global", &body);
+    assert_eq!(got.len(), expected.len(), "one value per check");
+    for ((what, want), got) in expected.iter().zip(&got) {
+        assert_eq!(got, want, "{what}");
+    }
+}
+
+#[test]
+fn shared_memory_offsets_and_registers_equal_the_partitions() {
+    let copy = gemm::sgemm::gmem_copy().expect("copy");
+    let mma = gemm::sgemm::tiled_mma().expect("mma");
+    let ldsm = gemm::sgemm::ldsm_atom().expect("ldsm");
+    let s = gemm::sgemm::smem().expect("smem");
+    let threads = mma.threads();
+    let mut body = String::new();
+    let mut expected: Vec<(String, i64)> = Vec::new();
+    // cp.async destinations: stage + thread + vector, as gemm_copy_tile forms them.
+    let s_copy = copy.partition(&s).expect("partition");
+    let sizes = s_copy.domain_entry_sizes();
+    let _ = writeln!(
+        body,
+        "for (uint32_t p = 0; p < GEMM_STAGES; ++p) for (uint32_t i = 0; i < GEMM_COPY_VECS; ++i) \
+         for (uint32_t t = 0; t < {threads}u; ++t) printf(\"%u\\n\", gemm_s_stage(p) + gemm_s_copy_t(t) + gemm_s_copy_y(i));"
+    );
+    for p in 0..gemm::STAGES {
+        for i in 0..sizes[2] {
+            for t in 0..threads {
+                // Entries (stage, rest_k, rest_m, value, thread), seed order (last fastest).
+                let flat = (((p * sizes[1]) * sizes[2] + i) * sizes[3]) * sizes[4] + t;
+                expected.push((
+                    format!("copy dst p{p} i{i} t{t}"),
+                    s_copy.eval_index(flat).expect("eval"),
+                ));
+            }
+        }
+    }
+    // ldmatrix rows: stage + (thread ^ k-block) + copy, as gemm_load_fragments forms them.
+    for (op, oc) in [
+        ("a", mma.copy_a(&ldsm).expect("A")),
+        ("b", mma.copy_b(&ldsm).expect("B")),
+    ] {
+        let _ = writeln!(
+            body,
+            "for (uint32_t p = 0; p < GEMM_STAGES; ++p) for (uint32_t kb = 0; kb < GEMM_KBLOCKS; ++kb) \
+             for (uint32_t i = 0; i < GEMM_LDSM_{u}; ++i) for (uint32_t t = 0; t < {threads}u; ++t) \
+             printf(\"%u\\n\", gemm_s_stage(p) + (gemm_ldsm_{op}_t(t) ^ gemm_ldsm_{op}_x(kb)) + gemm_ldsm_{op}_y(i));",
+            u = op.to_uppercase()
+        );
+        for p in 0..gemm::STAGES {
+            let part = oc
+                .partition_s(&s.restrict(&[(0, p)]).expect("stage"))
+                .expect("partition");
+            let per_thread = part.size() / threads;
+            // Value (kb, i, 8 elements of the row), thread; the row's first element.
+            let calls = per_thread / 8;
+            let per_kb = calls / 4;
+            for kb in 0..4 {
+                for i in 0..per_kb {
+                    for t in 0..threads {
+                        let value = (kb * per_kb + i) * 8;
+                        expected.push((
+                            format!("ldsm {op} p{p} kb{kb} i{i} t{t}"),
+                            part.eval_index(value * threads + t).expect("eval"),
+                        ));
+                    }
+                }
+            }
+        }
+        // Registers: ldmatrix register j of copy (kb, i) holds the fragment's values
+        // retile(kb, i, 2j) and (.., 2j + 1), in 32-bit register gemm_ldsm_*_reg.
+        let stage0 = s.restrict(&[(0, 0)]).expect("stage");
+        let frag = if op == "a" {
+            mma.fragment_a(&stage0)
+        } else {
+            mma.fragment_b(&stage0)
+        }
+        .expect("fragment");
+        let frag_map: Map = Annotated::new(frag.clone(), Space::Logical, Space::Physical)
+            .expect("frag")
+            .into();
+        let halves = compose(&frag_map, &as_logical(oc.retile())).expect("retile_d");
+        let _ = writeln!(
+            body,
+            "for (uint32_t kb = 0; kb < GEMM_KBLOCKS; ++kb) for (uint32_t i = 0; i < GEMM_LDSM_{u}; ++i) \
+             for (uint32_t j = 0; j < 4; ++j) printf(\"%u\\n\", gemm_ldsm_{op}_reg(kb, i, j));",
+            u = op.to_uppercase()
+        );
+        for idx in 0..halves.size() / 2 {
+            let lo = halves.eval_index(2 * idx).expect("lo");
+            assert_eq!(
+                halves.eval_index(2 * idx + 1).expect("hi"),
+                lo + 1,
+                "a register's pair"
+            );
+            expected.push((format!("ldsm {op} register {idx}"), lo / 2));
+        }
+        // The MMA's operand registers: fragment value (kb, i, atom value 2j).
+        let atom_values = if op == "a" { 8 } else { 4 };
+        let rest = frag.size() / atom_values / 4;
+        let _ = writeln!(
+            body,
+            "for (uint32_t kb = 0; kb < GEMM_KBLOCKS; ++kb) for (uint32_t i = 0; i < {rest}u; ++i) \
+             for (uint32_t j = 0; j < {}u; ++j) printf(\"%u\\n\", gemm_mma_{op}_reg(kb, i, j));",
+            atom_values / 2
+        );
+        for kb in 0..4 {
+            for i in 0..rest {
+                for j in 0..atom_values / 2 {
+                    let value = (kb * rest + i) * atom_values + 2 * j;
+                    expected.push((
+                        format!("mma {op} kb{kb} i{i} j{j}"),
+                        frag.eval_index(value).expect("frag") / 2,
+                    ));
+                }
+            }
+        }
+    }
+    // Accumulators: value (n, m, j) of the C partition in register fragment_c(value).
+    let frag_c = mma.fragment_c().expect("fragment C");
+    let _ = writeln!(
+        body,
+        "for (uint32_t v = 0; v < GEMM_ACC; ++v) printf(\"%u %u %u\\n\", gemm_acc_of(v), gemm_acc_word_of(v), gemm_acc_half_of(v));\n\
+         for (uint32_t ni = 0; ni < GEMM_MMA_N; ++ni) for (uint32_t mi = 0; mi < GEMM_MMA_M; ++mi) for (uint32_t j = 0; j < GEMM_MMA_ACC; ++j) \
+         printf(\"%u\\n\", gemm_acc(ni, mi, j));"
+    );
+    let _ = &mut body;
+    let mut acc_expected = Vec::new();
+    for v in 0..frag_c.size() {
+        let r = frag_c.eval_index(v).expect("c");
+        acc_expected.push(format!("{r} {} {}", r / 2, r % 2));
+    }
+    for v in 0..frag_c.size() {
+        acc_expected.push(frag_c.eval_index(v).expect("c").to_string());
+    }
+    // The accumulator lines are checked as text (three numbers per value).
+    let src_values = run_cpp_text("shared", &body);
+    let (numbers, acc_lines) = src_values.split_at(src_values.len() - acc_expected.len());
+    let got: Vec<i64> = numbers
+        .iter()
+        .map(|l| l.parse().expect("integer"))
+        .collect();
+    assert_eq!(got.len(), expected.len(), "one value per check");
+    for ((what, want), got) in expected.iter().zip(&got) {
+        assert_eq!(got, want, "{what}");
+    }
+    assert_eq!(acc_lines, &acc_expected[..], "accumulator registers");
+}
+
+fn as_logical(m: &Map) -> Map {
+    m.clone()
+}
+
+fn run_cpp_text(name: &str, body: &str) -> Vec<String> {
+    let src = format!(
+        "#include <cstdint>\n#include <cstdio>\n#define __host__\n#define __device__\n\
+         #define __forceinline__ inline\n#include \"{}\"\nint main() {{\n{body}\nreturn 0;\n}}\n",
+        root().join("gpu/gen/gemm.cuh").display()
+    );
+    let dir = std::env::temp_dir().join(format!("layout-gemm-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let (cpp, exe) = (dir.join("main.cpp"), dir.join("main"));
+    std::fs::write(&cpp, &src).expect("write");
+    let cxx = std::env::var("CXX").unwrap_or_else(|_| "c++".to_string());
+    let out = Command::new(&cxx)
+        .args(["-std=c++17", "-O1", "-Wall", "-o"])
+        .arg(&exe)
+        .arg(&cpp)
+        .output()
+        .expect("run the system C++ compiler");
+    assert!(
+        out.status.success(),
+        "{cxx} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let run = Command::new(&exe).output().expect("run");
+    assert!(run.status.success());
+    let _ = std::fs::remove_dir_all(&dir);
+    String::from_utf8(run.stdout)
+        .expect("utf-8")
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
