@@ -15,7 +15,8 @@
 // while a dropped 16-deep k-step (error ~ max|ref| / sqrt(K)) still fails at every size here. fp32
 // accumulators stay far below it (the "c" column prints the measured max|C - ref| /
 // (sqrt(K) · eps16 · max|ref|), so the margin of each kernel is visible). A NaN or Inf never
-// passes. Timing: CUDA events around each launch, WARM warm-ups, the median of REPS launches;
+// passes. Timing: CUDA events around each launch (queued behind a short spin kernel, so the host's
+// launch overhead is not timed), WARM warm-ups, the median of REPS launches;
 // where one set of A, B, C fits in L2 the launches rotate over enough sets to exceed twice the L2.
 //
 // Usage: gemm_bench [MxNxK ...]      (default: 4096³, 8192³, 4000×4000×4104, 300×260×200)
@@ -226,6 +227,15 @@ static Check check(const Gemm& g, const Problem& p, const Operands& o) {
     return c;
 }
 
+// Keeps the GPU busy while the host enqueues the start event and the launch, so that the timed
+// interval holds the kernel alone and not the host's launch overhead (cuBLAS's heuristics, CuTe's
+// cudaFuncSetAttribute calls, ...).
+__global__ void spin(long long cycles) {
+    long long t0 = clock64();
+    while (clock64() - t0 < cycles) {
+    }
+}
+
 static float median_ms(const Gemm& g, const Problem& p, const std::vector<Operands>& sets) {
     cudaEvent_t a, b;
     CK(cudaEventCreate(&a));
@@ -236,6 +246,7 @@ static float median_ms(const Gemm& g, const Problem& p, const std::vector<Operan
     std::vector<float> t;
     for (int i = 0; i < REPS; ++i) {
         const Operands& o = sets[next++ % sets.size()];
+        spin<<<1, 1>>>(100000);  // about 50 µs
         CK(cudaEventRecord(a));
         g.run(p, o);
         CK(cudaEventRecord(b));
