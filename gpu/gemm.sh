@@ -99,6 +99,7 @@ echo
 cat "$out/smi.txt"
 echo
 cat "$out/sass_counts.txt"
+echo
 if grep -q '^kernel ' "$out/bench.txt"; then
     sed -n '/^kernel /,$p' "$out/bench.txt" | tee "$out/table.txt"
 else

@@ -275,7 +275,7 @@ static bool parse_size(const char* s, Problem& p) {
 }
 
 static void print_table(const std::vector<Row>& rows, const std::vector<Problem>& probs) {
-    printf("\n%-20s %-16s %9s %8s %8s %-28s %10s %7s\n", "kernel", "M×N×K", "TFLOP/s", "/CuTe",
+    printf("\n%-20s %-16s %9s %8s %8s %-28s %10s %7s\n", "kernel", "MxNxK", "TFLOP/s", "/CuTe",
            "/cuBLAS", "check (every element)", "max err", "c");
     for (size_t pi = 0; pi < probs.size(); ++pi) {
         double cute = 0, blas32 = 0;

@@ -18,7 +18,8 @@ from collections import Counter
 
 INSTR = re.compile(r"^\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;")
 FUNC = re.compile(r"^\s*Function : (\S+)")
-BRANCH_TARGET = re.compile(r"\bBRA\s+(?:`?\(?)(0x[0-9a-f]+)")
+# `BRA 0x1230`, `BRA.U !UP0, 0x1230`, `BRA `(.L_x_12)`-style forms: the last address is the target
+BRANCH_TARGET = re.compile(r"\bBRA(?:\.\w+)*\s+(?:!?U?P[T0-9]+\s*,\s*)?`?\(?(0x[0-9a-f]+)")
 NAMED = ("HMMA", "LDSM", "LDGSTS", "BAR")
 
 
@@ -63,7 +64,7 @@ def trim_padding(instrs):
 def loops(instrs):
     out = []
     for i, (addr, text) in enumerate(instrs):
-        if opcode(text) != "BRA":
+        if opcode(text).split(".")[0] != "BRA":
             continue
         m = BRANCH_TARGET.search(text)
         if not m:
