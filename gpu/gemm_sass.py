@@ -13,6 +13,7 @@ Per kernel (ours: names starting with `gen_gemm`; CuTe's tutorial kernel: `gemm_
   - from PTXAS_TXT (`nvcc -Xptxas -v` output): registers, barriers, static shared memory.
 """
 import re
+import subprocess
 import sys
 from collections import Counter
 
@@ -23,9 +24,23 @@ BRANCH_TARGET = re.compile(r"\bBRA(?:\.\w+)*\s+(?:!?U?P[T0-9]+\s*,\s*)?`?\(?(0x[
 NAMED = ("HMMA", "LDSM", "LDGSTS", "BAR")
 
 
+def demangle(name):
+    for tool in ("cu++filt", "c++filt"):
+        try:
+            out = subprocess.run([tool, name], capture_output=True, text=True, check=True).stdout.strip()
+            return out or name
+        except (OSError, subprocess.CalledProcessError):
+            continue
+    return name
+
+
 def label(name):
     if name.startswith("gen_gemm"):
         return name
+    if "gen_gemm" in name:  # a C++ (mangled) name: `void gen_gemm...<...>(...)` without `void `
+        d = demangle(name)
+        d = d[5:] if d.startswith("void ") else d
+        return d.split("(")[0]
     if "gemm_device" in name:
         return "cute_sgemm_sm80_tn"
     return None
