@@ -86,7 +86,7 @@ if [ "${NCU:-1}" = 1 ] && command -v ncu > /dev/null; then
     metrics="$(python3 gemm_ncu.py metrics "$out/ncu_query.txt")"
     echo "ncu: ours and CuTe's at 4096³, one launch each, --clock-control none"
     if timeout "${NCU_TIMEOUT:-600}" ncu --clock-control none -k 'regex:gen_gemm|gemm_device' \
-        --metrics "$metrics" --csv --page raw "$build/gemm_bench" --ncu > "$out/ncu.csv" 2> "$out/ncu.err"; then
+        --metrics "$metrics" --csv --page raw --print-units base "$build/gemm_bench" --ncu > "$out/ncu.csv" 2> "$out/ncu.err"; then
         python3 gemm_ncu.py summary "$out/ncu.csv" | tee "$out/ncu_summary.txt"
     else
         echo "ncu failed (not fatal): $(tail -3 "$out/ncu.err")"
