@@ -13,6 +13,8 @@
 #   LDFLAGS_EXTRA extra link flags (e.g. -L DIR holding libcublas.so)
 #   BUILD        build folder (default /tmp/gemm-build)
 #   BUILD_ONLY=1 stop after the build and the SASS counts (no GPU needed)
+#   NVCC_FLAGS_EXTRA extra nvcc flags (e.g. -D options of gpu/gemm/instructions.cuh)
+#   PREBUILT=1   use the binary already in BUILD (built with BUILD_ONLY=1 elsewhere), if there
 #   NCU=0        skip ncu; NCU_TIMEOUT seconds for it (default 600)
 #   GEMM_TOL_C   the tolerance factor of the checks (gpu/gemm_bench.cu; default 0.25)
 # Exit status: non-zero on a build failure, a failed check, a CUDA or cuBLAS error (the table is
@@ -37,6 +39,8 @@ export PATH="$bin:$PATH:/usr/local/cuda/bin"
 "$nvcc" --version | tail -2 | tee "$out/nvcc.txt"
 
 flags=(-O3 -arch=sm_90 -std=c++17 --expt-relaxed-constexpr -Xptxas -v)
+# shellcheck disable=SC2206
+flags+=(${NVCC_FLAGS_EXTRA:-})
 cccl="$bin/../include/cccl"
 [ -d "$cccl" ] && flags+=(-I"$cccl")
 ldflags=(-lcublas)
@@ -47,6 +51,11 @@ done
 ldflags+=(${LDFLAGS_EXTRA:-})
 
 status=0
+if [ "${PREBUILT:-0}" = 1 ] && [ -x "$build/gemm_bench" ] && [ -f "$build/ptxas.txt" ]; then
+    # A binary built by this script elsewhere (BUILD_ONLY=1, same BUILD folder carried here).
+    echo "using the prebuilt $build/gemm_bench"
+    cp "$build/ptxas.txt" "$out/ptxas.txt"
+else
 : > "$out/ptxas.txt"
 objs=("$build/gemm_bench.o")
 cute=(-DNO_CUTE)
@@ -65,6 +74,8 @@ fi
 if ! "$nvcc" "${flags[@]}" "${cute[@]}" -c gemm_bench.cu -o "$build/gemm_bench.o" 2>> "$out/ptxas.txt" ||
    ! "$nvcc" -arch=sm_90 -o "$build/gemm_bench" "${objs[@]}" "${ldflags[@]}" 2>> "$out/ptxas.txt"; then
     echo "THE BUILD FAILED:"; tail -40 "$out/ptxas.txt"; exit 1
+fi
+cp "$out/ptxas.txt" "$build/ptxas.txt"
 fi
 
 # SASS: totals and one main-loop iteration per kernel (ours and CuTe's; cuBLAS lives in libcublas)

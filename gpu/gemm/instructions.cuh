@@ -18,11 +18,16 @@ struct Lane {};
 GEMM_FN uint32_t smem_u32(const void* p) {
     return static_cast<uint32_t>(__cvta_generic_to_shared(p));
 }
-// cp.async.cg (L2 only, 16 bytes); when `pred` is false the 16 bytes are zero-filled and
+// cp.async.ca (through L1, as CuTe's SM80_CP_ASYNC_CACHEALWAYS; 16 bytes); when `pred` is false the 16 bytes are zero-filled and
 // `src` is not read (src-size 0).
 GEMM_FN void cp_async_16(Lane&, gemm_half_t* dst, const gemm_half_t* src, bool pred) {
+#ifdef GEMM_CP_ASYNC_CG
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_u32(dst)),
                  "l"(src), "r"(pred ? 16 : 0));
+#else
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_u32(dst)),
+                 "l"(src), "r"(pred ? 16 : 0));
+#endif
 }
 GEMM_FN void cp_async_commit(Lane&) { asm volatile("cp.async.commit_group;\n" ::); }
 // Waits until at most N of this thread's committed groups are pending.

@@ -58,6 +58,9 @@ static inline cudaError_t gen_gemm_launch(bool f32acc, int M, int N, int K, cons
     const int smem = 2 * GEMM_SMEM * (int)sizeof(gemm_half_t);
     cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
     if (e != cudaSuccess) return e;
+    // All of L1 as shared memory, as CuTe's launcher sets it.
+    e = cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
+    if (e != cudaSuccess) return e;
     dim3 grid((M + GEMM_BM - 1) / GEMM_BM, (N + GEMM_BN - 1) / GEMM_BN);
     k<<<grid, GEMM_THREADS, smem, s>>>(M, N, K, A, lda, B, ldb, C, ldc);
     return cudaGetLastError();
