@@ -4,9 +4,10 @@
 // gemm_tn: A(m, k) = A[m·lda + k], B(n, k) = B[n·ldb + k], C(m, n) = C[m + n·ldc].
 //
 // The host refuses (cudaErrorInvalidValue) what the generated functions were not proven for:
-// an extent outside [1, GEMM_MAX_EXTENT]; a leading dimension below its matrix's row length or
-// not a multiple of the 16-byte vector (GEMM_VEC halves); A or B not 16-byte aligned; an offset
-// past INT32_MAX (the address functions compute in int32_t).
+// an extent outside [1, GEMM_MAX_EXTENT]; K not a multiple of the 16-byte vector (GEMM_VEC
+// halves: a vector's predicate is its first element's, so a vector must not straddle K); a
+// leading dimension below its matrix's row length or not a multiple of the vector; A or B not
+// 16-byte aligned; an offset past INT32_MAX (the address functions compute in int32_t).
 #pragma once
 #include <cuda_runtime.h>
 #include "kernel.cuh"
@@ -36,7 +37,7 @@ GEN_GEMM_KERNEL(gen_gemm_k_f32acc_pred, GemmAccF32, true)
 static inline bool gen_gemm_supported(int M, int N, int K, const void* A, int lda, const void* B,
                                       int ldb, int ldc) {
     auto in = [](long long x) { return x >= 1 && x <= GEMM_MAX_EXTENT; };
-    if (!in(M) || !in(N) || !in(K)) return false;
+    if (!in(M) || !in(N) || !in(K) || K % GEMM_VEC) return false;
     if (lda < K || ldb < K || ldc < M || lda % GEMM_VEC || ldb % GEMM_VEC) return false;
     if (reinterpret_cast<uintptr_t>(A) % 16 || reinterpret_cast<uintptr_t>(B) % 16) return false;
     // Every offset the kernels form, in int32_t: the last row's vectors, padding included.
@@ -56,11 +57,16 @@ static inline cudaError_t gen_gemm_launch(bool f32acc, int M, int N, int K, cons
         f32acc ? (full ? gen_gemm_k_f32acc : gen_gemm_k_f32acc_pred)
                : (full ? gen_gemm_k_f16acc : gen_gemm_k_f16acc_pred);
     const int smem = 2 * GEMM_SMEM * (int)sizeof(gemm_half_t);
-    cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-    if (e != cudaSuccess) return e;
-    // All of L1 as shared memory, as CuTe's launcher sets it.
-    e = cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
-    if (e != cudaSuccess) return e;
+    // Once per kernel: more than 48 KiB of dynamic shared memory, and all of L1 as shared
+    // memory, as CuTe's launcher sets it (the copies go through L1: cp.async.ca).
+    static bool ready[4] = {false, false, false, false};
+    bool& r = ready[2 * f32acc + full];
+    if (!r) {
+        cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+        if (e == cudaSuccess) e = cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
+        if (e != cudaSuccess) return e;
+        r = true;
+    }
     dim3 grid((M + GEMM_BM - 1) / GEMM_BM, (N + GEMM_BN - 1) / GEMM_BN);
     k<<<grid, GEMM_THREADS, smem, s>>>(M, N, K, A, lda, B, ldb, C, ldc);
     return cudaGetLastError();
