@@ -32,7 +32,14 @@ fn run_program() -> String {
     std::fs::write(&cpp, include_str!("../cpp/ptx_emulation.cpp")).expect("write");
     let cxx = std::env::var("CXX").unwrap_or_else(|_| "c++".to_string());
     let out = Command::new(&cxx)
-        .args(["-std=c++20", "-O2", "-pthread", "-Wall", "-Wextra", "-Werror"])
+        .args([
+            "-std=c++20",
+            "-O2",
+            "-pthread",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+        ])
         .arg("-I")
         .arg(root())
         .arg("-o")
@@ -132,13 +139,19 @@ fn faulty_kernels_are_reported_with_their_cta_and_thread() {
         ("diverged", &["lane 7 ", "did not execute", "mma_16816_f32"]),
         (
             "lane_returned",
-            &["lane 30 of the warp did not execute ldmatrix_x4", "executed none"],
+            &[
+                "lane 30 of the warp did not execute ldmatrix_x4",
+                "executed none",
+            ],
         ),
         (
             "partial_warp",
             &["warp 1", "ldmatrix_x4 in a warp of 16 threads"],
         ),
-        ("body_throws", &["thread 40 (warp 1, lane 8): kernel failure"]),
+        (
+            "body_throws",
+            &["thread 40 (warp 1, lane 8): kernel failure"],
+        ),
         (
             "deadlock",
             &[
