@@ -15,11 +15,13 @@
 // - `sync_threads`: a barrier of the CTA's threads; a thread that has returned no longer takes
 //   part (as an exited CUDA thread).
 // - `ldmatrix_x4`, `mma_16816_f16`, `mma_16816_f32`: warp-collective. Each lane publishes its
-//   operand (the 16 bytes of its row for ldmatrix, its A and B fragments for mma) in the warp's
-//   slots, one warp barrier, then each lane computes its own result from the whole warp's slots
-//   by the PTX ISA's fragment ownership. Slots are double-buffered, so a slot is rewritten only
-//   after every lane has passed the next barrier. Every lane of the warp must execute the same
-//   collective: a lane that executes another one, or that has returned, is an error.
+//   operand in the warp's slots (for ldmatrix the 16 bytes its row address holds, read before
+//   the barrier, so that every read of the warp precedes every lane's next instruction, as on
+//   the hardware; for mma its A and B fragments), one warp barrier, then each lane computes its
+//   own result from the whole warp's slots by the PTX ISA's fragment ownership. The slots are
+//   double-buffered: a lane rewrites a slot only once every lane has reached the following
+//   collective, so has read it. Every lane of the warp must execute the same collective: a lane
+//   that executes another one, or that has returned, is an error.
 // - mma arithmetic: the products of halves are exact in float; they are summed in float onto
 //   the accumulator and, for the f16 accumulators, rounded to half once per mma
 //   (round-to-nearest-even).
@@ -34,6 +36,10 @@
 // they are on the GPU), copies completing EARLY (only late completion is modelled), more than
 // one CTA at a time (CTAs run one after another), and warps of fewer than 32 threads for the
 // collectives.
+//
+// Cost: a lane sleeps and wakes at every barrier (about 2 µs of kernel time each, measured
+// on a 2-core x86-64 virtual machine); a CTA of 128 threads whose warps execute 320 collectives
+// each takes about 0.1 to 0.15 s.
 //
 // Errors (a violated check, diverging lanes, pending copies at exit, no progress at a barrier
 // for `gemm_emu::patience`) stop every thread of the CTA; `run_grid` then throws
@@ -489,23 +495,42 @@ inline uint32_t pack(half_t lo, half_t hi) {
     return static_cast<uint32_t>(a) | (static_cast<uint32_t>(b) << 16);
 }
 
-// The warp's A (16×16) and B (16×8, [k][n]) from every lane's fragments, and this lane's
-// products: acc[i] += Σ_k A(row_i, k) B(k, col_i) for its C/D elements i = 0..3.
-inline void mma_products(const Slots& s, int lane, float (&acc)[4]) {
-    float a[16][16], b[16][8];
-    for (int q = 0; q < kWarp; ++q) {
+// Where each element of A and B lives in the warp's slots: the inverse of the ownership above
+// (the lane, the word of its published fragments, the half of that word).
+struct Owner {
+    uint8_t lane, word, half;
+};
+struct Owners {
+    Owner a[16][16];  // [row][k]
+    Owner b[16][8];   // [k][n]
+};
+constexpr Owners owners() {
+    Owners o{};
+    for (int lane = 0; lane < kWarp; ++lane) {
         for (int i = 0; i < 8; ++i) {
-            RowCol rc = a_element(q, i);
-            a[rc.row][rc.col] = half_of(s.words[q][i / 2], i % 2);
+            RowCol rc = a_element(lane, i);
+            o.a[rc.row][rc.col] = {static_cast<uint8_t>(lane), static_cast<uint8_t>(i / 2),
+                                   static_cast<uint8_t>(i % 2)};
         }
         for (int i = 0; i < 4; ++i) {
-            RowCol rc = b_element(q, i);
-            b[rc.row][rc.col] = half_of(s.words[q][4 + i / 2], i % 2);
+            RowCol rc = b_element(lane, i);
+            o.b[rc.row][rc.col] = {static_cast<uint8_t>(lane), static_cast<uint8_t>(4 + i / 2),
+                                   static_cast<uint8_t>(i % 2)};
         }
     }
+    return o;
+}
+inline constexpr Owners kOwners = owners();
+
+inline float element(const Slots& s, Owner o) { return half_of(s.words[o.lane][o.word], o.half); }
+
+// This lane's products from the whole warp's fragments: acc[i] += Σ_k A(row_i, k) B(k, col_i)
+// for its C/D elements i = 0..3, k in order.
+inline void mma_products(const Slots& s, int lane, float (&acc)[4]) {
     for (int i = 0; i < 4; ++i) {
         RowCol rc = cd_element(lane, i);
-        for (int k = 0; k < 16; ++k) acc[i] += a[rc.row][k] * b[k][rc.col];
+        for (int k = 0; k < 16; ++k)
+            acc[i] += element(s, kOwners.a[rc.row][k]) * element(s, kOwners.b[k][rc.col]);
     }
 }
 
