@@ -78,6 +78,8 @@ namespace gemm_emu {
 // The 16-bit pattern unwritten shared memory holds: a NaN as a half, and two of them a NaN as
 // a float.
 inline constexpr uint16_t kSmemPoison = 0x7FFF;
+// The most shared memory a CTA of sm_90 can have (227 KiB, with the opt-in attribute).
+inline constexpr size_t kMaxSmemBytes = 227 * 1024;
 // The threads of a warp.
 inline constexpr int kWarp = 32;
 // How long a CTA may go without completing a barrier or ending a thread before the emulation
@@ -417,9 +419,10 @@ struct Lane {
     // Called when the thread's body has returned normally.
     void finish() {
         if (size_t n = pending(); n != 0)
-            fail("returned with " + std::to_string(n) + " cp.async copies pending (" +
-                 std::to_string(committed.size()) + " committed groups, " +
-                 std::to_string(open.size()) + " copies not committed)");
+            fail("returned with pending cp.async copies (" + std::to_string(n) +
+                 " copies; committed groups not waited for: " +
+                 std::to_string(committed.size()) +
+                 "; copies not committed: " + std::to_string(open.size()) + ")");
     }
 
     // The thread takes no further part in barriers.
@@ -565,7 +568,8 @@ GEMM_FN half_t to_half(float x) { return static_cast<half_t>(x); }
 // Runs `body(Lane&, half_t* smem, bx, by, tid)` on `threads` CPU threads per CTA for every CTA
 // of the grid (one CTA after another, by then bx), each CTA with a fresh poisoned shared memory
 // of `smem_bytes` bytes (1024-byte aligned). Throws `gemm_emu::Error` with the first failure of
-// a CTA (its threads are stopped) and `std::invalid_argument` for an empty grid or CTA.
+// a CTA (its threads are stopped) and `std::invalid_argument` for an empty grid or CTA, more
+// than 1024 threads, or more shared memory than `gemm_emu::kMaxSmemBytes`.
 template <class Body>
 void run_grid(int grid_x, int grid_y, int threads, size_t smem_bytes, Body body) {
     if (grid_x < 1 || grid_y < 1 || threads < 1 || threads > 1024)
@@ -573,6 +577,11 @@ void run_grid(int grid_x, int grid_y, int threads, size_t smem_bytes, Body body)
                                     std::to_string(grid_y) + " CTAs of " +
                                     std::to_string(threads) +
                                     " threads (1 to 1024 threads, at least one CTA)");
+    if (smem_bytes > gemm_emu::kMaxSmemBytes)
+        throw std::invalid_argument("run_grid: " + std::to_string(smem_bytes) +
+                                    " bytes of shared memory per CTA, more than the " +
+                                    std::to_string(gemm_emu::kMaxSmemBytes) +
+                                    " an sm_90 CTA can have");
     for (int by = 0; by < grid_y; ++by)
         for (int bx = 0; bx < grid_x; ++bx) {
             gemm_emu::Cta cta(bx, by, threads, smem_bytes);

@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -440,7 +441,7 @@ void check_reports() {
     });
     // Half of a warp at the CTA barrier, the other half at a collective: nobody can go on.
     auto saved = gemm_emu::patience;
-    gemm_emu::patience = std::chrono::milliseconds(300);
+    gemm_emu::patience = std::chrono::milliseconds(1000);
     report("deadlock", 1, 64, 2048, [](Lane& lane, half_t* smem, int, int, int t) {
         uint32_t d[4];
         if (t < 16)
@@ -449,6 +450,17 @@ void check_reports() {
             ldmatrix_x4(lane, d, smem + 8 * (t % 32));
     });
     gemm_emu::patience = saved;
+    // Launches the hardware refuses.
+    for (auto [name, threads, smem] : {std::tuple{"too_many_threads", 1056, size_t{0}},
+                                       std::tuple{"too_much_smem", 128, size_t{227 * 1024 + 16}}}) {
+        std::string message = "none";
+        try {
+            run_grid(1, 1, threads, smem, [](Lane&, half_t*, int, int, int) {});
+        } catch (const std::invalid_argument& e) {
+            message = e.what();
+        }
+        std::printf("report %s %s\n", name, message.c_str());
+    }
     // A correct kernel reports nothing, and threads that have returned no longer hold the
     // CTA barrier up.
     report("correct", 1, 64, 2048, [](Lane& lane, half_t* smem, int, int, int t) {

@@ -105,7 +105,7 @@ fn emulated_instructions_match_independent_computations() {
 fn faulty_kernels_are_reported_with_their_cta_and_thread() {
     let out = output();
     // The report of each faulty kernel contains all of these.
-    let expected: [(&str, &[&str]); 11] = [
+    let expected: [(&str, &[&str]); 13] = [
         (
             "misaligned_ldmatrix",
             &[
@@ -133,7 +133,7 @@ fn faulty_kernels_are_reported_with_their_cta_and_thread() {
             "cp_async_pending",
             &[
                 "thread 12 ",
-                "returned with 1 cp.async copies pending (1 committed groups",
+                "returned with pending cp.async copies (1 copies; committed groups not waited for: 1; copies not committed: 0)",
             ],
         ),
         ("diverged", &["lane 7 ", "did not execute", "mma_16816_f32"]),
@@ -159,6 +159,11 @@ fn faulty_kernels_are_reported_with_their_cta_and_thread() {
                 "16 of 32 threads wait at sync_threads",
                 "16 of 32 lanes of warp 0 wait",
             ],
+        ),
+        ("too_many_threads", &["1056 threads (1 to 1024 threads"]),
+        (
+            "too_much_smem",
+            &["232464 bytes of shared memory per CTA, more than the 232448"],
         ),
         ("correct", &["none"]),
     ];
