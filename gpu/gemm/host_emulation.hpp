@@ -102,8 +102,8 @@ struct RowCol {
 // A (16×16, row major): halves a0..a7 of the four .f16x2 registers, low half first.
 constexpr RowCol a_element(int lane, int i) {
     int group = lane / 4, tig = lane % 4;
-    int row = group + ((i / 2) % 2) * 8;        // a2, a3, a6, a7: the lower eight rows
-    int col = tig * 2 + (i % 2) + (i / 4) * 8;  // a4..a7: the right eight columns
+    int row = group + ((i / 2) % 2) * 8;        // a2, a3, a6, a7: rows 8 to 15
+    int col = tig * 2 + (i % 2) + (i / 4) * 8;  // a4 to a7: columns 8 to 15
     return {row, col};
 }
 // B (16×8, K×N): halves b0..b3 of the two .f16x2 registers; `row` is k, `col` is n.
@@ -410,7 +410,7 @@ struct Lane {
                      gemm_emu::name(what) + " as warp-collective #" + std::to_string(seq) +
                      (s.seq[l] == ~uint64_t{0}
                           ? std::string(" (it executed none)")
-                          : " (its latest: " + std::string(gemm_emu::name(s.what[l])) + " #" +
+                          : " (found: " + std::string(gemm_emu::name(s.what[l])) + " #" +
                                 std::to_string(s.seq[l]) + ")") +
                      "; every lane must execute the same collectives");
         return s;
