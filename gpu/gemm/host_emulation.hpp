@@ -67,9 +67,9 @@
 #include <vector>
 
 #define GEMM_FN inline
-using half_t = _Float16;
+using gemm_half_t = _Float16;
 
-static_assert(sizeof(half_t) == 2, "half_t is 16 bits");
+static_assert(sizeof(gemm_half_t) == 2, "gemm_half_t is 16 bits");
 static_assert(std::endian::native == std::endian::little,
               "a packed f16x2 register keeps its first element in the low half");
 
@@ -432,7 +432,7 @@ struct Lane {
     }
 };
 
-GEMM_FN void cp_async_16(Lane& l, half_t* dst, const half_t* src, bool pred) {
+GEMM_FN void cp_async_16(Lane& l, gemm_half_t* dst, const gemm_half_t* src, bool pred) {
     l.check_smem(dst, 16, "cp_async_16 destination");
     gemm_emu::Copy c;
     c.dst = reinterpret_cast<unsigned char*>(dst);
@@ -473,7 +473,7 @@ GEMM_FN void sync_threads(Lane& l) {
 
 // Lane l gives row l % 8 of matrix l / 8; d[j] = elements (l / 4, 2 (l % 4)) and
 // (l / 4, 2 (l % 4) + 1) of matrix j, low half first.
-GEMM_FN void ldmatrix_x4(Lane& l, uint32_t (&d)[4], const half_t* row) {
+GEMM_FN void ldmatrix_x4(Lane& l, uint32_t (&d)[4], const gemm_half_t* row) {
     l.check_smem(row, 16, "ldmatrix_x4 row address");
     uint32_t mine[4];
     std::memcpy(mine, row, 16);  // word t = the halves 2t (low) and 2t + 1 (high)
@@ -486,12 +486,12 @@ namespace gemm_emu {
 
 inline float half_of(uint32_t word, int i) {
     uint16_t bits = static_cast<uint16_t>(i == 0 ? word & 0xFFFF : word >> 16);
-    half_t h;
+    gemm_half_t h;
     std::memcpy(&h, &bits, 2);
     return static_cast<float>(h);
 }
 
-inline uint32_t pack(half_t lo, half_t hi) {
+inline uint32_t pack(gemm_half_t lo, gemm_half_t hi) {
     uint16_t a, b;
     std::memcpy(&a, &lo, 2);
     std::memcpy(&b, &hi, 2);
@@ -546,8 +546,8 @@ GEMM_FN void mma_16816_f16(Lane& l, uint32_t (&d)[2], const uint32_t (&a)[4],
     float acc[4];
     for (int i = 0; i < 4; ++i) acc[i] = gemm_emu::half_of(d[i / 2], i % 2);
     gemm_emu::mma_products(s, l.lane(), acc);
-    d[0] = gemm_emu::pack(static_cast<half_t>(acc[0]), static_cast<half_t>(acc[1]));
-    d[1] = gemm_emu::pack(static_cast<half_t>(acc[2]), static_cast<half_t>(acc[3]));
+    d[0] = gemm_emu::pack(static_cast<gemm_half_t>(acc[0]), static_cast<gemm_half_t>(acc[1]));
+    d[1] = gemm_emu::pack(static_cast<gemm_half_t>(acc[2]), static_cast<gemm_half_t>(acc[3]));
 }
 
 GEMM_FN void mma_16816_f32(Lane& l, float (&d)[4], const uint32_t (&a)[4],
@@ -557,15 +557,15 @@ GEMM_FN void mma_16816_f32(Lane& l, float (&d)[4], const uint32_t (&a)[4],
     gemm_emu::mma_products(s, l.lane(), d);
 }
 
-GEMM_FN void unpack_h2(uint32_t r, half_t& lo, half_t& hi) {
+GEMM_FN void unpack_h2(uint32_t r, gemm_half_t& lo, gemm_half_t& hi) {
     uint16_t a = static_cast<uint16_t>(r & 0xFFFF), b = static_cast<uint16_t>(r >> 16);
     std::memcpy(&lo, &a, 2);
     std::memcpy(&hi, &b, 2);
 }
 
-GEMM_FN half_t to_half(float x) { return static_cast<half_t>(x); }
+GEMM_FN gemm_half_t to_half(float x) { return static_cast<gemm_half_t>(x); }
 
-// Runs `body(Lane&, half_t* smem, bx, by, tid)` on `threads` CPU threads per CTA for every CTA
+// Runs `body(Lane&, gemm_half_t* smem, bx, by, tid)` on `threads` CPU threads per CTA for every CTA
 // of the grid (one CTA after another, by then bx), each CTA with a fresh poisoned shared memory
 // of `smem_bytes` bytes (1024-byte aligned). Throws `gemm_emu::Error` with the first failure of
 // a CTA (its threads are stopped) and `std::invalid_argument` for an empty grid or CTA, more
@@ -585,7 +585,7 @@ void run_grid(int grid_x, int grid_y, int threads, size_t smem_bytes, Body body)
     for (int by = 0; by < grid_y; ++by)
         for (int bx = 0; bx < grid_x; ++bx) {
             gemm_emu::Cta cta(bx, by, threads, smem_bytes);
-            half_t* smem = reinterpret_cast<half_t*>(cta.smem.get());
+            gemm_half_t* smem = reinterpret_cast<gemm_half_t*>(cta.smem.get());
             std::vector<std::thread> pool;
             pool.reserve(static_cast<size_t>(threads));
             try {

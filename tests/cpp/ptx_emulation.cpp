@@ -34,25 +34,25 @@ void print(const char* name, const Tally& t) {
     std::printf("check %s %ld %ld\n", name, t.bad, t.compared);
 }
 
-uint16_t bits(half_t h) {
+uint16_t bits(gemm_half_t h) {
     uint16_t b;
     std::memcpy(&b, &h, 2);
     return b;
 }
 
-half_t from_bits(uint16_t b) {
-    half_t h;
+gemm_half_t from_bits(uint16_t b) {
+    gemm_half_t h;
     std::memcpy(&h, &b, 2);
     return h;
 }
 
 // Register word holding `lo` in its low 16 bits.
-uint32_t word(half_t lo, half_t hi) {
+uint32_t word(gemm_half_t lo, gemm_half_t hi) {
     return static_cast<uint32_t>(bits(lo)) | (static_cast<uint32_t>(bits(hi)) << 16);
 }
 
-half_t low(uint32_t w) { return from_bits(static_cast<uint16_t>(w & 0xFFFF)); }
-half_t high(uint32_t w) { return from_bits(static_cast<uint16_t>(w >> 16)); }
+gemm_half_t low(uint32_t w) { return from_bits(static_cast<uint16_t>(w & 0xFFFF)); }
+gemm_half_t high(uint32_t w) { return from_bits(static_cast<uint16_t>(w >> 16)); }
 
 struct Rng {
     uint64_t s;
@@ -94,21 +94,21 @@ void mma_lane(Lane& lane, int l, Mma& m) {
     uint32_t a[4], b[2], d16[2];
     float d32[4];
     for (int r = 0; r < 4; ++r)
-        a[r] = word(static_cast<half_t>(m.a[a_row(l, r)][a_col(l, r, 0)]),
-                    static_cast<half_t>(m.a[a_row(l, r)][a_col(l, r, 1)]));
+        a[r] = word(static_cast<gemm_half_t>(m.a[a_row(l, r)][a_col(l, r, 0)]),
+                    static_cast<gemm_half_t>(m.a[a_row(l, r)][a_col(l, r, 1)]));
     for (int r = 0; r < 2; ++r)
-        b[r] = word(static_cast<half_t>(m.bt[b_n(l)][b_k(l, r, 0)]),
-                    static_cast<half_t>(m.bt[b_n(l)][b_k(l, r, 1)]));
+        b[r] = word(static_cast<gemm_half_t>(m.bt[b_n(l)][b_k(l, r, 0)]),
+                    static_cast<gemm_half_t>(m.bt[b_n(l)][b_k(l, r, 1)]));
     for (int c = 0; c < 4; ++c) d32[c] = m.c[cd_row(l, c)][cd_col(l, c)];
-    d16[0] = word(static_cast<half_t>(m.c[cd_row(l, 0)][cd_col(l, 0)]),
-                  static_cast<half_t>(m.c[cd_row(l, 1)][cd_col(l, 1)]));
-    d16[1] = word(static_cast<half_t>(m.c[cd_row(l, 2)][cd_col(l, 2)]),
-                  static_cast<half_t>(m.c[cd_row(l, 3)][cd_col(l, 3)]));
+    d16[0] = word(static_cast<gemm_half_t>(m.c[cd_row(l, 0)][cd_col(l, 0)]),
+                  static_cast<gemm_half_t>(m.c[cd_row(l, 1)][cd_col(l, 1)]));
+    d16[1] = word(static_cast<gemm_half_t>(m.c[cd_row(l, 2)][cd_col(l, 2)]),
+                  static_cast<gemm_half_t>(m.c[cd_row(l, 3)][cd_col(l, 3)]));
     mma_16816_f16(lane, d16, a, b);
     mma_16816_f32(lane, d32, a, b);
     for (int c = 0; c < 4; ++c) {
         m.d32[cd_row(l, c)][cd_col(l, c)] = d32[c];
-        half_t lo, hi;
+        gemm_half_t lo, hi;
         unpack_h2(d16[c / 2], lo, hi);
         m.d16[cd_row(l, c)][cd_col(l, c)] = static_cast<float>(c % 2 == 0 ? lo : hi);
     }
@@ -121,7 +121,7 @@ void check_mma() {
     std::vector<Mma> ms(4 * trials);
     Rng rng{17};
     for (Mma& m : ms) fill_small(rng, m);
-    run_grid(1, 1, 128, 0, [&](Lane& lane, half_t*, int, int, int tid) {
+    run_grid(1, 1, 128, 0, [&](Lane& lane, gemm_half_t*, int, int, int tid) {
         for (int k = 0; k < trials; ++k) mma_lane(lane, tid % 32, ms[(tid / 32) * trials + k]);
     });
     Tally t16, t32;
@@ -150,7 +150,7 @@ void check_rounding() {
     for (int j = 0; j < 8; ++j)
         for (int k = 0; k < 16; ++k) m.bt[j][k] = (j % 2 == 0) ? 1.0f : 0.5f;
     // Even rows: 2048 + 3 * (1 or 0.5); odd rows: 1024 + 3 * (0.5 or 0.25).
-    run_grid(1, 1, 32, 0, [&](Lane& lane, half_t*, int, int, int tid) { mma_lane(lane, tid, m); });
+    run_grid(1, 1, 32, 0, [&](Lane& lane, gemm_half_t*, int, int, int tid) { mma_lane(lane, tid, m); });
     Tally t16, t32;
     for (int i = 0; i < 16; ++i)
         for (int j = 0; j < 8; ++j) {
@@ -172,8 +172,8 @@ int scattered_row(int w, int l) { return (37 * l + 11 + 64 * w) % 256; }
 
 void check_ldmatrix() {
     std::vector<uint32_t> got(128 * 4);
-    run_grid(1, 1, 128, 2048 * 2, [&](Lane& lane, half_t* smem, int, int, int tid) {
-        for (int i = tid; i < 2048; i += 128) smem[i] = static_cast<half_t>(static_cast<float>(i));
+    run_grid(1, 1, 128, 2048 * 2, [&](Lane& lane, gemm_half_t* smem, int, int, int tid) {
+        for (int i = tid; i < 2048; i += 128) smem[i] = static_cast<gemm_half_t>(static_cast<float>(i));
         sync_threads(lane);
         uint32_t d[4];
         ldmatrix_x4(lane, d, smem + 8 * scattered_row(tid / 32, tid % 32));
@@ -194,13 +194,13 @@ void check_ldmatrix() {
     print("ldmatrix_x4", t);
 }
 
-bool poisoned(const half_t* p, int n) {
+bool poisoned(const gemm_half_t* p, int n) {
     for (int i = 0; i < n; ++i)
         if (bits(p[i]) != gemm_emu::kSmemPoison) return false;
     return true;
 }
 
-bool equal(const half_t* p, const half_t* q, int n) {
+bool equal(const gemm_half_t* p, const gemm_half_t* q, int n) {
     for (int i = 0; i < n; ++i)
         if (bits(p[i]) != bits(q[i])) return false;
     return true;
@@ -213,25 +213,25 @@ bool equal(const half_t* p, const half_t* q, int n) {
 // chunks are visible.
 void check_cp_async() {
     constexpr int threads = 64, n = threads * 8;
-    std::vector<half_t> src(3 * n);
-    for (int i = 0; i < 3 * n; ++i) src[i] = static_cast<half_t>(static_cast<float>(i % 1000));
+    std::vector<gemm_half_t> src(3 * n);
+    for (int i = 0; i < 3 * n; ++i) src[i] = static_cast<gemm_half_t>(static_cast<float>(i % 1000));
     void* guard = mmap(nullptr, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (guard == MAP_FAILED) {
         std::printf("check cp_async_setup 1 1\n");
         return;
     }
-    const half_t* unreadable = static_cast<const half_t*>(guard);
+    const gemm_half_t* unreadable = static_cast<const gemm_half_t*>(guard);
     Tally late, fill, uncommitted, overwrite, visible;
     std::vector<Tally> per(threads);
-    run_grid(1, 1, threads, 5 * n * 2, [&](Lane& lane, half_t* smem, int, int, int t) {
+    run_grid(1, 1, threads, 5 * n * 2, [&](Lane& lane, gemm_half_t* smem, int, int, int t) {
         Tally& my = per[t];
-        half_t* first = smem + 8 * t;
-        half_t* second = smem + n + 8 * t;
-        half_t* zeros = smem + 2 * n + 8 * t;
-        half_t* zeros_null = smem + 3 * n + 8 * t;
-        half_t* later = smem + 4 * n + 8 * t;
-        const half_t* s1 = src.data() + 8 * t;
-        const half_t* s2 = src.data() + n + 8 * t;
+        gemm_half_t* first = smem + 8 * t;
+        gemm_half_t* second = smem + n + 8 * t;
+        gemm_half_t* zeros = smem + 2 * n + 8 * t;
+        gemm_half_t* zeros_null = smem + 3 * n + 8 * t;
+        gemm_half_t* later = smem + 4 * n + 8 * t;
+        const gemm_half_t* s1 = src.data() + 8 * t;
+        const gemm_half_t* s2 = src.data() + n + 8 * t;
         cp_async_16(lane, first, s1, true);
         cp_async_commit(lane);
         cp_async_16(lane, second, s2, true);
@@ -277,11 +277,11 @@ void check_cp_async() {
 void check_poison() {
     constexpr int halves = 4096;
     std::vector<Tally> per(3 * 32);
-    run_grid(3, 1, 32, halves * 2, [&](Lane& lane, half_t* smem, int bx, int, int t) {
+    run_grid(3, 1, 32, halves * 2, [&](Lane& lane, gemm_half_t* smem, int bx, int, int t) {
         Tally& my = per[bx * 32 + t];
         for (int i = t; i < halves; i += 32) my.expect(bits(smem[i]) == gemm_emu::kSmemPoison);
         sync_threads(lane);
-        for (int i = t; i < halves; i += 32) smem[i] = static_cast<half_t>(1.0f);
+        for (int i = t; i < halves; i += 32) smem[i] = static_cast<gemm_half_t>(1.0f);
         float f;
         uint32_t two = static_cast<uint32_t>(gemm_emu::kSmemPoison) * 0x10001u;
         std::memcpy(&f, &two, 4);
@@ -302,24 +302,24 @@ void check_poison() {
 void check_small_gemm() {
     constexpr int M = 100, N = 50, K = 72, TM = 64, TN = 16, TK = 32;
     Rng rng{99};
-    std::vector<half_t> a(M * K), b(N * K);
-    for (auto& x : a) x = static_cast<half_t>(static_cast<float>(rng.below(5) - 2));
-    for (auto& x : b) x = static_cast<half_t>(static_cast<float>(rng.below(5) - 2));
+    std::vector<gemm_half_t> a(M * K), b(N * K);
+    for (auto& x : a) x = static_cast<gemm_half_t>(static_cast<float>(rng.below(5) - 2));
+    for (auto& x : b) x = static_cast<gemm_half_t>(static_cast<float>(rng.below(5) - 2));
     std::vector<float> c32(M * N, -1e9f), c16(M * N, -1e9f);
     constexpr int stage = (TM + TN) * TK;  // halves
     int gx = (N + TN - 1) / TN, gy = (M + TM - 1) / TM, tiles = (K + TK - 1) / TK;
     auto t0 = std::chrono::steady_clock::now();
-    run_grid(gx, gy, 128, 2 * stage * 2, [&](Lane& lane, half_t* smem, int bx, int by, int t) {
+    run_grid(gx, gy, 128, 2 * stage * 2, [&](Lane& lane, gemm_half_t* smem, int bx, int by, int t) {
         auto load = [&](int kt) {
-            half_t* sa = smem + (kt % 2) * stage;
-            half_t* sb = sa + TM * TK;
+            gemm_half_t* sa = smem + (kt % 2) * stage;
+            gemm_half_t* sb = sa + TM * TK;
             for (int c = t; c < (TM + TN) * (TK / 8); c += 128) {
                 bool is_a = c < TM * (TK / 8);
                 int cc = is_a ? c : c - TM * (TK / 8);
                 int row = cc / (TK / 8), k = kt * TK + 8 * (cc % (TK / 8));
                 int grow = (is_a ? by * TM : bx * TN) + row;
                 bool in = grow < (is_a ? M : N) && k < K;
-                const half_t* g = (is_a ? a.data() : b.data()) + (in ? grow * K + k : 0);
+                const gemm_half_t* g = (is_a ? a.data() : b.data()) + (in ? grow * K + k : 0);
                 cp_async_16(lane, (is_a ? sa : sb) + row * TK + 8 * (cc % (TK / 8)), g, in);
             }
             cp_async_commit(lane);
@@ -336,8 +336,8 @@ void check_small_gemm() {
                 cp_async_wait<0>(lane);
             }
             sync_threads(lane);
-            const half_t* sa = smem + (kt % 2) * stage;
-            const half_t* sb = sa + TM * TK;
+            const gemm_half_t* sa = smem + (kt % 2) * stage;
+            const gemm_half_t* sb = sa + TM * TK;
             for (int kb = 0; kb < TK; kb += 16) {
                 uint32_t fa[4], fb[4];
                 ldmatrix_x4(lane, fa, sa + (16 * w + l % 8 + 8 * ((l / 8) % 2)) * TK + kb + 8 * (l / 16));
@@ -355,7 +355,7 @@ void check_small_gemm() {
                 int row = by * TM + 16 * w + cd_row(l, c), col = bx * TN + 8 * nb + cd_col(l, c);
                 if (row < M && col < N) {
                     c32[row * N + col] = acc32[nb][c];
-                    half_t lo, hi;
+                    gemm_half_t lo, hi;
                     unpack_h2(acc16[nb][c / 2], lo, hi);
                     c16[row * N + col] = static_cast<float>(c % 2 == 0 ? lo : hi);
                 }
@@ -391,34 +391,34 @@ void report(const char* name, int gx, int threads, size_t smem, Body body) {
 
 void check_reports() {
     // Lane 5 of CTA (1, 0) gives a row 8 bytes off.
-    report("misaligned_ldmatrix", 2, 32, 1024, [](Lane& lane, half_t* smem, int bx, int, int t) {
+    report("misaligned_ldmatrix", 2, 32, 1024, [](Lane& lane, gemm_half_t* smem, int bx, int, int t) {
         uint32_t d[4];
         ldmatrix_x4(lane, d, smem + 8 * t + (bx == 1 && t == 5 ? 4 : 0));
     });
-    report("outside_smem", 1, 32, 256, [](Lane& lane, half_t* smem, int, int, int t) {
+    report("outside_smem", 1, 32, 256, [](Lane& lane, gemm_half_t* smem, int, int, int t) {
         uint32_t d[4];
         ldmatrix_x4(lane, d, smem + 8 * t);  // 32 rows of 16 bytes: lanes 16.. are outside
     });
-    report("cp_async_outside_smem", 1, 32, 1024, [](Lane& lane, half_t* smem, int, int, int t) {
-        alignas(16) static half_t global[8];
+    report("cp_async_outside_smem", 1, 32, 1024, [](Lane& lane, gemm_half_t* smem, int, int, int t) {
+        alignas(16) static gemm_half_t global[8];
         cp_async_16(lane, t == 3 ? global : smem + 8 * t, global, true);
         cp_async_commit(lane);
         cp_async_wait<0>(lane);
     });
     report("cp_async_misaligned_source", 1, 32, 1024,
-           [](Lane& lane, half_t* smem, int, int, int t) {
-               alignas(16) static half_t global[16];
+           [](Lane& lane, gemm_half_t* smem, int, int, int t) {
+               alignas(16) static gemm_half_t global[16];
                cp_async_16(lane, smem + 8 * t, global + (t == 9 ? 1 : 0), true);
                cp_async_commit(lane);
                cp_async_wait<0>(lane);
            });
-    report("cp_async_pending", 1, 32, 1024, [](Lane& lane, half_t* smem, int, int, int t) {
-        alignas(16) static half_t global[8];
+    report("cp_async_pending", 1, 32, 1024, [](Lane& lane, gemm_half_t* smem, int, int, int t) {
+        alignas(16) static gemm_half_t global[8];
         cp_async_16(lane, smem + 8 * t, global, true);
         cp_async_commit(lane);
         if (t != 12) cp_async_wait<0>(lane);
     });
-    report("diverged", 1, 32, 1024, [](Lane& lane, half_t* smem, int, int, int t) {
+    report("diverged", 1, 32, 1024, [](Lane& lane, gemm_half_t* smem, int, int, int t) {
         uint32_t d[4], a[4] = {}, b[2] = {};
         float acc[4] = {};
         if (t == 7)
@@ -426,15 +426,15 @@ void check_reports() {
         else
             ldmatrix_x4(lane, d, smem + 8 * t);
     });
-    report("lane_returned", 1, 32, 1024, [](Lane& lane, half_t* smem, int, int, int t) {
+    report("lane_returned", 1, 32, 1024, [](Lane& lane, gemm_half_t* smem, int, int, int t) {
         uint32_t d[4];
         if (t != 30) ldmatrix_x4(lane, d, smem + 8 * t);
     });
-    report("partial_warp", 1, 48, 2048, [](Lane& lane, half_t* smem, int, int, int t) {
+    report("partial_warp", 1, 48, 2048, [](Lane& lane, gemm_half_t* smem, int, int, int t) {
         uint32_t d[4];
         if (t >= 32) ldmatrix_x4(lane, d, smem + 8 * t);
     });
-    report("body_throws", 1, 64, 0, [](Lane& lane, half_t*, int, int, int t) {
+    report("body_throws", 1, 64, 0, [](Lane& lane, gemm_half_t*, int, int, int t) {
         sync_threads(lane);
         if (t == 40) throw std::runtime_error("kernel failure");
         sync_threads(lane);
@@ -442,7 +442,7 @@ void check_reports() {
     // Half of a warp at the CTA barrier, the other half at a collective: nobody can go on.
     auto saved = gemm_emu::patience;
     gemm_emu::patience = std::chrono::milliseconds(1000);
-    report("deadlock", 1, 64, 2048, [](Lane& lane, half_t* smem, int, int, int t) {
+    report("deadlock", 1, 64, 2048, [](Lane& lane, gemm_half_t* smem, int, int, int t) {
         uint32_t d[4];
         if (t < 16)
             sync_threads(lane);
@@ -455,7 +455,7 @@ void check_reports() {
                                        std::tuple{"too_much_smem", 128, size_t{227 * 1024 + 16}}}) {
         std::string message = "none";
         try {
-            run_grid(1, 1, threads, smem, [](Lane&, half_t*, int, int, int) {});
+            run_grid(1, 1, threads, smem, [](Lane&, gemm_half_t*, int, int, int) {});
         } catch (const std::invalid_argument& e) {
             message = e.what();
         }
@@ -463,7 +463,7 @@ void check_reports() {
     }
     // A correct kernel reports nothing, and threads that have returned no longer hold the
     // CTA barrier up.
-    report("correct", 1, 64, 2048, [](Lane& lane, half_t* smem, int, int, int t) {
+    report("correct", 1, 64, 2048, [](Lane& lane, gemm_half_t* smem, int, int, int t) {
         if (t >= 32) return;
         uint32_t d[4];
         sync_threads(lane);
