@@ -11,6 +11,8 @@
 #if defined(__CUDACC__)
 #include <cuda_fp16.h>
 #define GEMM_FN __device__ __forceinline__
+// Loops over registers are unrolled, so that every register index is a constant.
+#define GEMM_UNROLL _Pragma("unroll")
 using gemm_half_t = __half;
 // Nothing per thread on the GPU: the hardware is the warp.
 struct Lane {};
@@ -69,5 +71,6 @@ GEMM_FN void unpack_h2(uint32_t r, gemm_half_t& lo, gemm_half_t& hi) {
 }
 GEMM_FN gemm_half_t to_half(float x) { return __float2half_rn(x); }
 #else
+#define GEMM_UNROLL
 #include "host_emulation.hpp"
 #endif

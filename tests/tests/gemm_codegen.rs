@@ -336,3 +336,54 @@ fn run_cpp_text(name: &str, body: &str) -> Vec<String> {
         .map(str::to_string)
         .collect()
 }
+
+/// The kernel template itself, with the generated functions, on CPU threads: every CUDA thread
+/// a thread, `cp.async` completing late, `ldmatrix` and `mma.sync` exchanged across the warp by
+/// the PTX fragment ownership (`gpu/gemm/host_emulation.hpp`). A problem with residue tiles in
+/// M, N and K (137 × 201 × 200, padded leading dimensions; the predicated kernel) and one of
+/// whole tiles (the kernel without predicates), fp16 and fp32 accumulators, every element
+/// equal to a naive GEMM (small integers: exact), the padding of C untouched.
+#[test]
+fn the_gemm_runs_on_cpu_threads_and_equals_a_naive_gemm() {
+    let src = root().join("tests/cpp/gemm_emulated.cpp");
+    let dir = std::env::temp_dir().join(format!("layout-gemm-emulated-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let exe = dir.join("gemm_emulated");
+    let cxx = std::env::var("CXX").unwrap_or_else(|_| "c++".to_string());
+    let out = Command::new(&cxx)
+        .args([
+            "-std=c++20",
+            "-O2",
+            "-pthread",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-I",
+        ])
+        .arg(root())
+        .arg("-o")
+        .arg(&exe)
+        .arg(&src)
+        .output()
+        .expect("run the system C++ compiler");
+    assert!(
+        out.status.success(),
+        "{cxx} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let run = Command::new(&exe).output().expect("run");
+    let text = String::from_utf8_lossy(&run.stdout).to_string();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(run.status.success(), "the emulated GEMM failed:\n{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    // NAME M N K bad untouched: (ldc - M)·N padding elements keep the sentinel.
+    assert_eq!(
+        lines,
+        [
+            "residue 137 201 200 0 402",
+            "residue 137 201 200 0 402",
+            "whole 128 256 320 0 2048",
+            "whole 128 256 320 0 2048",
+        ]
+    );
+}
