@@ -138,10 +138,8 @@ GEMM_FN void gemm_tn_body(Lane& ln, uint32_t tid, uint32_t bm, uint32_t bn, uint
     // Fill all stages but the last.
 GEMM_UNROLL
     for (uint32_t p = 0; p < GEMM_STAGES - 1; ++p) {
-        if (k_tile_count > 0) {
-            gemm_copy_tile<GemmA, Pred>(ln, tid, A, lda, bm, k_tile_next, M, K, sA_t, p);
-            gemm_copy_tile<GemmB, Pred>(ln, tid, B, ldb, bn, k_tile_next, N, K, sB_t, p);
-        }
+        gemm_copy_tile<GemmA, Pred>(ln, tid, A, lda, bm, k_tile_next, M, K, sA_t, p);
+        gemm_copy_tile<GemmB, Pred>(ln, tid, B, ldb, bn, k_tile_next, N, K, sB_t, p);
         cp_async_commit(ln);
         --k_tile_count;
         if (k_tile_count > 0) ++k_tile_next;
@@ -176,11 +174,8 @@ GEMM_UNROLL
             // Registers for the next k-block (the next tile's first after the last).
             gemm_load_fragments(ln, (kb + 1) % GEMM_KBLOCKS, sA_read, sB_read, la, lb, ra, rb);
             if (kb == 0) {
-                // No copy once every tile is in flight (CuTe's kernel copies the last one again).
-                if (k_tile_count > 0) {
-                    gemm_copy_tile<GemmA, Pred>(ln, tid, A, lda, bm, k_tile_next, M, K, sA_t, write);
-                    gemm_copy_tile<GemmB, Pred>(ln, tid, B, ldb, bn, k_tile_next, N, K, sB_t, write);
-                }
+                gemm_copy_tile<GemmA, Pred>(ln, tid, A, lda, bm, k_tile_next, M, K, sA_t, write);
+                gemm_copy_tile<GemmB, Pred>(ln, tid, B, ldb, bn, k_tile_next, N, K, sB_t, write);
                 cp_async_commit(ln);
                 --k_tile_count;
                 if (k_tile_count > 0) ++k_tile_next;
