@@ -95,8 +95,8 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,clocks.max.sm,te
 if [ "${NCU:-1}" = 1 ] && command -v ncu > /dev/null; then
     ncu --query-metrics > "$out/ncu_query.txt" 2>&1
     metrics="$(python3 gemm_ncu.py metrics "$out/ncu_query.txt")"
-    echo "ncu: ours and CuTe's at 4096³, one launch each, --clock-control none"
-    if timeout "${NCU_TIMEOUT:-600}" ncu --clock-control none -k 'regex:gen_gemm|gemm_device' \
+    echo "ncu: every kernel at the first size, one launch each, --clock-control none"
+    if timeout "${NCU_TIMEOUT:-600}" ncu --clock-control none -k 'regex:gen_gemm|gemm_device|nvjet|xmma|cutlass|sm90_' \
         --metrics "$metrics" --csv --page raw --print-units base "$build/gemm_bench" --ncu > "$out/ncu.csv" 2> "$out/ncu.err"; then
         python3 gemm_ncu.py summary "$out/ncu.csv" | tee "$out/ncu_summary.txt"
     else

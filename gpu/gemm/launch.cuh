@@ -12,25 +12,35 @@
 #include <cuda_runtime.h>
 #include "kernel.cuh"
 
-template <class Acc, bool Pred>
+// The CTA orders (gpu/gen/gemm.cuh): CuTe's (`Linear`: M tile blockIdx.x, N tile blockIdx.y)
+// and the grouped one (GEMM_GROUP M tiles of one N tile, then the next N tile; blocks past the
+// last M tile return).
+template <class Acc, bool Pred, bool Linear>
 __device__ __forceinline__ void gen_gemm_tn_device(int M, int N, int K, const gemm_half_t* A, int lda,
                                                    const gemm_half_t* B, int ldb, gemm_half_t* C, int ldc) {
     extern __shared__ uint4 gemm_smem[];
+    const uint32_t bm = Linear ? gemm_linear_m(blockIdx.y, blockIdx.x) : gemm_grouped_m(blockIdx.y, blockIdx.x);
+    const uint32_t bn = Linear ? gemm_linear_n(blockIdx.y, blockIdx.x) : gemm_grouped_n(blockIdx.y, blockIdx.x);
+    if (!Linear && gemm_tile_first_m(bm) >= (uint32_t)M) return;
     Lane ln;
-    gemm_tn_body<Acc, Pred>(ln, threadIdx.x, blockIdx.x, blockIdx.y, M, N, K, A, lda, B, ldb, C, ldc,
+    gemm_tn_body<Acc, Pred>(ln, threadIdx.x, bm, bn, M, N, K, A, lda, B, ldb, C, ldc,
                             reinterpret_cast<gemm_half_t*>(gemm_smem));
 }
 
-#define GEN_GEMM_KERNEL(NAME, ACC, PRED)                                                          \
+#define GEN_GEMM_KERNEL(NAME, ACC, PRED, LINEAR)                                                  \
     extern "C" __global__ void __launch_bounds__(GEMM_THREADS)                                    \
-        NAME(int M, int N, int K, const gemm_half_t* A, int lda, const gemm_half_t* B, int ldb, gemm_half_t* C,   \
-             int ldc) {                                                                           \
-        gen_gemm_tn_device<ACC, PRED>(M, N, K, A, lda, B, ldb, C, ldc);                           \
+        NAME(int M, int N, int K, const gemm_half_t* A, int lda, const gemm_half_t* B, int ldb,   \
+             gemm_half_t* C, int ldc) {                                                           \
+        gen_gemm_tn_device<ACC, PRED, LINEAR>(M, N, K, A, lda, B, ldb, C, ldc);                   \
     }
-GEN_GEMM_KERNEL(gen_gemm_k_f16acc, GemmAccF16, false)
-GEN_GEMM_KERNEL(gen_gemm_k_f16acc_pred, GemmAccF16, true)
-GEN_GEMM_KERNEL(gen_gemm_k_f32acc, GemmAccF32, false)
-GEN_GEMM_KERNEL(gen_gemm_k_f32acc_pred, GemmAccF32, true)
+GEN_GEMM_KERNEL(gen_gemm_k_f16acc, GemmAccF16, false, false)
+GEN_GEMM_KERNEL(gen_gemm_k_f16acc_pred, GemmAccF16, true, false)
+GEN_GEMM_KERNEL(gen_gemm_k_f32acc, GemmAccF32, false, false)
+GEN_GEMM_KERNEL(gen_gemm_k_f32acc_pred, GemmAccF32, true, false)
+GEN_GEMM_KERNEL(gen_gemm_k_f16acc_linear, GemmAccF16, false, true)
+GEN_GEMM_KERNEL(gen_gemm_k_f16acc_linear_pred, GemmAccF16, true, true)
+GEN_GEMM_KERNEL(gen_gemm_k_f32acc_linear, GemmAccF32, false, true)
+GEN_GEMM_KERNEL(gen_gemm_k_f32acc_linear_pred, GemmAccF32, true, true)
 #undef GEN_GEMM_KERNEL
 
 // Whether the generated functions cover this problem (see the top of this file).
@@ -48,37 +58,57 @@ static inline bool gen_gemm_supported(int M, int N, int K, const void* A, int ld
     return last_a <= INT32_MAX && last_b <= INT32_MAX && last_c <= INT32_MAX;
 }
 
-static inline cudaError_t gen_gemm_launch(bool f32acc, int M, int N, int K, const __half* A, int lda,
-                                          const __half* B, int ldb, __half* C, int ldc,
+typedef void (*GenGemmKernel)(int, int, int, const gemm_half_t*, int, const gemm_half_t*, int, gemm_half_t*, int);
+
+static inline cudaError_t gen_gemm_launch(bool f32acc, bool linear, int M, int N, int K, const __half* A,
+                                          int lda, const __half* B, int ldb, __half* C, int ldc,
                                           cudaStream_t s) {
     if (!gen_gemm_supported(M, N, K, A, lda, B, ldb, ldc)) return cudaErrorInvalidValue;
     const bool full = M % GEMM_BM == 0 && N % GEMM_BN == 0 && K % GEMM_BK == 0;
-    void (*k)(int, int, int, const gemm_half_t*, int, const gemm_half_t*, int, gemm_half_t*, int) =
-        f32acc ? (full ? gen_gemm_k_f32acc : gen_gemm_k_f32acc_pred)
-               : (full ? gen_gemm_k_f16acc : gen_gemm_k_f16acc_pred);
+    static const GenGemmKernel kernels[8] = {
+        gen_gemm_k_f16acc_pred,        gen_gemm_k_f16acc,        gen_gemm_k_f32acc_pred,
+        gen_gemm_k_f32acc,             gen_gemm_k_f16acc_linear_pred, gen_gemm_k_f16acc_linear,
+        gen_gemm_k_f32acc_linear_pred, gen_gemm_k_f32acc_linear};
+    const int which = 4 * linear + 2 * f32acc + full;
+    const GenGemmKernel k = kernels[which];
     const int smem = 2 * GEMM_SMEM * (int)sizeof(gemm_half_t);
     // Once per kernel: more than 48 KiB of dynamic shared memory, and all of L1 as shared
     // memory, as CuTe's launcher sets it (the copies go through L1: cp.async.ca).
-    static bool ready[4] = {false, false, false, false};
-    bool& r = ready[2 * f32acc + full];
-    if (!r) {
+    static bool ready[8] = {};
+    if (!ready[which]) {
         cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
         if (e == cudaSuccess) e = cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
         if (e != cudaSuccess) return e;
-        r = true;
+        ready[which] = true;
     }
-    dim3 grid((M + GEMM_BM - 1) / GEMM_BM, (N + GEMM_BN - 1) / GEMM_BN);
+    const unsigned tiles_m = (M + GEMM_BM - 1) / GEMM_BM, tiles_n = (N + GEMM_BN - 1) / GEMM_BN;
+    // The grid the CTA order covers: (x, y) = (M tiles, N tiles), or (GEMM_GROUP·N tiles,
+    // M tiles / GEMM_GROUP rounded up).
+    const dim3 grid = linear ? dim3(tiles_m, tiles_n)
+                             : dim3(GEMM_GROUP * tiles_n, (tiles_m + GEMM_GROUP - 1) / GEMM_GROUP);
     k<<<grid, GEMM_THREADS, smem, s>>>(M, N, K, A, lda, B, ldb, C, ldc);
     return cudaGetLastError();
 }
 
-static inline cudaError_t gen_gemm_tn_f16acc(int M, int N, int K, const __half* A, int lda,
-                                                    const __half* B, int ldb, __half* C, int ldc,
-                                                    cudaStream_t s) {
-    return gen_gemm_launch(false, M, N, K, A, lda, B, ldb, C, ldc, s);
+// C = A·Bᵀ with fp16 accumulators (CuTe's tutorial kernel's), the grouped CTA order.
+static inline cudaError_t gen_gemm_tn_f16acc(int M, int N, int K, const __half* A, int lda, const __half* B,
+                                             int ldb, __half* C, int ldc, cudaStream_t s) {
+    return gen_gemm_launch(false, false, M, N, K, A, lda, B, ldb, C, ldc, s);
 }
-static inline cudaError_t gen_gemm_tn_f32acc(int M, int N, int K, const __half* A, int lda,
+// The same with fp32 accumulators.
+static inline cudaError_t gen_gemm_tn_f32acc(int M, int N, int K, const __half* A, int lda, const __half* B,
+                                             int ldb, __half* C, int ldc, cudaStream_t s) {
+    return gen_gemm_launch(true, false, M, N, K, A, lda, B, ldb, C, ldc, s);
+}
+// fp16 accumulators in CuTe's CTA order: CuTe's kernel's design in every respect.
+static inline cudaError_t gen_gemm_tn_f16acc_linear(int M, int N, int K, const __half* A, int lda,
                                                     const __half* B, int ldb, __half* C, int ldc,
                                                     cudaStream_t s) {
-    return gen_gemm_launch(true, M, N, K, A, lda, B, ldb, C, ldc, s);
+    return gen_gemm_launch(false, true, M, N, K, A, lda, B, ldb, C, ldc, s);
+}
+// fp32 accumulators in CuTe's CTA order.
+static inline cudaError_t gen_gemm_tn_f32acc_linear(int M, int N, int K, const __half* A, int lda,
+                                                    const __half* B, int ldb, __half* C, int ldc,
+                                                    cudaStream_t s) {
+    return gen_gemm_launch(true, true, M, N, K, A, lda, B, ldb, C, ldc, s);
 }

@@ -71,6 +71,36 @@ __host__ __device__ __forceinline__ int gemm_c(uint32_t thread, uint32_t value, 
     return (gemm_c_coord0(thread, value, tile0) < extent0) & (gemm_c_coord1(thread, value, tile1) < extent1);
 }
 
+// CuTe's CTA order: the M tile of block (y, x)
+__host__ __device__ __forceinline__ uint32_t gemm_linear_m(uint32_t y, uint32_t x) {
+    (void)y;
+    return x;
+}
+
+// CuTe's CTA order: the N tile of block (y, x)
+__host__ __device__ __forceinline__ uint32_t gemm_linear_n(uint32_t y, uint32_t x) {
+    (void)x;
+    return y;
+}
+
+// The grouped CTA order (8 M tiles of one N tile, then the next N tile): the M tile of block (y, x)
+__host__ __device__ __forceinline__ uint32_t gemm_grouped_m(uint32_t y, uint32_t x) {
+    return ((uint32_t)8)*y + (x % 8);
+}
+
+// The grouped CTA order: the N tile of block (y, x)
+__host__ __device__ __forceinline__ uint32_t gemm_grouped_n(uint32_t y, uint32_t x) {
+    (void)y;
+    return (x / 8);
+}
+
+// The first row of M tile `tile`
+__host__ __device__ __forceinline__ uint32_t gemm_tile_first_m(uint32_t tile) {
+    return ((uint32_t)128)*tile;
+}
+
+#define GEMM_GROUP 8
+
 // The offset of element (m, k) of a tensor with leading dimension `ld` (elements).
 __host__ __device__ __forceinline__ int32_t gemm_a_offset(int32_t m, int32_t k, int32_t ld) {
     return m * ld + k;

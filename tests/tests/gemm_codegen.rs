@@ -387,3 +387,55 @@ fn the_gemm_runs_on_cpu_threads_and_equals_a_naive_gemm() {
         ]
     );
 }
+
+/// The CTA orders: over the grid the launcher launches (CuTe's order: M tiles × N tiles; the
+/// grouped order: `GROUP`·N tiles × ⌈M tiles / GROUP⌉), every C tile is computed by exactly one
+/// block, and every other block finds its M tile past the matrix (`gemm_tile_first_m ≥ M`), for
+/// grids that are and are not multiples of the group.
+#[test]
+fn every_cta_order_covers_each_c_tile_once() {
+    let group = gemm::GROUP;
+    let cases: [(i64, i64); 4] = [(1, 1), (8, 3), (13, 5), (32, 32)];
+    let mut body = String::new();
+    for (m, n) in cases {
+        let (rows, cols) = (m * gemm::BM - 5, n * gemm::BN);
+        for (order, gx, gy) in [
+            ("linear", m, n),
+            ("grouped", group * n, ((m + group - 1) / group)),
+        ] {
+            let _ = writeln!(
+                body,
+                "for (uint32_t y = 0; y < {gy}u; ++y) for (uint32_t x = 0; x < {gx}u; ++x) \
+                 printf(\"%u %u %d\\n\", gemm_{order}_m(y, x), gemm_{order}_n(y, x), \
+                 gemm_tile_first_m(gemm_{order}_m(y, x)) < {rows}u);"
+            );
+        }
+        let _ = cols;
+    }
+    let lines = run_cpp_text("raster", &body);
+    let mut at = 0;
+    for (m, n) in cases {
+        for (order, blocks) in [
+            ("linear", m * n),
+            ("grouped", group * n * ((m + group - 1) / group)),
+        ] {
+            let mut seen = vec![0; usize::try_from(m * n).expect("tiles")];
+            for line in &lines[at..at + usize::try_from(blocks).expect("blocks")] {
+                let v: Vec<i64> = line.split(' ').map(|x| x.parse().expect("int")).collect();
+                let (bm, bn, live) = (v[0], v[1], v[2]);
+                assert_eq!(
+                    live == 1,
+                    bm < m,
+                    "{order} {m}x{n}: block of tile ({bm}, {bn})"
+                );
+                if live == 1 {
+                    assert!(bn < n, "{order} {m}x{n}: N tile {bn}");
+                    seen[usize::try_from(bm + m * bn).expect("index")] += 1;
+                }
+            }
+            assert!(seen.iter().all(|&c| c == 1), "{order} {m}x{n}: {seen:?}");
+            at += usize::try_from(blocks).expect("blocks");
+        }
+    }
+    assert_eq!(at, lines.len());
+}

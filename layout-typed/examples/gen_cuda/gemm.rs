@@ -37,6 +37,9 @@ pub const BK: i64 = 64;
 pub const STAGES: i64 = 3;
 /// The largest M, N and K the functions are range-checked for (the host refuses larger).
 pub const MAX_EXTENT: i64 = 1 << 16;
+/// The grouped CTA order: `GROUP` M tiles of one N tile, then the next N tile (see
+/// [`raster`]).
+pub const GROUP: i64 = 8;
 
 /// One emitted function: its program (coordinates named) and its C text.
 #[derive(Clone, Debug)]
@@ -77,7 +80,18 @@ impl Gemm {
         }
         program.names = names.iter().map(|s| (*s).to_string()).collect();
         program.check_range(IntType::I32)?;
-        let c = program.to_c(name, IntType::U32, true)?;
+        let mut c = program.to_c(name, IntType::U32, true)?;
+        // A coordinate the function does not read (a broadcast mode) is marked used, so that the
+        // header compiles under `-Wunused-parameter`.
+        if let Some(open) = c.find("{\n") {
+            let body = c[open..].to_string();
+            let unused: String = names
+                .iter()
+                .filter(|n| !reads_name(&body, n))
+                .map(|n| format!("    (void){n};\n"))
+                .collect();
+            c.insert_str(open + 2, &unused);
+        }
         let _ = writeln!(self.text, "// {doc}\n{c}");
         self.funcs.push(Func {
             name: name.to_string(),
@@ -85,6 +99,19 @@ impl Gemm {
         });
         Ok(())
     }
+}
+
+/// Whether the C text `body` reads the identifier `name` (as a whole word).
+fn reads_name(body: &str, name: &str) -> bool {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    body.match_indices(name).any(|(i, _)| {
+        let before = body[..i].chars().next_back().is_none_or(|c| !ident(c));
+        let after = body[i + name.len()..]
+            .chars()
+            .next()
+            .is_none_or(|c| !ident(c));
+        before && after
+    })
 }
 
 /// Every coordinate of a map's top-level entries, with its flat index.
@@ -370,6 +397,66 @@ fn offset_fn(
     Ok(())
 }
 
+/// The CTA orders: the map from a block `(y, x)` (CUDA's `blockIdx`, x fastest) to the C tile
+/// `(m, n)` it computes, as two layouts each (one per tile coordinate; `_` where the block
+/// coordinate does not move it), and the first row of an M tile (the residue tiles' origin),
+/// with which a block past the last M tile returns.
+///
+/// - `linear` (CuTe's kernel): `m = x`, `n = y`.
+/// - `grouped`: `x = (n, g)` with `g < GROUP` fastest, `m = GROUP·y + g`, `n = x / GROUP`:
+///   consecutive blocks take `GROUP` M tiles of one N tile, so a wave of resident blocks
+///   reads `GROUP` tiles of A and many of B instead of every tile of A.
+fn raster(g: &mut Gemm, tiles_c: &lc::residue::ResidueTiles) -> Result<(), Error> {
+    let tiles = MAX_EXTENT / BM.min(BN);
+    let map = |cute: &str| -> Result<Map, Error> {
+        Ok(Annotated::new(Layout::from_cute(cute)?, Space::Logical, Space::Physical)?.into())
+    };
+    // CuTe order: mode 0 is x (fastest), mode 1 is y.
+    g.emit(
+        "gemm_linear_m",
+        "CuTe's CTA order: the M tile of block (y, x)",
+        &map(&format!("({tiles},{tiles}):(1,0)"))?,
+        &["y", "x"],
+    )?;
+    g.emit(
+        "gemm_linear_n",
+        "CuTe's CTA order: the N tile of block (y, x)",
+        &map(&format!("({tiles},{tiles}):(0,1)"))?,
+        &["y", "x"],
+    )?;
+    let groups = tiles / GROUP;
+    g.emit(
+        "gemm_grouped_m",
+        &format!("The grouped CTA order ({GROUP} M tiles of one N tile, then the next N tile): the M tile of block (y, x)"),
+        &map(&format!("(({GROUP},{tiles}),{groups}):((1,0),{GROUP})"))?,
+        &["y", "x"],
+    )?;
+    g.emit(
+        "gemm_grouped_n",
+        "The grouped CTA order: the N tile of block (y, x)",
+        &map(&format!("(({GROUP},{tiles}),{groups}):((0,1),0)"))?,
+        &["y", "x"],
+    )?;
+    // The first row of M tile `tile`: the residue tiles' origin, checked at every tile.
+    let grid = tiles_c.grid().to_vec();
+    let first = map(&format!("{}:{}", grid[1], tiles_c.tile()[1]))?;
+    for t in 0..grid[1] {
+        if tiles_c.origin(&[0, t])?[1] != first.eval_index(t)? {
+            return Err(fail(
+                "the first row of an M tile differs from the residue tiles' origin",
+            ));
+        }
+    }
+    g.emit(
+        "gemm_tile_first_m",
+        "The first row of M tile `tile`",
+        &first,
+        &["tile"],
+    )?;
+    let _ = writeln!(g.text, "#define GEMM_GROUP {GROUP}\n");
+    Ok(())
+}
+
 /// The residue coordinates and predicate of a copy or MMA partition, emitted.
 fn residue(g: &mut Gemm, name: &str, doc: &str, p: &Partition<'_>) -> Result<(), Error> {
     let c = p.to_c(name, IntType::U32, true)?;
@@ -475,6 +562,7 @@ pub fn generate() -> Result<Gemm, Error> {
         "C's partition by the tiled MMA: the global (n, m) coordinate of thread `thread`'s accumulator value `value` in tile (tile0 = n tile, tile1 = m tile), and its predicate",
         &part_c,
     )?;
+    raster(&mut g, &tiles_c)?;
     offset_fn(
         &mut g,
         "gemm_a_offset",
