@@ -393,9 +393,9 @@ pub struct TileIndex {
 }
 
 impl TileIndex {
-    /// `(coefficient, rest)`: the maps whose values the leading dimension multiplies and that
-    /// are added to it, `offset = rest + ld · coefficient` (for [`Major::Row`], `(row, col)`
-    /// swapped: `(row, col)` is `(coefficient, rest)`).
+    /// `(coefficient, rest)`: the map whose values the leading dimension multiplies and the one
+    /// added to it, `offset = rest + ld · coefficient`: `(row, col)` for [`Major::Row`],
+    /// `(col, row)` for [`Major::Column`].
     #[must_use]
     pub fn ld_parts(&self, major: Major) -> (&Map, &Map) {
         match major {
@@ -442,11 +442,8 @@ impl TileIndex {
 /// [`Error::SizeMismatch`] when its size is not `rows·cols`, [`Error::TileMismatch`] when it
 /// carries another codomain tile shape.
 pub fn tile_index(map: &Map, tile: [i64; 2]) -> Result<TileIndex, Error> {
+    // Extents of at least 1 whose product fits `i64` (a saturated product is refused there).
     crate::map::check_tile(&tile, Space::Logical, tile[0].saturating_mul(tile[1]))?;
-    tile[0].checked_mul(tile[1]).ok_or(Error::Overflow {
-        mode: crate::ModePath::ROOT,
-        what: crate::Quantity::Positions,
-    })?;
     let index = |row: Stride, col: Stride| -> Result<Map, Error> {
         let layout = Layout::new(
             Tree::Tuple(vec![Tree::Leaf(tile[0]), Tree::Leaf(tile[1])]),

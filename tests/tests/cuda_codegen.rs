@@ -376,6 +376,13 @@ fn tile_index_refuses_what_is_not_a_rows_by_cols_tile() {
             extent: 0
         })
     );
+    assert_eq!(
+        tile_index(&t, [1 << 40, 1 << 40]),
+        Err(Error::Overflow {
+            mode: layout_core::ModePath::ROOT,
+            what: layout_core::Quantity::Positions
+        })
+    );
     let physical = map(
         "(thread:256,value:4):(1,256)",
         Space::Logical,
