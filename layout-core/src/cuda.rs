@@ -4,9 +4,10 @@
 //! - [`func`]: one emitted [`Program`] as a `__host__ __device__` function in `uint32_t`
 //!   (so that `/` and `%` by powers of two are shifts and masks), every value range-checked
 //!   for `uint32_t` and `int32_t` first ([`Func`]).
-//! - [`per_thread`]: a thread-value composite restricted to one thread known only at run time,
-//!   as `layout!(restrict(M, thread = t))` does, plus the XOR split of a swizzle
-//!   ([`PerThread`]: `Uniform`, `Xor`, `Written`).
+//! - [`per_thread`] / [`per_thread_entry`]: a thread-value composite restricted to one thread
+//!   known only at run time, as `layout!(restrict(M, thread = t))` does, plus the XOR split of
+//!   a swizzle ([`PerThread`]: `Uniform`, `Xor`, `Written`). The thread is any top-level entry
+//!   (CuTe's `(thread, value)` is `(value, thread)` here).
 //! - [`tile_index`] and [`LdSplit`]: a global tile whose leading dimension `ld` is a run-time
 //!   value. Its offset is linear in `ld`, so it is emitted as two static maps,
 //!   `G ∘ M = rest ∘ M + ld · coefficient ∘ M`, each emitted and restricted to a thread.
@@ -49,7 +50,7 @@ use alloc::vec::Vec;
 use core::fmt::Write as _;
 
 use crate::decide::{Decision, decide};
-use crate::emit::{IntType, Program, emit, layout_form};
+use crate::emit::{IntType, Program, Term, Var, emit, layout_form};
 use crate::error::Error;
 use crate::layout::Layout;
 use crate::map::{Annotated, Map, compose};
@@ -155,9 +156,10 @@ pub fn func(name: &str, doc: &str, mut program: Program, names: &[&str]) -> Resu
     })
 }
 
-/// A thread-value composite restricted to `thread = t` at run time, its thread being top-level
-/// entry 0 of its domain: how the offset of thread `t` at the other coordinates `x` is
-/// computed. Built by [`per_thread`].
+/// A thread-value composite restricted to `thread = t` at run time: how the offset of thread
+/// `t` at the other coordinates `x` is computed. Built by [`per_thread`] (the thread is
+/// top-level entry 0 of the map's domain) or [`per_thread_entry`] (any entry); the functions
+/// take the thread's coordinate first.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PerThread {
     /// Every thread's slice is the same layout up to a constant (`layout!`'s rule; spec:
@@ -237,19 +239,43 @@ impl PerThread {
     }
 }
 
-/// Restricts `map` (into physical; its thread is top-level entry 0 of its domain, which has
-/// at least one other entry) to a thread known at run time, emitted as functions of
-/// [`func`] named `name` (the whole map, by top-level entry, coordinates `names`) and
-/// `name_v` / `name_x` (the other entries, `names[1..]`):
-///
-/// 1. every thread's slice is decided (one decision per thread); when all are the same layout
-///    up to their constant, [`PerThread::Uniform`];
-/// 2. else, when `f(t, x) = f(t, 0) ^ f(0, x)` at every position (enumerated: three
-///    evaluations per position), [`PerThread::Xor`];
-/// 3. else [`PerThread::Written`].
-///
-/// `doc` is extended with which case holds. The thread count is bounded by
-/// [`ENUMERATION_LIMIT`] before step 1, the map's size before step 2.
+/// Moves coordinate `k` of `program` to the front (names and sizes with it), the others
+/// keeping their order.
+fn move_to_front(program: &mut Program, k: usize) {
+    if k == 0 || k >= program.sizes.len() {
+        return;
+    }
+    let moved = |i: usize| match i.cmp(&k) {
+        core::cmp::Ordering::Less => i.saturating_add(1),
+        core::cmp::Ordering::Equal => 0,
+        core::cmp::Ordering::Greater => i,
+    };
+    for sum in program
+        .lets
+        .iter_mut()
+        .chain(core::iter::once(&mut program.result))
+    {
+        for (_, term) in &mut sum.terms {
+            match term {
+                Term::Var(v)
+                | Term::Div(v, _)
+                | Term::Mod(v, _)
+                | Term::DivMod(v, _, _)
+                | Term::Swizzle { x: v, .. } => {
+                    if let Var::Coord(i) = v {
+                        *i = moved(*i);
+                    }
+                }
+            }
+        }
+    }
+    let size = program.sizes.remove(k);
+    program.sizes.insert(0, size);
+    let name = program.names.remove(k);
+    program.names.insert(0, name);
+}
+
+/// [`per_thread_entry`] with the thread at top-level entry 0 of the map's domain.
 ///
 /// ```
 /// use layout_core::cuda::{per_thread, PerThread};
@@ -263,18 +289,60 @@ impl PerThread {
 /// ```
 ///
 /// # Errors
-/// [`Error::PerThreadEntries`] for a domain of fewer than two top-level entries;
-/// [`Error::RestrictNotPhysical`] for a map not into physical; [`Error::CudaTooLarge`] past
-/// the limit; the errors of [`func`] (names, ranges), of [`crate::decide`] and of evaluation.
+/// As [`per_thread_entry`].
 pub fn per_thread(name: &str, doc: &str, map: &Map, names: &[&str]) -> Result<PerThread, Error> {
+    per_thread_entry(name, doc, map, 0, names)
+}
+
+/// Restricts `map` (into physical; its thread is top-level entry `thread` of its domain, which
+/// has at least one other entry) to a thread known at run time, emitted as functions of
+/// [`func`] named `name` (the whole map, by top-level entry, the thread's coordinate moved
+/// first) and `name_v` / `name_x` (the other entries, in order). `names` are the functions'
+/// coordinates: the thread's name first, then the other entries' in the map's order.
+///
+/// 1. every thread's slice is decided (one decision per thread); when all are the same layout
+///    up to their constant, [`PerThread::Uniform`];
+/// 2. else, when `f(t, x) = f(t, 0) ^ f(0, x)` at every position (enumerated: three
+///    evaluations per position), [`PerThread::Xor`];
+/// 3. else [`PerThread::Written`].
+///
+/// `doc` is extended with which case holds. The thread count is bounded by
+/// [`ENUMERATION_LIMIT`] before step 1, the map's size before step 2.
+///
+/// ```
+/// use layout_core::cuda::{per_thread_entry, PerThread};
+/// use layout_core::{Annotated, Space};
+/// // CuTe's order of a thread-value layout is (thread, value): (value, thread) here.
+/// let m = Annotated::new("(value:4,thread:8):(1,4)".parse()?, Space::Logical, Space::Physical)?;
+/// let p = per_thread_entry("at", "", &m.into(), 1, &["thread", "value"])?;
+/// assert_eq!(p.call("t", &["v"], "int32_t"), "(int32_t)at(t, 0) + (int32_t)at_v(v)");
+/// let PerThread::Uniform { full, .. } = p else { unreachable!() };
+/// assert_eq!(full.program.eval(&[3, 1])?, 13); // thread 3, value 1
+/// # Ok::<(), layout_core::Error>(())
+/// ```
+///
+/// # Errors
+/// [`Error::PerThreadEntries`] for a domain of fewer than two top-level entries;
+/// [`Error::RestrictEntry`] for a thread entry past them; [`Error::RestrictNotPhysical`] for a
+/// map not into physical; [`Error::CudaTooLarge`] past the limit; the errors of [`func`]
+/// (names, ranges), of [`crate::decide`] and of evaluation.
+pub fn per_thread_entry(
+    name: &str,
+    doc: &str,
+    map: &Map,
+    thread: usize,
+    names: &[&str],
+) -> Result<PerThread, Error> {
     let entries = map.domain_entry_sizes();
-    let (Some(&threads), true) = (entries.first(), entries.len() >= 2) else {
+    if entries.len() < 2 {
         return Err(Error::PerThreadEntries {
             entries: entries.len(),
         });
-    };
-    // Checked here so that a map into logical is refused before anything is emitted.
-    map.restrict(&[(0, 0)])?;
+    }
+    // Checked here so that a map into logical, or an entry past the domain's, is refused
+    // before anything is emitted.
+    map.restrict(&[(thread, 0)])?;
+    let threads = entries.get(thread).copied().unwrap_or(1);
     if names.len() != entries.len() {
         return Err(Error::CudaNames {
             expected: entries.len(),
@@ -288,12 +356,13 @@ pub fn per_thread(name: &str, doc: &str, map: &Map, names: &[&str]) -> Result<Pe
             limit: ENUMERATION_LIMIT,
         });
     }
-    let full = emit(map, true)?.program;
+    let mut full = emit(map, true)?.program;
+    move_to_front(&mut full, thread);
     // `layout!`'s rule: decide every slice; equal layouts -> constant + that layout.
     let mut common: Option<Program> = None;
     let mut agree = true;
     for t in 0..threads {
-        let d = decide(&map.restrict(&[(0, t)])?, true)?;
+        let d = decide(&map.restrict(&[(thread, t)])?, true)?;
         match layout_form(&Decision { constant: 0, ..d }) {
             Some(p) if common.as_ref().is_none_or(|c| *c == p) => common = Some(p),
             _ => {
@@ -325,23 +394,41 @@ pub fn per_thread(name: &str, doc: &str, map: &Map, names: &[&str]) -> Result<Pe
             limit: ENUMERATION_LIMIT,
         });
     }
-    // XOR-separable: f(t, x) = f(t, 0) ^ f(0, x) at every coordinate; the thread is the
-    // slowest entry, so position (t, x) is t·rest + x.
+    // XOR-separable: f(t, x) = f(t, 0) ^ f(0, x) at every coordinate. `x` runs over the
+    // other entries (last fastest): its digits above the thread's entry are `x / inner`, below
+    // `x % inner`, so position (t, x) is `(x / inner · threads + t) · inner + x % inner`.
+    let inner = entries
+        .get(thread.saturating_add(1)..)
+        .unwrap_or(&[])
+        .iter()
+        .product::<i64>();
     let rest = size.checked_div(threads).unwrap_or(0);
+    // Every value below is a flat index, less than `size`: no overflow.
+    let at = |t: i64, x: i64| -> Result<i64, Error> {
+        let (hi, lo) = (x.checked_div(inner), x.checked_rem(inner));
+        let flat = hi
+            .and_then(|h| h.checked_mul(threads))
+            .and_then(|h| h.checked_add(t))
+            .and_then(|h| h.checked_mul(inner))
+            .and_then(|h| h.checked_add(lo?))
+            .ok_or(Error::Overflow {
+                mode: crate::ModePath::ROOT,
+                what: crate::Quantity::Index,
+            })?;
+        map.eval_index(flat)
+    };
     let mut separable = true;
     'all: for t in 0..threads {
-        // t·rest < size: no overflow.
-        let first = t.saturating_mul(rest);
-        let base = map.eval_index(first)?;
+        let base = at(t, 0)?;
         for x in 0..rest {
-            if map.eval_index(first.saturating_add(x))? != base ^ map.eval_index(x)? {
+            if at(t, x)? != base ^ at(0, x)? {
                 separable = false;
                 break 'all;
             }
         }
     }
     if separable {
-        let zero = emit(&map.restrict(&[(0, 0)])?, true)?.program;
+        let zero = emit(&map.restrict(&[(thread, 0)])?, true)?.program;
         return Ok(PerThread::Xor {
             full: func(
                 name,
@@ -488,10 +575,39 @@ impl LdSplit {
         major: Major,
         names: &[&str],
     ) -> Result<LdSplit, Error> {
+        LdSplit::new_entry(name, docs, map, 0, tile, major, names)
+    }
+
+    /// [`LdSplit::new`] of a map whose thread is top-level entry `thread` (as
+    /// [`per_thread_entry`]: `names` the thread's first, the functions' thread coordinate
+    /// first).
+    ///
+    /// ```
+    /// use layout_core::cuda::{LdSplit, Major};
+    /// use layout_core::{Annotated, Space};
+    /// // (value, thread): thread t, value v at (t/32 + 8v, t%32) of a 32×32 tile.
+    /// let tv = Annotated::new("(value:4,thread:256):(256,1)".parse()?, Space::ThreadValue, Space::Logical)?;
+    /// let g = LdSplit::new_entry("g", ["row", "col"], &tv.into(), 1, [32, 32], Major::Row, &["t", "v"])?;
+    /// let (row, col) = (&g.row.funcs()[0].program, &g.col.funcs()[0].program);
+    /// assert_eq!((row.eval(&[77, 0])?, col.eval(&[77, 0])?), (2, 13));
+    /// # Ok::<(), layout_core::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`tile_index`] and [`per_thread_entry`].
+    pub fn new_entry(
+        name: &str,
+        docs: [&str; 2],
+        map: &Map,
+        thread: usize,
+        tile: [i64; 2],
+        major: Major,
+        names: &[&str],
+    ) -> Result<LdSplit, Error> {
         let ti = tile_index(map, tile)?;
         Ok(LdSplit {
-            row: per_thread(&format!("{name}_row"), docs[0], &ti.row, names)?,
-            col: per_thread(&format!("{name}_col"), docs[1], &ti.col, names)?,
+            row: per_thread_entry(&format!("{name}_row"), docs[0], &ti.row, thread, names)?,
+            col: per_thread_entry(&format!("{name}_col"), docs[1], &ti.col, thread, names)?,
             major,
         })
     }

@@ -10,7 +10,7 @@ use std::process::Command;
 
 use layout_core::cuda::{
     Along, ENUMERATION_LIMIT, LdSplit, Major, PerThread, Source, check_vector, func, per_thread,
-    tile_index,
+    per_thread_entry, tile_index,
 };
 use layout_core::{
     Annotated, Error, IntType, Layout, Map, Space, Swizzle, SwizzleUnit, compose, emit,
@@ -234,6 +234,29 @@ fn case_map(c: &Case) -> Map {
     compose(&smem, &tv(c.tv)).expect("composite")
 }
 
+/// The case's map with its thread-value layout's thread entry moved to entry `pos`, the other
+/// entries keeping their order: the same offsets at the same (thread, others).
+fn case_map_at(c: &Case, pos: usize) -> Map {
+    let mut smem = map(c.smem, Space::Logical, Space::Physical);
+    if let Some((b, m, s)) = c.swizzle {
+        smem = smem
+            .swizzle(Swizzle::from_cute(b, m, s, SwizzleUnit::Elements).expect("swizzle"))
+            .expect("swizzled");
+    }
+    compose(&smem, &tv_at(c.tv, pos)).expect("composite")
+}
+
+/// `layout` (a thread-value layout, thread first) with the thread entry moved to entry `pos`.
+fn tv_at(layout: &str, pos: usize) -> Map {
+    let l: Layout = layout.parse().expect("layout");
+    let n = l.names().len();
+    let order: Vec<usize> = (1..=pos).chain([0]).chain(pos + 1..n).collect();
+    let moved = layout_core::permute(&l, &order).expect("permute");
+    Annotated::new(moved, Space::ThreadValue, Space::Logical)
+        .expect("checked")
+        .into()
+}
+
 fn kind(p: &PerThread) -> &'static str {
     match p {
         PerThread::Uniform { .. } => "Uniform",
@@ -249,58 +272,72 @@ fn per_thread_compiled_equals_brute_force_at_every_thread_and_value() {
     let mut expected = Vec::new();
     let mut kinds = Vec::new();
     for (k, c) in CASES.iter().enumerate() {
-        let m = case_map(c);
-        let name = format!("case{k}");
-        let p = per_thread(&name, c.tv, &m, c.names).expect("per_thread");
-        kinds.push((c.tv, c.kind, kind(&p)));
-        src.add_per_thread(&p);
-        let sizes = m.domain_entry_sizes();
-        let (threads, rest): (i64, i64) = (sizes[0], sizes[1..].iter().product());
-        // The property each kind promises, by brute force over every (t, x).
-        let f = |t: i64, x: i64| case_offset(c, t * rest + x);
-        match p {
-            PerThread::Uniform { .. } => {
-                for t in 0..threads {
-                    for x in 0..rest {
-                        assert_eq!(f(t, x) - f(t, 0), f(0, x) - f(0, 0), "{} t {t} x {x}", c.tv);
+        for pos in 0..c.names.len() {
+            let m = case_map_at(c, pos);
+            let name = format!("case{k}_{pos}");
+            let p = per_thread_entry(&name, c.tv, &m, pos, c.names).expect("per_thread");
+            if pos == 0 {
+                assert_eq!(per_thread(&name, c.tv, &m, c.names), Ok(p.clone()));
+            }
+            kinds.push((c.tv, pos, c.kind, kind(&p)));
+            src.add_per_thread(&p);
+            // The functions' coordinates: the thread first, then the others in order.
+            let sizes = case_map(c).domain_entry_sizes();
+            let (threads, rest): (i64, i64) = (sizes[0], sizes[1..].iter().product());
+            // The property each kind promises, by brute force over every (t, x).
+            let f = |t: i64, x: i64| case_offset(c, t * rest + x);
+            match p {
+                PerThread::Uniform { .. } => {
+                    for t in 0..threads {
+                        for x in 0..rest {
+                            assert_eq!(
+                                f(t, x) - f(t, 0),
+                                f(0, x) - f(0, 0),
+                                "{} t {t} x {x}",
+                                c.tv
+                            );
+                        }
                     }
                 }
-            }
-            PerThread::Xor { .. } => {
-                for t in 0..threads {
-                    for x in 0..rest {
-                        assert_eq!(f(t, x), f(t, 0) ^ f(0, x), "{} t {t} x {x}", c.tv);
+                PerThread::Xor { .. } => {
+                    for t in 0..threads {
+                        for x in 0..rest {
+                            assert_eq!(f(t, x), f(t, 0) ^ f(0, x), "{} t {t} x {x}", c.tv);
+                        }
                     }
                 }
+                PerThread::Written { .. } => {
+                    let broken =
+                        (0..threads).any(|t| (0..rest).any(|x| f(t, x) != f(t, 0) ^ f(0, x)));
+                    assert!(broken, "{}: XOR-separable but emitted as written", c.tv);
+                }
             }
-            PerThread::Written { .. } => {
-                let broken = (0..threads).any(|t| (0..rest).any(|x| f(t, x) != f(t, 0) ^ f(0, x)));
-                assert!(broken, "{}: XOR-separable but emitted as written", c.tv);
+            let params: Vec<String> = c.names.iter().map(|n| format!("uint32_t {n}")).collect();
+            src.add_address(
+                &format!("{name}_at"),
+                "the offset of (thread, rest..)",
+                IntType::I32,
+                &params.join(", "),
+                &p.call(c.names[0], &c.names[1..], "int32_t"),
+            )
+            .expect("address");
+            print_loops(&mut body, &sizes, &|v| {
+                format!("{name}_at({})", v.join(", "))
+            });
+            for (i, coord) in coordinates(&sizes).iter().enumerate() {
+                let i = i as i64;
+                let want = case_offset(c, i);
+                if pos == 0 {
+                    assert_eq!(m.eval_index(i), Ok(want), "{} at {coord:?}: the map", c.tv);
+                }
+                expected.push((format!("{} thread at {pos}, at {coord:?}", c.tv), want));
             }
-        }
-        let params: Vec<String> = c.names.iter().map(|n| format!("uint32_t {n}")).collect();
-        src.add_address(
-            &format!("{name}_at"),
-            "the offset of (thread, rest..)",
-            IntType::I32,
-            &params.join(", "),
-            &p.call(c.names[0], &c.names[1..], "int32_t"),
-        )
-        .expect("address");
-        print_loops(&mut body, &sizes, &|v| {
-            let args: Vec<&str> = v.iter().map(String::as_str).collect();
-            format!("{name}_at({})", args.join(", "))
-        });
-        for (i, coord) in coordinates(&sizes).iter().enumerate() {
-            let i = i as i64;
-            let want = case_offset(c, i);
-            assert_eq!(m.eval_index(i), Ok(want), "{} at {coord:?}: the map", c.tv);
-            expected.push((format!("{} at {coord:?}", c.tv), want));
         }
     }
     body.push_str("return 0;\n}\n");
-    for (tv, want, got) in &kinds {
-        assert_eq!(got, want, "{tv}");
+    // The kind does not depend on where the thread entry is.
+    for (tv, pos, want, got) in &kinds {
+        assert_eq!(got, want, "{tv}, thread at entry {pos}");
     }
     let got = run_cpp(
         "per-thread",
@@ -422,10 +459,27 @@ fn ld_split_compiled_equals_row_times_ld_plus_col_at_two_leading_dimensions() {
     for (k, &(layout, [rows, cols], names)) in SPLITS.iter().enumerate() {
         let m = tv(layout);
         let sizes = m.domain_entry_sizes();
-        for major in [Major::Row, Major::Column] {
-            let name = format!("g{k}{}", if major == Major::Row { "r" } else { "c" });
-            let split =
-                LdSplit::new(&name, ["row", "col"], &m, [rows, cols], major, names).expect("split");
+        // The thread first, and (`new_entry`) last: the same offsets at the same coordinates.
+        for (major, pos) in [Major::Row, Major::Column]
+            .into_iter()
+            .flat_map(|major| [(major, 0), (major, names.len() - 1)])
+        {
+            let name = format!("g{k}{}{pos}", if major == Major::Row { "r" } else { "c" });
+            let split = if pos == 0 {
+                LdSplit::new(&name, ["row", "col"], &m, [rows, cols], major, names)
+            } else {
+                let moved = tv_at(layout, pos);
+                LdSplit::new_entry(
+                    &name,
+                    ["row", "col"],
+                    &moved,
+                    pos,
+                    [rows, cols],
+                    major,
+                    names,
+                )
+            }
+            .expect("split");
             assert_eq!(split.major, major);
             kinds.insert(kind(&split.row));
             kinds.insert(kind(&split.col));
@@ -663,6 +717,10 @@ fn names_entries_and_ranges_are_refused_with_their_variant() {
     assert_eq!(
         per_thread("f", "", &physical("8:1"), &["thread"]),
         Err(Error::PerThreadEntries { entries: 1 })
+    );
+    assert_eq!(
+        per_thread_entry("f", "", &m, 2, &["thread", "value"]),
+        Err(Error::RestrictEntry { entry: 2, rank: 2 })
     );
     assert_eq!(
         per_thread(
