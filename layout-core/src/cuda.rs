@@ -11,9 +11,9 @@
 //! - [`tile_index`] and [`LdSplit`]: a global tile whose leading dimension `ld` is a run-time
 //!   value. Its offset is linear in `ld`, so it is emitted as two static maps,
 //!   `G ∘ M = rest ∘ M + ld · coefficient ∘ M`, each emitted and restricted to a thread.
-//! - [`check_vector`] and [`TileIndex::check_vector`]: the proof, at every coordinate, that the
-//!   last entry of a map moves one aligned vector (a 128-bit access), before a generator emits
-//!   one access for it.
+//! - [`check_vector`] / [`check_vector_entry`] and [`TileIndex::check_vector`]: the proof, at
+//!   every coordinate, that the last (or any) entry of a map moves one aligned vector (a
+//!   128-bit access), before a generator emits one access for it.
 //! - [`Source`]: the text of a `.cu` file: an `@generated` header, `#pragma once`, the
 //!   functions in order between the [`BEGIN`] and [`END`] markers (the part that also compiles
 //!   as plain C++), then the kernels.
@@ -499,9 +499,18 @@ impl TileIndex {
     /// # Errors
     /// As [`check_vector`]: the coefficient first, then the rest.
     pub fn check_vector(&self, major: Major, width: i64) -> Result<(), Error> {
+        let last = self.row.domain_entry_sizes().len().saturating_sub(1);
+        self.check_vector_entry(major, last, width)
+    }
+
+    /// [`TileIndex::check_vector`] along top-level entry `entry` ([`check_vector_entry`]).
+    ///
+    /// # Errors
+    /// As [`check_vector_entry`]: the coefficient first, then the rest.
+    pub fn check_vector_entry(&self, major: Major, entry: usize, width: i64) -> Result<(), Error> {
         let (coefficient, rest) = self.ld_parts(major);
-        check_vector(coefficient, width, Along::Constant)?;
-        check_vector(rest, width, Along::Contiguous)
+        check_vector_entry(coefficient, entry, width, Along::Constant)?;
+        check_vector_entry(rest, entry, width, Along::Contiguous)
     }
 }
 
@@ -703,9 +712,42 @@ impl core::fmt::Display for Along {
 /// [`Along::Contiguous`] whose first offset is not a multiple of `width`;
 /// [`Error::VectorAlong`] at the first position that is not `along`; evaluation errors.
 pub fn check_vector(map: &Map, width: i64, along: Along) -> Result<(), Error> {
-    let last = map.domain_entry_sizes().last().copied().unwrap_or(1);
-    if width < 1 || last.checked_rem(width) != Some(0) {
-        return Err(Error::VectorWidth { width, size: last });
+    let last = map.domain_entry_sizes().len().saturating_sub(1);
+    check_vector_entry(map, last, width, along)
+}
+
+/// [`check_vector`] along top-level entry `entry` of the map's domain: each group of `width`
+/// consecutive values of that entry, the other entries fixed, e.g. the `value` entry of a
+/// `(value, thread)` layout (CuTe's `(thread, value)`). Positions in flat order: the group
+/// starting at flat index `i` (its entry's coordinate a multiple of `width`) is checked whole
+/// before the next; a reported index is the flat index of the position that fails.
+///
+/// ```
+/// use layout_core::cuda::{check_vector_entry, Along};
+/// use layout_core::{Annotated, Error, Map, Space};
+/// // (vec, thread): thread t's 4 elements at 4t .. 4t + 3.
+/// let m: Map = Annotated::new("(vec:4,thread:8):(1,4)".parse()?, Space::Logical, Space::Physical)?.into();
+/// check_vector_entry(&m, 0, 4, Along::Contiguous)?;
+/// assert_eq!(
+///     check_vector_entry(&m, 1, 4, Along::Contiguous),
+///     Err(Error::VectorAlong { along: Along::Contiguous, index: 1, offset: 4, expected: 1 })
+/// );
+/// # Ok::<(), layout_core::Error>(())
+/// ```
+///
+/// # Errors
+/// As [`check_vector`], the width checked against entry `entry`'s size;
+/// [`Error::RestrictEntry`] for an entry past the domain's.
+pub fn check_vector_entry(map: &Map, entry: usize, width: i64, along: Along) -> Result<(), Error> {
+    let entries = map.domain_entry_sizes();
+    let Some(&n) = entries.get(entry) else {
+        return Err(Error::RestrictEntry {
+            entry,
+            rank: entries.len(),
+        });
+    };
+    if width < 1 || n.checked_rem(width) != Some(0) {
+        return Err(Error::VectorWidth { width, size: n });
     }
     let size = map.size();
     if size > ENUMERATION_LIMIT {
@@ -714,8 +756,24 @@ pub fn check_vector(map: &Map, width: i64, along: Along) -> Result<(), Error> {
             limit: ENUMERATION_LIMIT,
         });
     }
-    let mut first = 0i64;
-    while first < size {
+    // One step of the entry's coordinate is `inner` flat indices.
+    let inner = entries
+        .get(entry.saturating_add(1)..)
+        .unwrap_or(&[])
+        .iter()
+        .product::<i64>();
+    let overflow = Error::Overflow {
+        mode: crate::ModePath::ROOT,
+        what: crate::Quantity::Offset,
+    };
+    for first in 0..size {
+        let coordinate = first
+            .checked_div(inner)
+            .and_then(|q| q.checked_rem(n))
+            .ok_or(overflow)?;
+        if coordinate.checked_rem(width) != Some(0) {
+            continue;
+        }
         let v0 = map.eval_index(first)?;
         if along == Along::Contiguous && v0.rem_euclid(width) != 0 {
             return Err(Error::VectorAligned {
@@ -725,14 +783,14 @@ pub fn check_vector(map: &Map, width: i64, along: Along) -> Result<(), Error> {
             });
         }
         for e in 1..width {
-            // first + e < size and v0 + e: a wrap would need offsets near i64::MAX, refused.
-            let index = first.saturating_add(e);
+            // The group lies inside the entry: first + e·inner < size.
+            let index = e
+                .checked_mul(inner)
+                .and_then(|d| first.checked_add(d))
+                .ok_or(overflow)?;
             let offset = map.eval_index(index)?;
             let expected = match along {
-                Along::Contiguous => v0.checked_add(e).ok_or(Error::Overflow {
-                    mode: crate::ModePath::ROOT,
-                    what: crate::Quantity::Offset,
-                })?,
+                Along::Contiguous => v0.checked_add(e).ok_or(overflow)?,
                 Along::Constant => v0,
             };
             if offset != expected {
@@ -744,7 +802,6 @@ pub fn check_vector(map: &Map, width: i64, along: Along) -> Result<(), Error> {
                 });
             }
         }
-        first = first.saturating_add(width);
     }
     Ok(())
 }

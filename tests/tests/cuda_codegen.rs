@@ -9,8 +9,8 @@ use std::fmt::Write as _;
 use std::process::Command;
 
 use layout_core::cuda::{
-    Along, ENUMERATION_LIMIT, LdSplit, Major, PerThread, Source, check_vector, func, per_thread,
-    per_thread_entry, tile_index,
+    Along, ENUMERATION_LIMIT, LdSplit, Major, PerThread, Source, check_vector, check_vector_entry,
+    func, per_thread, per_thread_entry, tile_index,
 };
 use layout_core::{
     Annotated, Error, IntType, Layout, Map, Space, Swizzle, SwizzleUnit, compose, emit,
@@ -536,28 +536,44 @@ fn ld_split_compiled_equals_row_times_ld_plus_col_at_two_leading_dimensions() {
 
 /// The first vector that breaks `along`, by brute force over the map's offsets (flat order)
 /// from the definition: groups of `width` consecutive flat indices inside the last entry.
-fn first_broken(offsets: &[i64], last: i64, width: i64, along: Along) -> Result<(), Error> {
-    if width < 1 || last % width != 0 {
-        return Err(Error::VectorWidth { width, size: last });
+fn first_broken(
+    offsets: &[i64],
+    sizes: &[i64],
+    entry: usize,
+    width: i64,
+    along: Along,
+) -> Result<(), Error> {
+    let n = sizes[entry];
+    if width < 1 || n % width != 0 {
+        return Err(Error::VectorWidth { width, size: n });
     }
-    for (g, group) in offsets.chunks(width as usize).enumerate() {
-        let first = (g as i64) * width;
-        if along == Along::Contiguous && group[0].rem_euclid(width) != 0 {
+    let flat = |c: &[i64]| c.iter().zip(sizes).fold(0, |acc, (&x, &k)| acc * k + x);
+    for (first, c) in coordinates(sizes).iter().enumerate() {
+        if c[entry] % width != 0 {
+            continue;
+        }
+        let first = first as i64;
+        let v0 = offsets[first as usize];
+        if along == Along::Contiguous && v0.rem_euclid(width) != 0 {
             return Err(Error::VectorAligned {
                 index: first,
-                offset: group[0],
+                offset: v0,
                 width,
             });
         }
-        for (e, &o) in group.iter().enumerate() {
+        for e in 0..width {
+            let mut ce = c.clone();
+            ce[entry] += e;
+            let index = flat(&ce);
+            let o = offsets[index as usize];
             let expected = match along {
-                Along::Contiguous => group[0] + e as i64,
-                Along::Constant => group[0],
+                Along::Contiguous => v0 + e,
+                Along::Constant => v0,
             };
             if o != expected {
                 return Err(Error::VectorAlong {
                     along,
-                    index: first + e as i64,
+                    index,
                     offset: o,
                     expected,
                 });
@@ -576,6 +592,8 @@ fn check_vector_equals_a_brute_force_search_for_the_first_broken_vector() {
         "(thread:8,vec:4):(1,8)", // strided
         "(thread:8,vec:4):(4,_)", // broadcast: constant
         "(thread:4,value:2,vec:8):(16,8,1)",
+        "(vec:4,thread:8):(1,4)", // the vector first: CuTe's (thread, vec)
+        "(value:8,thread:(16,8)):(1,(8,128))",
         "(thread:4,vec:4):(-4,1)",        // negative offsets, aligned
         "(thread:4,vec:4):(-5,1)",        // negative offsets, misaligned
         "(thread:4,vec:(2,4)):(8,(1,2))", // the vector's halves interleaved
@@ -602,16 +620,22 @@ fn check_vector_equals_a_brute_force_search_for_the_first_broken_vector() {
         let offsets: Vec<i64> = (0..m.size())
             .map(|i| m.eval_index(i).expect("offset"))
             .collect();
-        let last = *m.domain_entry_sizes().last().expect("an entry");
+        let sizes = m.domain_entry_sizes();
+        let last = sizes.len() - 1;
         for width in [0, 1, 2, 3, 4, 8, 16, -4] {
             for along in [Along::Contiguous, Along::Constant] {
-                let want = first_broken(&offsets, last, width, along);
-                assert_eq!(
-                    check_vector(m, width, along),
-                    want,
-                    "{what}, width {width}, {along:?}"
-                );
-                outcomes.insert(want.map_err(|e| e.rule()).err().unwrap_or("ok"));
+                for entry in 0..sizes.len() {
+                    let want = first_broken(&offsets, &sizes, entry, width, along);
+                    assert_eq!(
+                        check_vector_entry(m, entry, width, along),
+                        want,
+                        "{what}, entry {entry}, width {width}, {along:?}"
+                    );
+                    if entry == last {
+                        assert_eq!(check_vector(m, width, along), want, "{what}");
+                    }
+                    outcomes.insert(want.map_err(|e| e.rule()).err().unwrap_or("ok"));
+                }
             }
         }
     }
@@ -649,6 +673,24 @@ fn tile_vectors_are_proven_for_the_major_they_move_along() {
     assert_eq!(
         load4.check_vector(Major::Row, 3),
         Err(Error::VectorWidth { width: 3, size: 4 })
+    );
+    // A tiled copy's (value, thread) layout over a 64×16 tile (`copy::TiledCopy` of 16×8
+    // threads, 8 values): a thread's 8 values run down a column, one vector of a
+    // column-major tile.
+    let copy = tile_index(&tv("(value:8,thread:(16,8)):(16,(1,128))"), [64, 16]).expect("copy");
+    assert_eq!(copy.check_vector_entry(Major::Column, 0, 8), Ok(()));
+    assert_eq!(
+        copy.check_vector_entry(Major::Row, 0, 8),
+        Err(Error::VectorAlong {
+            along: Along::Constant,
+            index: 128,
+            offset: 1,
+            expected: 0
+        })
+    );
+    assert_eq!(
+        copy.check_vector_entry(Major::Column, 2, 8),
+        Err(Error::RestrictEntry { entry: 2, rank: 2 })
     );
 }
 
