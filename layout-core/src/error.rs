@@ -1177,6 +1177,65 @@ pub enum Error {
         /// The limit, [`crate::copy::COMMON_VECTOR_LIMIT`].
         limit: i64,
     },
+    /// A name given to [`crate::cuda`] that is not a C identifier (letters, digits and `_`, not
+    /// starting with a digit), that is one of the temporaries `t0`, `t1`, … of the emitted
+    /// code, or a coordinate name given twice or equal to the function's name.
+    CudaName {
+        /// Which: `None` the function's name, `Some(i)` coordinate `i`'s.
+        position: Option<usize>,
+    },
+    /// [`crate::cuda`] given another number of coordinate names than the function has
+    /// coordinates (top-level entries of its map).
+    CudaNames {
+        /// The function's coordinates.
+        expected: usize,
+        /// The names given.
+        found: usize,
+    },
+    /// [`crate::cuda::per_thread`] of a map whose domain has fewer than two top-level entries:
+    /// the thread (entry 0) and what each thread holds.
+    PerThreadEntries {
+        /// The domain's top-level entries.
+        entries: usize,
+    },
+    /// A proof of [`crate::cuda`] that enumerates positions (or threads) past
+    /// [`crate::cuda::ENUMERATION_LIMIT`].
+    CudaTooLarge {
+        /// Positions (or threads) it would enumerate.
+        size: i64,
+        /// The limit.
+        limit: i64,
+    },
+    /// [`crate::cuda::check_vector`] with a width that is not a positive divisor of the size
+    /// of the map's last top-level entry.
+    VectorWidth {
+        /// The width, in elements.
+        width: i64,
+        /// The size of the last entry.
+        size: i64,
+    },
+    /// [`crate::cuda::check_vector`]: a vector whose first offset is not a multiple of its
+    /// width, so one access would be misaligned.
+    VectorAligned {
+        /// The flat index of the vector's first position.
+        index: i64,
+        /// Its offset, in elements.
+        offset: i64,
+        /// The width, in elements.
+        width: i64,
+    },
+    /// [`crate::cuda::check_vector`]: a position of a vector whose offset breaks the rule
+    /// `along` (not the first offset plus its place in the vector, or not the first offset).
+    VectorAlong {
+        /// The rule.
+        along: crate::cuda::Along,
+        /// The flat index of the position.
+        index: i64,
+        /// Its offset, in elements.
+        offset: i64,
+        /// The offset the rule asks for.
+        expected: i64,
+    },
 }
 
 /// Which quantity overflowed in [`Error::Overflow`].
@@ -3487,6 +3546,126 @@ impl Error {
                 },
                 Some(&|f| {
                     f.write_str("give a layout or a swizzled layout as the second map, or restrict both maps to one thread's partition")
+                }),
+            ),
+            Error::CudaName { position } => row(
+                part,
+                w,
+                "cuda-name",
+                &|f| match position {
+                    None => f.write_str("the function's name is not a C identifier"),
+                    Some(i) => write!(
+                        f,
+                        "the name of coordinate {i} is not a C identifier distinct from the function's and the other coordinates' names"
+                    ),
+                },
+                Some(&|f| {
+                    f.write_str("give letters, digits and `_`, not starting with a digit, each coordinate its own name, and no name `t0`, `t1`, …: those are the emitted code's temporaries")
+                }),
+            ),
+            Error::CudaNames { expected, found } => row(
+                part,
+                w,
+                "cuda-names",
+                &|f| {
+                    write!(
+                        f,
+                        "the function has {expected} coordinates, but {found} names were given"
+                    )
+                },
+                Some(&|f| {
+                    write!(
+                        f,
+                        "give one name per top-level entry of the map's domain, {expected} in all"
+                    )
+                }),
+            ),
+            Error::PerThreadEntries { entries } => row(
+                part,
+                w,
+                "per-thread-entries",
+                &|f| {
+                    write!(
+                        f,
+                        "a map restricted to one thread needs the thread and at least one other top-level entry, but its domain has {entries}"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("give the map's domain as `(thread, value, ..)`, the thread first; a thread-only map is one function of the thread (`func`)")
+                }),
+            ),
+            Error::CudaTooLarge { size, limit } => row(
+                part,
+                w,
+                "too-large",
+                &|f| {
+                    write!(
+                        f,
+                        "the proof enumerates {size} positions, past the limit of {limit}"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("prove it on one tile of the map (a thread block's), whose offsets the others repeat")
+                }),
+            ),
+            Error::VectorWidth { width, size } => row(
+                part,
+                w,
+                "vector-width",
+                &|f| {
+                    write!(
+                        f,
+                        "a vector of {width} elements does not divide the map's last entry of size {size}"
+                    )
+                },
+                Some(&|f| {
+                    write!(
+                        f,
+                        "make the vector the last top-level entry of the domain, its width a positive divisor of {size}"
+                    )
+                }),
+            ),
+            Error::VectorAligned {
+                index,
+                offset,
+                width,
+            } => row(
+                part,
+                w,
+                "vector-aligned",
+                &|f| {
+                    write!(
+                        f,
+                        "the vector from flat index {index} starts at offset {offset}, not a multiple of its width {width}"
+                    )
+                },
+                Some(&|f| {
+                    write!(
+                        f,
+                        "a vector of {width} elements starts at a multiple of {width}: pad the strides, or move a narrower vector"
+                    )
+                }),
+            ),
+            Error::VectorAlong {
+                along,
+                index,
+                offset,
+                expected,
+            } => row(
+                part,
+                w,
+                match along {
+                    crate::cuda::Along::Contiguous => "vector-contiguous",
+                    crate::cuda::Along::Constant => "vector-constant",
+                },
+                &|f| {
+                    write!(
+                        f,
+                        "flat index {index} of a vector is at offset {offset}, not {expected}: the map is not {along} along the vector"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("move a narrower vector, or lay the values out so that each vector's elements are consecutive (and its row index constant)")
                 }),
             ),
         }

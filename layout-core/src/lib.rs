@@ -58,6 +58,10 @@
 //!   returned only if it satisfies CuTe's own postconditions (spec: Postconditions).
 //! - **A kernel's layouts:** [`mma`] (CuTe's `make_tiled_mma` with its partitions of A, B
 //!   and C, and the `ldmatrix` copies that feed it, as checked thread-value layouts).
+//! - **CUDA generation:** [`cuda`] (emitted programs as `__host__ __device__` functions
+//!   range-checked for 32 bits, a thread-value composite restricted to a run-time thread with
+//!   the XOR split of swizzles, run-time leading dimensions kept as a factor, vector proofs,
+//!   the `.cu` file's assembly).
 //! - **Tiled copies:** [`copy`] (CuTe's `make_tiled_copy`, `partition_S`/`partition_D`, the
 //!   vector width a copy moves, checked; CuTe's `max_common_vector`).
 //! - **Residue tiles:** [`residue`] (a divide whose tile need not divide the tensor, CuTe's
@@ -123,6 +127,7 @@ extern crate std;
 mod alias;
 pub mod banks;
 pub mod copy;
+pub mod cuda;
 pub mod cute;
 mod decide;
 mod dense;

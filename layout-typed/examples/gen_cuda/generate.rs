@@ -9,35 +9,23 @@
 //! their XOR swizzles, the thread-value layouts of the loads and stores, the tile grids, and the
 //! global tiles. A global matrix with a run-time leading dimension `ld` is
 //! `({m},{n}):({ld},1)`, `index = i32` (a `Dynamic`, checked on the host: [`typed_addresses`]).
-//! Its offset is linear in its strides, and so is every composite `G ∘ TV` (the right operand's
-//! value is unflattened into `G`'s leaves, which do not depend on the strides), so the generator
-//! emits it as two static maps: `G ∘ TV = COL ∘ TV + ld · ROW ∘ TV`, where `ROW = (32,32):(1,_)`
-//! is the coefficient of `ld` and `COL = (32,32):(_,1)` the static rest (`_` = broadcast). Each
-//! is decided and emitted by `layout_core::emit`, rendered by `Program::to_c` in `uint32_t` (so
-//! that `/` and `%` by powers of two are shifts and masks) after the range check of both
-//! `IntType::U32` and `IntType::I32`; the address functions add the parts in `int32_t` (no
-//! wrap-around, so the compiler folds them into 64-bit pointer steps). The host must check
-//! `(rows - 1)·ld + cols - 1 ≤ INT32_MAX` (`gen_fits_i32`, the `index = i32` check of the
-//! `Dynamic` layout).
 //!
-//! **Restricted to one thread.** Each thread-value composite is restricted to `thread = t` at
-//! run time as `layout!(restrict(M, thread = t))` does (spec: Restriction): every slice is decided; when
-//! all are the same layout the code is `M(t, 0)` once per thread plus that layout of the value
-//! (`NAME` and `NAME_v`). A swizzled composite has different slices, but a swizzle is linear over
-//! XOR: when `f(t, x) = f(t, 0) ^ f(0, x)` at every coordinate (checked by enumeration; it holds
-//! when the thread's and the value's parts of the swizzle's argument have disjoint bits), the
-//! code is `M(t, 0)` once per thread XOR the restriction to thread 0 (`NAME` and `NAME_x`).
-//! Otherwise the composite as written with `t` substituted (`NAME` alone).
-//!
-//! **Vectors.** A thread-value layout whose last entry is named `vec` moves vectors: the
-//! generator proves, at every coordinate, that the vector's elements are contiguous and its
-//! first offset aligned (and that the coefficient of `ld` is constant over it; the host checks
-//! that `ld` is a multiple of the vector), and only then emits one 128-bit access at
-//! `NAME(.., vec = 0)`.
+//! **How it is emitted.** By `layout_core::cuda` (see its documentation and `docs/gpu.md`):
+//! `per_thread` restricts each thread-value composite to a run-time thread (one layout per
+//! thread, or the XOR split of a swizzle, or the composite as written); `LdSplit` keeps `ld` a
+//! factor, `G ∘ TV = COL ∘ TV + ld · ROW ∘ TV`, each part emitted in `uint32_t` after the
+//! range checks of `uint32_t` and `int32_t`, the parts added in `int32_t` by the address
+//! functions (the host checks `(rows - 1)·ld + cols - 1 ≤ INT32_MAX`, `gen_fits_i32`); the
+//! vector proofs (`check_vector`, `TileIndex::check_vector`) come before every 128-bit access,
+//! which is emitted at `NAME(.., vec = 0)`; `Source` assembles the file. `T_ROW` and `T_COL`
+//! below are the typed reference of the two parts (`typed_reference`).
 
 use std::fmt::Write as _;
 
-use layout_typed::core_algebra::{self as lc, Decision, Error, IntType, Map, Program};
+use layout_typed::core_algebra::cuda::{
+    Along, Func, LdSplit, Major, PerThread, Source, check_vector, func, per_thread, tile_index,
+};
+use layout_typed::core_algebra::{self as lc, Error, IntType, Map};
 use layout_typed::prelude::*;
 
 /// Transpose (a): rows and columns of the square fp32 matrix.
@@ -98,360 +86,156 @@ layout! {
     pub const S_GRID_COL = (128,512):(_,64), logical -> physical, index = i32;
 }
 
-/// One emitted addressing function: `layout_core::emit`'s program, rendered by
-/// `Program::to_c(name, IntType::U32, true)` (which range-checks every value first).
-#[derive(Clone, Debug)]
-pub struct Func {
-    /// The C name.
-    pub name: String,
-    /// What it computes (a comment above it).
-    pub doc: String,
-    /// The emitted program, its coordinates named.
-    pub program: Program,
-    /// The CUDA text (`__host__ __device__ __forceinline__`).
-    pub c: String,
-}
-
-fn func(name: &str, doc: &str, mut program: Program, names: &[&str]) -> Result<Func, Error> {
-    program.names = names.iter().map(|s| (*s).to_string()).collect();
-    // Unsigned, so that `/` and `%` by powers of two are shifts and masks; every value also
-    // fits `int32_t`, which the address functions convert the parts to.
-    program.check_range(IntType::I32)?;
-    let c = program.to_c(name, IntType::U32, true)?;
-    Ok(Func {
-        name: name.to_string(),
-        doc: doc.to_string(),
-        program,
-        c,
-    })
-}
-
-/// A thread-value composite restricted to `thread = t` at run time (entry 0), as `layout!`
-/// does it, plus one rule for swizzles.
-#[derive(Clone, Debug)]
-pub enum PerThread {
-    /// Every thread's slice is the same layout (`layout!`'s rule; spec: Restriction): `full(t, 0, ..)`
-    /// once per thread, plus `value` (that layout, constant 0) of the other coordinates.
-    Uniform {
-        /// The composite, by top-level entry.
-        full: Func,
-        /// The common slice.
-        value: Func,
-    },
-    /// The slices differ, but `f(t, x) = f(t, 0) ^ f(0, x)` at every coordinate: a swizzle is
-    /// linear over XOR, and here the thread's and the other coordinates' parts of its argument
-    /// have disjoint bits. `full(t, 0, ..)` once per thread, XOR `value` (the restriction to
-    /// thread 0, emitted).
-    Xor {
-        /// The composite, by top-level entry.
-        full: Func,
-        /// The restriction to thread 0.
-        value: Func,
-    },
-    /// Neither: the composite (emitted by entry) with `t` substituted.
-    Written {
-        /// The composite, by top-level entry.
-        full: Func,
-    },
-}
-
-impl PerThread {
-    /// The functions, in order.
-    #[must_use]
-    pub fn funcs(&self) -> Vec<&Func> {
-        match self {
-            PerThread::Uniform { full, value } | PerThread::Xor { full, value } => {
-                vec![full, value]
-            }
-            PerThread::Written { full } => vec![full],
-        }
-    }
-
-    /// C text of the offset at thread `t` and the other coordinates `rest`, each additive part
-    /// converted to `ty` (the emitted functions are `uint32_t`).
-    fn call(&self, t: &str, rest: &[&str], ty: &str) -> String {
-        let zeros = vec!["0"; rest.len()].join(", ");
-        let rest = rest.join(", ");
-        match self {
-            PerThread::Uniform { full, value } => {
-                format!(
-                    "({ty}){}({t}, {zeros}) + ({ty}){}({rest})",
-                    full.name, value.name
-                )
-            }
-            PerThread::Xor { full, value } => {
-                format!(
-                    "({ty})({}({t}, {zeros}) ^ {}({rest}))",
-                    full.name, value.name
-                )
-            }
-            PerThread::Written { full } => format!("({ty}){}({t}, {rest})", full.name),
-        }
-    }
-}
-
-fn entry_size(shape: &lc::Tree<i64>, e: usize) -> i64 {
-    match shape {
-        lc::Tree::Tuple(v) => v[e].leaves().into_iter().product(),
-        lc::Tree::Leaf(n) => *n,
-    }
-}
-
-fn per_thread(name: &str, doc: &str, map: &Map, names: &[&str]) -> Result<PerThread, Error> {
-    let full = lc::emit(map, true)?.program;
-    let threads = entry_size(&map.domain_shape(), 0);
-    // `layout!`'s rule: decide every slice; equal layouts -> constant + that layout.
-    let mut common: Option<Program> = None;
-    let mut agree = true;
-    for t in 0..threads {
-        let slice = map.restrict(&[(0, t)])?;
-        let d = lc::decide(&slice, true)?;
-        match lc::layout_form(&Decision { constant: 0, ..d }) {
-            Some(p) if common.as_ref().is_none_or(|c| *c == p) => common = Some(p),
-            _ => {
-                agree = false;
-                break;
-            }
-        }
-    }
-    if let (true, Some(p)) = (agree, common) {
-        return Ok(PerThread::Uniform {
-            full: func(
-                name,
-                &format!("{doc}; every thread's slice the same layout"),
-                full,
-                names,
-            )?,
-            value: func(
-                &format!("{name}_v"),
-                &format!("{doc}: the slice common to every thread, minus its constant"),
-                p,
-                &names[1..],
-            )?,
-        });
-    }
-    // XOR-separable: f(t, x) = f(t, 0) ^ f(0, x) at every coordinate.
-    let rest = map.size() / threads;
-    let mut separable = true;
-    'all: for t in 0..threads {
-        let base = map.eval_index(t * rest)?;
-        for x in 0..rest {
-            if map.eval_index(t * rest + x)? != base ^ map.eval_index(x)? {
-                separable = false;
-                break 'all;
-            }
-        }
-    }
-    if separable {
-        let zero = lc::emit(&map.restrict(&[(0, 0)])?, true)?.program;
-        return Ok(PerThread::Xor {
-            full: func(
-                name,
-                &format!("{doc}; slices differ, but f(t, x) = f(t, 0) ^ f(0, x)"),
-                full,
-                names,
-            )?,
-            value: func(
-                &format!("{name}_x"),
-                &format!("{doc}: the restriction to thread 0"),
-                zero,
-                &names[1..],
-            )?,
-        });
-    }
-    Ok(PerThread::Written {
-        full: func(
-            name,
-            &format!("{doc}; slices differ, as written"),
-            full,
-            names,
-        )?,
-    })
-}
-
-/// How a map behaves along its last entry (a vector of `n` elements).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Along {
-    /// `f(.., e) = f(.., 0) + e` and `n | f(.., 0)`.
-    Contiguous,
-    /// `f(.., e) = f(.., 0)`.
-    Constant,
-}
-
-/// Checks at every coordinate that `map` is `how` along its last entry, of size `n`.
-///
-/// # Errors
-/// A description of the first coordinate where it is not.
-pub fn check_vector(map: &Map, n: i64, how: Along) -> Result<(), String> {
-    let size = map.size();
-    for i in 0..size {
-        let e = i % n;
-        let (v, v0) = (
-            map.eval_index(i).map_err(|x| x.to_string())?,
-            map.eval_index(i - e).map_err(|x| x.to_string())?,
-        );
-        let ok = match how {
-            Along::Contiguous => v == v0 + e && v0 % n == 0,
-            Along::Constant => v == v0,
-        };
-        if !ok {
-            return Err(format!(
-                "flat index {i}: offset {v}, vector start {v0}: not {how:?} over {n} elements"
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// [`check_vector`], or a panic naming the map: a vector access is emitted only when proven.
-fn vector(map: &Map, n: i64, how: Along, what: &str) {
-    if let Err(e) = check_vector(map, n, how) {
-        panic!("{what}: {e}");
-    }
-}
-
-/// Everything the `.cu` file holds: the addressing functions (in order) and the kernels.
+/// Everything the `.cu` file holds.
 #[derive(Clone, Debug)]
 pub struct Generated {
-    /// Per-thread maps: name → restricted emission.
-    pub per_thread: Vec<PerThread>,
-    /// Block maps (coordinates `by`, `bx`).
-    pub grid: Vec<Func>,
-    /// The address functions that combine them (C text), used by the kernels.
-    pub addresses: String,
-    /// The kernels (CUDA text).
-    pub kernels: String,
+    /// Every emitted function, in the file's order.
+    funcs: Vec<Func>,
+    /// The file.
+    pub source: Source,
 }
 
 impl Generated {
-    /// Every emitted function.
+    /// Every emitted function, in the file's order.
     #[must_use]
     pub fn funcs(&self) -> Vec<&Func> {
-        let mut out: Vec<&Func> = self.per_thread.iter().flat_map(PerThread::funcs).collect();
-        out.extend(self.grid.iter());
-        out
+        self.funcs.iter().collect()
     }
 }
 
-/// Runs the algebra: composes, restricts, decides, emits, checks vectors.
+/// What the file's header says below its `@generated` line.
+const NOTES: &str =
+    "Do not edit: every address below is `layout_core::emit` output for the `layout!` items of
+generate.rs, in uint32_t (every value range-checked for uint32_t and int32_t at generation
+time), restricted to one thread as `layout!(restrict(.., thread = t))` does (or XOR-split,
+see generate.rs). The offsets of a global tile are `COL ∘ TV + ld · ROW ∘ TV` with the
+leading dimension `ld` at run time, added in int32_t: the host must check that
+(rows-1)·ld + cols-1 fits int32_t (gen_fits_i32) and, for the 16-byte accesses, that ld
+is a multiple of the vector (gen_vector_ok) and the pointers 16-byte aligned.";
+
+/// The host checks of the global layouts, at the end of the addressing part.
+const HOST_CHECKS: &str = "// The run-time check of the global layouts `({m},{n}):({ld},1), index = i32`.
+static inline bool gen_fits_i32(int64_t rows, int64_t cols, int64_t ld) {
+    return rows >= 1 && cols >= 1 && ld >= cols && (rows - 1) * ld + (cols - 1) <= (int64_t)INT32_MAX;
+}
+// 16-byte accesses stay aligned when ld is a multiple of the vector's elements.
+static inline bool gen_vector_ok(int64_t ld, int64_t elements) { return ld % elements == 0; }
+";
+
+/// Runs the algebra (`layout_core::cuda`): composes, restricts, decides, emits, proves the
+/// vectors, and assembles the file.
 ///
 /// # Errors
-/// Any error of the algebra (none for these layouts).
-///
-/// # Panics
-/// When a vector access is not proven contiguous and aligned.
+/// Any error of the algebra (none for these layouts), among them a vector access that is not
+/// proven contiguous and aligned (`Error::VectorAligned`, `Error::VectorAlong`).
 #[allow(clippy::too_many_lines)]
 pub fn generate() -> Result<Generated, Error> {
     let tl = ["thread", "value"];
     let tv4 = ["thread", "vec"];
     let sv = ["thread", "value", "vec"];
-    let pt = |name: &str, doc: &str, m: Map, names: &[&str]| per_thread(name, doc, &m, names);
+    let (t_tile, s_tile) = ([32, 32], [128, 64]);
 
     // (a) scalar transpose
-    let t_smem_load = pt(
+    let t_smem_load = per_thread(
         "t_smem_load",
         "T_SMEM ∘ T_LOAD",
-        compose(T_SMEM, T_LOAD).to_map()?,
+        &compose(T_SMEM, T_LOAD).to_map()?,
         &tl,
     )?;
-    let t_smem_store = pt(
+    let t_smem_store = per_thread(
         "t_smem_store",
         "T_SMEM ∘ T_STORE",
-        compose(T_SMEM, T_STORE).to_map()?,
+        &compose(T_SMEM, T_STORE).to_map()?,
         &tl,
     )?;
-    let t_load_row = pt(
-        "t_load_row",
-        "T_ROW ∘ T_LOAD",
-        compose(T_ROW, T_LOAD).to_map()?,
+    // The input row-major, the output its transpose: column-major in the input's coordinates.
+    let t_load = LdSplit::new(
+        "t_load",
+        ["T_ROW ∘ T_LOAD", "T_COL ∘ T_LOAD"],
+        &T_LOAD.to_map()?,
+        t_tile,
+        Major::Row,
         &tl,
     )?;
-    let t_load_col = pt(
-        "t_load_col",
-        "T_COL ∘ T_LOAD",
-        compose(T_COL, T_LOAD).to_map()?,
+    let t_store = LdSplit::new(
+        "t_store",
+        ["T_ROW ∘ T_STORE", "T_COL ∘ T_STORE"],
+        &T_STORE.to_map()?,
+        t_tile,
+        Major::Column,
         &tl,
     )?;
-    let t_store_row = pt(
-        "t_store_row",
-        "T_ROW ∘ T_STORE",
-        compose(T_ROW, T_STORE).to_map()?,
-        &tl,
+    // (a) with 128-bit global accesses, proven contiguous and aligned for every ld that is a
+    // multiple of 4
+    tile_index(&T_LOAD4.to_map()?, t_tile)?.check_vector(Major::Row, 4)?;
+    let t4_load = LdSplit::new(
+        "t4_load",
+        ["T_ROW ∘ T_LOAD4", "T_COL ∘ T_LOAD4"],
+        &T_LOAD4.to_map()?,
+        t_tile,
+        Major::Row,
+        &tv4,
     )?;
-    let t_store_col = pt(
-        "t_store_col",
-        "T_COL ∘ T_STORE",
-        compose(T_COL, T_STORE).to_map()?,
-        &tl,
+    tile_index(&T_STORE4.to_map()?, t_tile)?.check_vector(Major::Column, 4)?;
+    let t4_store = LdSplit::new(
+        "t4_store",
+        ["T_ROW ∘ T_STORE4", "T_COL ∘ T_STORE4"],
+        &T_STORE4.to_map()?,
+        t_tile,
+        Major::Column,
+        &tv4,
     )?;
-    // (a) with 128-bit global accesses
-    let m = compose(T_ROW, T_LOAD4).to_map()?;
-    vector(&m, 4, Along::Constant, "T_ROW ∘ T_LOAD4");
-    let t4_load_row = pt("t4_load_row", "T_ROW ∘ T_LOAD4", m, &tv4)?;
-    let m = compose(T_COL, T_LOAD4).to_map()?;
-    vector(&m, 4, Along::Contiguous, "T_COL ∘ T_LOAD4");
-    let t4_load_col = pt("t4_load_col", "T_COL ∘ T_LOAD4", m, &tv4)?;
-    let m = compose(T_ROW, T_STORE4).to_map()?;
-    vector(&m, 4, Along::Contiguous, "T_ROW ∘ T_STORE4");
-    let t4_store_row = pt("t4_store_row", "T_ROW ∘ T_STORE4", m, &tv4)?;
-    let m = compose(T_COL, T_STORE4).to_map()?;
-    vector(&m, 4, Along::Constant, "T_COL ∘ T_STORE4");
-    let t4_store_col = pt("t4_store_col", "T_COL ∘ T_STORE4", m, &tv4)?;
-    let t4_smem_load = pt(
+    let t4_smem_load = per_thread(
         "t4_smem_load",
         "T_SMEM ∘ T_LOAD4",
-        compose(T_SMEM, T_LOAD4).to_map()?,
+        &compose(T_SMEM, T_LOAD4).to_map()?,
         &tv4,
     )?;
-    let t4_smem_store = pt(
+    let t4_smem_store = per_thread(
         "t4_smem_store",
         "T_SMEM ∘ T_STORE4",
-        compose(T_SMEM, T_STORE4).to_map()?,
+        &compose(T_SMEM, T_STORE4).to_map()?,
         &tv4,
     )?;
-    // (b) staging copy: every access a vector of 8 halves
-    let mut s = Vec::new();
-    for (tag, m_smem, m_row, m_col) in [
+    // (b) staging copy: every access a vector of 8 halves, in shared and in global memory
+    let mut staging = Vec::new();
+    for (tag, tv, m_smem, m_tv) in [
         (
             "in",
+            "S_IN",
             compose(S_SMEM, S_IN).to_map()?,
-            compose(S_ROW, S_IN).to_map()?,
-            compose(S_COL, S_IN).to_map()?,
+            S_IN.to_map()?,
         ),
         (
             "out",
+            "S_OUT",
             compose(S_SMEM, S_OUT).to_map()?,
-            compose(S_ROW, S_OUT).to_map()?,
-            compose(S_COL, S_OUT).to_map()?,
+            S_OUT.to_map()?,
         ),
     ] {
-        let tv = if tag == "in" { "S_IN" } else { "S_OUT" };
-        vector(&m_smem, 8, Along::Contiguous, "S_SMEM");
-        vector(&m_row, 8, Along::Constant, "S_ROW");
-        vector(&m_col, 8, Along::Contiguous, "S_COL");
-        s.push(pt(
-            &format!("s_smem_{tag}"),
-            &format!("S_SMEM ∘ {tv}"),
-            m_smem,
-            &sv,
-        )?);
-        s.push(pt(
-            &format!("s_{tag}_row"),
-            &format!("S_ROW ∘ {tv}"),
-            m_row,
-            &sv,
-        )?);
-        s.push(pt(
-            &format!("s_{tag}_col"),
-            &format!("S_COL ∘ {tv}"),
-            m_col,
-            &sv,
-        )?);
+        check_vector(&m_smem, 8, Along::Contiguous)?;
+        tile_index(&m_tv, s_tile)?.check_vector(Major::Row, 8)?;
+        staging.push((
+            per_thread(
+                &format!("s_smem_{tag}"),
+                &format!("S_SMEM ∘ {tv}"),
+                &m_smem,
+                &sv,
+            )?,
+            LdSplit::new(
+                &format!("s_{tag}"),
+                [&format!("S_ROW ∘ {tv}"), &format!("S_COL ∘ {tv}")],
+                &m_tv,
+                s_tile,
+                Major::Row,
+                &sv,
+            )?,
+        ));
     }
     let grid_fn = |name: &str, doc: &str, m: Map| -> Result<Func, Error> {
         func(name, doc, lc::emit(&m, true)?.program, &["by", "bx"])
     };
-    let grid = vec![
+    let grid = [
         grid_fn(
             "t_grid_row",
             "T_GRID_ROW: first row of tile (by, bx)",
@@ -484,86 +268,101 @@ pub fn generate() -> Result<Generated, Error> {
         )?,
     ];
 
-    // The address functions the kernels call: tile origin + the thread's element, `ld` run-time.
-    let mut a = String::new();
-    let addr = |a: &mut String, name: &str, doc: &str, params: &str, body: String| {
-        let _ = writeln!(
-            a,
-            "// {doc}\n__host__ __device__ __forceinline__ int32_t {name}({params}) {{\n    return {body};\n}}\n"
-        );
+    let mut src = Source::new(
+        "`cargo run -p layout-typed --example gen_cuda` (layout-typed/examples/gen_cuda/).",
+        NOTES,
+    );
+    let mut funcs: Vec<Func> = Vec::new();
+    let mut add = |src: &mut Source, fs: Vec<&Func>| {
+        for f in fs {
+            src.add_func(f);
+            funcs.push(f.clone());
+        }
     };
+    add(&mut src, t_smem_load.funcs());
+    add(&mut src, t_smem_store.funcs());
+    for split in [&t_load, &t_store, &t4_load, &t4_store] {
+        add(&mut src, split.funcs());
+    }
+    add(&mut src, t4_smem_load.funcs());
+    add(&mut src, t4_smem_store.funcs());
+    for (smem, split) in &staging {
+        add(&mut src, smem.funcs());
+        add(&mut src, split.funcs());
+    }
+    add(&mut src, grid.iter().collect());
+
+    // The address functions the kernels call: the tile's origin + the thread's element, `ld`
+    // run-time.
+    let ty = IntType::I32;
     let tvp = "uint32_t by, uint32_t bx, uint32_t thread, uint32_t value, int32_t ld";
     for (g, sfx, what) in [
         ("t_grid", "", ""),
         ("t_rgrid", "_r", ", tiles in the 2-level raster order"),
     ] {
-        addr(
-            &mut a,
+        src.add_address(
             &format!("t_in{sfx}"),
             &format!(
                 "(a) input element of (block, thread, value): G_in = T_COL + ld·T_ROW at the tile's origin + the thread's element{what}"
             ),
+            ty,
             tvp,
-            format!(
-                "((int32_t){g}_col(by, bx) + ld * (int32_t){g}_row(by, bx))\n        + ({}) + ld * ({})",
-                t_load_col.call("thread", &["value"], "int32_t"),
-                t_load_row.call("thread", &["value"], "int32_t")
+            &format!(
+                "((int32_t){g}_col(by, bx) + ld * (int32_t){g}_row(by, bx))\n        + {}",
+                t_load.call("thread", &["value"], "ld", "int32_t")
             ),
-        );
-        addr(
-            &mut a,
+        )?;
+        src.add_address(
             &format!("t_out{sfx}"),
             &format!(
                 "(a) output element: the transpose in the input's coordinates, T_ROW + ld·T_COL{what}"
             ),
+            ty,
             tvp,
-            format!(
-                "((int32_t){g}_row(by, bx) + ld * (int32_t){g}_col(by, bx))\n        + ({}) + ld * ({})",
-                t_store_row.call("thread", &["value"], "int32_t"),
-                t_store_col.call("thread", &["value"], "int32_t")
+            &format!(
+                "((int32_t){g}_row(by, bx) + ld * (int32_t){g}_col(by, bx))\n        + {}",
+                t_store.call("thread", &["value"], "ld", "int32_t")
             ),
-        );
+        )?;
     }
     let tv4p = "uint32_t by, uint32_t bx, uint32_t thread, uint32_t vec, int32_t ld";
-    addr(
-        &mut a,
+    src.add_address(
         "t4_in",
         "(a, 128-bit) input element of (block, thread, vec)",
+        ty,
         tv4p,
-        format!(
-            "((int32_t)t_grid_col(by, bx) + ld * (int32_t)t_grid_row(by, bx))\n        + ({}) + ld * ({})",
-            t4_load_col.call("thread", &["vec"], "int32_t"),
-            t4_load_row.call("thread", &["vec"], "int32_t")
+        &format!(
+            "((int32_t)t_grid_col(by, bx) + ld * (int32_t)t_grid_row(by, bx))\n        + {}",
+            t4_load.call("thread", &["vec"], "ld", "int32_t")
         ),
-    );
-    addr(
-        &mut a,
+    )?;
+    src.add_address(
         "t4_out",
         "(a, 128-bit) output element of (block, thread, vec)",
+        ty,
         tv4p,
-        format!(
-            "((int32_t)t_grid_row(by, bx) + ld * (int32_t)t_grid_col(by, bx))\n        + ({}) + ld * ({})",
-            t4_store_row.call("thread", &["vec"], "int32_t"),
-            t4_store_col.call("thread", &["vec"], "int32_t")
+        &format!(
+            "((int32_t)t_grid_row(by, bx) + ld * (int32_t)t_grid_col(by, bx))\n        + {}",
+            t4_store.call("thread", &["vec"], "ld", "int32_t")
         ),
-    );
+    )?;
     let svp = "uint32_t by, uint32_t bx, uint32_t thread, uint32_t value, uint32_t vec, int32_t ld";
-    for (tag, row, col) in [("in", &s[1], &s[2]), ("out", &s[4], &s[5])] {
-        addr(
-            &mut a,
+    for (tag, (_, split)) in ["in", "out"].into_iter().zip(&staging) {
+        src.add_address(
             &format!("s_{tag}"),
             &format!(
                 "(b) global element of (block, thread, value, vec), S_{} side",
                 tag.to_uppercase()
             ),
+            ty,
             svp,
-            format!(
-                "((int32_t)s_grid_col(by, bx) + ld * (int32_t)s_grid_row(by, bx))\n        + ({}) + ld * ({})",
-                col.call("thread", &["value", "vec"], "int32_t"),
-                row.call("thread", &["value", "vec"], "int32_t")
+            &format!(
+                "((int32_t)s_grid_col(by, bx) + ld * (int32_t)s_grid_row(by, bx))\n        + {}",
+                split.call("thread", &["value", "vec"], "ld", "int32_t")
             ),
-        );
+        )?;
     }
+    src.add_c(HOST_CHECKS);
     let smem = |p: &PerThread, rest: &[&str]| p.call("t", rest, "uint32_t");
 
     let mut k = String::new();
@@ -657,31 +456,12 @@ gen_stage(const uint16_t* in, uint16_t* out, int32_t ld_in, int32_t ld_out) {{
         s1 = smem(&t4_smem_store, &["1"]),
         s2 = smem(&t4_smem_store, &["2"]),
         s3 = smem(&t4_smem_store, &["3"]),
-        sin = smem(&s[0], &["v", "0"]),
-        sout = smem(&s[3], &["v", "0"]),
+        sin = smem(&staging[0].0, &["v", "0"]),
+        sout = smem(&staging[1].0, &["v", "0"]),
     );
 
-    let mut per_thread = vec![
-        t_smem_load,
-        t_smem_store,
-        t_load_row,
-        t_load_col,
-        t_store_row,
-        t_store_col,
-        t4_load_row,
-        t4_load_col,
-        t4_store_row,
-        t4_store_col,
-        t4_smem_load,
-        t4_smem_store,
-    ];
-    per_thread.extend(s);
-    Ok(Generated {
-        per_thread,
-        grid,
-        addresses: a,
-        kernels: k,
-    })
+    src.add_kernels(&k);
+    Ok(Generated { funcs, source: src })
 }
 
 /// `compose(L, TV)` over (thread, x) with `x` one integer: the typed value of `NAME` (also
@@ -874,26 +654,14 @@ pub fn typed_addresses(name: &str, ld: i64, by: usize, bx: usize) -> Result<Vec<
 }
 
 /// The marker lines around the addressing functions (the CI test compiles what lies between).
-pub const BEGIN: &str = "// ---- begin addressing (plain C++ too) ----";
-/// See [`BEGIN`].
-pub const END: &str = "// ---- end addressing ----";
+#[allow(unused_imports)] // read by the CI test, not by `main.rs`
+pub use lc::cuda::{BEGIN, END};
 
-/// The addressing functions alone: every emitted function, then the address functions.
+/// The addressing functions alone: every emitted function, then the address functions and the
+/// host checks.
 #[must_use]
 pub fn addressing(g: &Generated) -> String {
-    let mut out = String::new();
-    for f in g.funcs() {
-        let _ = writeln!(
-            out,
-            "// {}: cost {} (div, mod) = {:?}\n{}",
-            f.doc,
-            f.program.cost(),
-            f.program.div_mod(),
-            f.c
-        );
-    }
-    out.push_str(&g.addresses);
-    out
+    g.source.addressing().to_string()
 }
 
 /// The whole `.cu` file.
@@ -901,29 +669,5 @@ pub fn addressing(g: &Generated) -> String {
 /// # Errors
 /// As [`generate`].
 pub fn cuda_source() -> Result<String, Error> {
-    let g = generate()?;
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "// @generated by `cargo run -p layout-typed --example gen_cuda` (layout-typed/examples/gen_cuda/).\n\
-         // Do not edit: every address below is `layout_core::emit` output for the `layout!` items of\n\
-         // generate.rs, in uint32_t (every value range-checked for uint32_t and int32_t at generation\n\
-         // time), restricted to one thread as `layout!(restrict(.., thread = t))` does (or XOR-split,\n\
-         // see generate.rs). The offsets of a global tile are `COL ∘ TV + ld · ROW ∘ TV` with the\n\
-         // leading dimension `ld` at run time, added in int32_t: the host must check that\n\
-         // (rows-1)·ld + cols-1 fits int32_t (gen_fits_i32) and, for the 16-byte accesses, that ld\n\
-         // is a multiple of the vector (gen_vector_ok) and the pointers 16-byte aligned.\n\
-         #pragma once\n#include <stdint.h>\n\n{BEGIN}"
-    );
-    out.push_str(&addressing(&g));
-    let _ = writeln!(
-        out,
-        "// The run-time check of the global layouts `({{m}},{{n}}):({{ld}},1), index = i32`.\n\
-         static inline bool gen_fits_i32(int64_t rows, int64_t cols, int64_t ld) {{\n    \
-         return rows >= 1 && cols >= 1 && ld >= cols && (rows - 1) * ld + (cols - 1) <= (int64_t)INT32_MAX;\n}}\n\
-         // 16-byte accesses stay aligned when ld is a multiple of the vector's elements.\n\
-         static inline bool gen_vector_ok(int64_t ld, int64_t elements) {{ return ld % elements == 0; }}\n{END}\n"
-    );
-    out.push_str(&g.kernels);
-    Ok(out)
+    Ok(generate()?.source.text())
 }
