@@ -15,12 +15,11 @@
 //! contiguous and aligned. A failed check is an error naming the function: nothing unproven is
 //! emitted.
 
-use std::fmt::Write as _;
-
+use layout_typed::core_algebra::cuda::{self, Along, Func, Major, Source};
 use layout_typed::core_algebra::mma::TiledMma;
 use layout_typed::core_algebra::residue::{Partition, ceil_divide};
 use layout_typed::core_algebra::{
-    self as lc, Annotated, Error, IntType, Layout, Map, Program, Space, Tree, compose,
+    self as lc, Annotated, Error, IntType, Layout, Map, Space, Tree, compose,
 };
 
 #[path = "../sgemm_sm80_layouts.rs"]
@@ -41,24 +40,22 @@ pub const MAX_EXTENT: i64 = 1 << 16;
 /// [`raster`]).
 pub const GROUP: i64 = 8;
 
-/// One emitted function: its program (coordinates named) and its C text.
+/// What the generator writes: the functions (for the CI test) and the header.
 #[derive(Clone, Debug)]
-pub struct Func {
-    /// The C name.
-    pub name: String,
-    /// The program.
-    pub program: Program,
-}
-
-/// What the generator writes: the functions (for the CI test) and the header text.
-#[derive(Clone, Debug, Default)]
 pub struct Gemm {
-    /// Every emitted layout program, in order.
+    /// Every emitted layout program, in order (`layout_core::cuda::func`).
     pub funcs: Vec<Func>,
     /// The residue partitions' emitted C (coordinates and predicates), in order.
     pub residue_c: String,
-    /// The header text.
-    pub text: String,
+    /// The header: `layout_core::cuda::Source`.
+    pub source: Source,
+}
+
+/// Appends a formatted line of C to the header.
+macro_rules! cline {
+    ($g:expr, $($t:tt)*) => {
+        $g.c(&format!("{}\n", format_args!($($t)*)))
+    };
 }
 
 fn fail(what: &str) -> Error {
@@ -69,35 +66,30 @@ fn fail(what: &str) -> Error {
 }
 
 impl Gemm {
+    /// Decides and emits `map` (`layout_core::emit`, by top-level entry) as the function
+    /// `name` of `names` (`layout_core::cuda::func`: range-checked in `int32_t`, rendered in
+    /// `uint32_t`) and adds it to the header.
     fn emit(&mut self, name: &str, doc: &str, map: &Map, names: &[&str]) -> Result<(), Error> {
-        let mut program = lc::emit(map, true)?.program;
-        if program.names.len() != names.len() {
-            return Err(fail(&format!(
-                "{name}: {} coordinates, {} names",
-                program.names.len(),
-                names.len()
-            )));
-        }
-        program.names = names.iter().map(|s| (*s).to_string()).collect();
-        program.check_range(IntType::I32)?;
-        let mut c = program.to_c(name, IntType::U32, true)?;
+        let mut f = cuda::func(name, doc, lc::emit(map, true)?.program, names)?;
         // A coordinate the function does not read (a broadcast mode) is marked used, so that the
         // header compiles under `-Wunused-parameter`.
-        if let Some(open) = c.find("{\n") {
-            let body = c[open..].to_string();
+        if let Some(open) = f.c.find("{\n") {
+            let body = f.c[open..].to_string();
             let unused: String = names
                 .iter()
                 .filter(|n| !reads_name(&body, n))
                 .map(|n| format!("    (void){n};\n"))
                 .collect();
-            c.insert_str(open + 2, &unused);
+            f.c.insert_str(open + 2, &unused);
         }
-        let _ = writeln!(self.text, "// {doc}\n{c}");
-        self.funcs.push(Func {
-            name: name.to_string(),
-            program,
-        });
+        self.source.add_func(&f);
+        self.funcs.push(f);
         Ok(())
+    }
+
+    /// Adds C text (constants, the residue functions) to the header as it is.
+    fn c(&mut self, text: &str) {
+        self.source.add_c(text);
     }
 }
 
@@ -237,35 +229,6 @@ fn split(
     Ok(())
 }
 
-/// Checks that `off(.., e)` for the last coordinate `e < n` is `off(.., 0) + e` with
-/// `n | off(.., 0)`: a vector of `n` contiguous, aligned elements.
-fn check_vector(
-    name: &str,
-    sizes: &[i64],
-    n: i64,
-    off: impl Fn(&[i64]) -> Result<i64, Error>,
-) -> Result<(), Error> {
-    let last = sizes.len() - 1;
-    if sizes[last] % n != 0 {
-        return Err(fail(&format!(
-            "{name}: {} elements are not vectors of {n}",
-            sizes[last]
-        )));
-    }
-    for c in coords(sizes) {
-        let e = c[last] % n;
-        let mut c0 = c.clone();
-        c0[last] -= e;
-        let (v, v0) = (off(&c)?, off(&c0)?);
-        if v != v0 + e || v0 % n != 0 {
-            return Err(fail(&format!(
-                "{name} at {c:?}: offset {v}, vector start {v0}: not {n} contiguous aligned elements"
-            )));
-        }
-    }
-    Ok(())
-}
-
 /// The 16-bit elements of a register fragment, read as 32-bit registers: `h ↦ h / 2`, a
 /// layout with a broadcast mode (two halves share a register).
 fn words(halves: i64) -> Result<Map, Error> {
@@ -384,8 +347,8 @@ fn offset_fn(
             }
         });
     }
-    let _ = writeln!(
-        g.text,
+    cline!(
+        g,
         "// The offset of element ({}, {}) of a tensor with leading dimension `ld` (elements).\n\
          __host__ __device__ __forceinline__ int32_t {name}(int32_t {}, int32_t {}, int32_t ld) {{\n    return {};\n}}\n",
         names[0],
@@ -453,14 +416,14 @@ fn raster(g: &mut Gemm, tiles_c: &lc::residue::ResidueTiles) -> Result<(), Error
         &first,
         &["tile"],
     )?;
-    let _ = writeln!(g.text, "#define GEMM_GROUP {GROUP}\n");
+    cline!(g, "#define GEMM_GROUP {GROUP}\n");
     Ok(())
 }
 
 /// The residue coordinates and predicate of a copy or MMA partition, emitted.
 fn residue(g: &mut Gemm, name: &str, doc: &str, p: &Partition<'_>) -> Result<(), Error> {
     let c = p.to_c(name, IntType::U32, true)?;
-    let _ = writeln!(g.text, "// {doc}\n{c}");
+    cline!(g, "// {doc}\n{c}");
     g.residue_c.push_str(&c);
     Ok(())
 }
@@ -471,7 +434,16 @@ fn residue(g: &mut Gemm, name: &str, doc: &str, p: &Partition<'_>) -> Result<(),
 /// Any error of the algebra, or a check of the generator that fails (named on stderr).
 #[allow(clippy::too_many_lines)]
 pub fn generate() -> Result<Gemm, Error> {
-    let mut g = Gemm::default();
+    let mut g = Gemm {
+        funcs: Vec::new(),
+        residue_c: String::new(),
+        source: Source::new(
+            "`cargo run -p layout-typed --example gen_cuda` (layout-typed/examples/gen_cuda/gemm.rs): never edit by hand.",
+            "The address, predicate and register-index functions of the GEMM kernel\n\
+             (gpu/gemm/kernel.cuh), emitted by the layout algebra. Units: elements (halves) and\n\
+             32-bit registers. The host checks what gpu/gemm/launch.cuh's gen_gemm_supported says.",
+        ),
+    };
     let copy = sgemm::gmem_copy()?;
     let mma: TiledMma = sgemm::tiled_mma()?;
     let ldsm = sgemm::ldsm_atom()?;
@@ -484,8 +456,8 @@ pub fn generate() -> Result<Gemm, Error> {
         mma.fragment_b(&stage0)?,
         mma.fragment_c()?,
     );
-    let _ = writeln!(
-        g.text,
+    cline!(
+        g,
         "#define GEMM_BM {BM}\n#define GEMM_BN {BN}\n#define GEMM_BK {BK}\n#define GEMM_STAGES {STAGES}\n\
          #define GEMM_THREADS {threads}\n#define GEMM_MAX_EXTENT {MAX_EXTENT}\n\
          // Shared memory of one operand, every stage (halves).\n#define GEMM_SMEM {}\n\
@@ -518,8 +490,8 @@ pub fn generate() -> Result<Gemm, Error> {
     let part_c = tiles_c.partition(&tv_c)?;
     let vecs = copy.vector();
     let copy_values = tv_a.size() / threads;
-    let _ = writeln!(
-        g.text,
+    cline!(
+        g,
         "// The global-memory copy: values per thread and elements per vector (16 bytes).\n\
          #define GEMM_COPY_VALUES {copy_values}\n#define GEMM_VEC {vecs}\n"
     );
@@ -536,8 +508,8 @@ pub fn generate() -> Result<Gemm, Error> {
         &first,
         &["i"],
     )?;
-    let _ = writeln!(
-        g.text,
+    cline!(
+        g,
         "// Vectors per thread and k tile.\n#define GEMM_COPY_VECS {}\n\
          // The k tiles of a K extent (residue included).\n\
          __host__ __device__ __forceinline__ uint32_t gemm_k_tiles(uint32_t k) {{ return (k + {}) / {BK}; }}\n",
@@ -581,22 +553,15 @@ pub fn generate() -> Result<Gemm, Error> {
         |ld| format!("({e},{e}):(1,{ld})"),
         ["m", "n"],
     )?;
-    // The global side of each vector: contiguous in k, aligned (with `ld` a multiple of the
-    // vector, checked by the host), m constant.
-    for (name, part) in [("gemm_a", &part_a), ("gemm_b", &part_b)] {
-        check_vector(name, &[threads, copy_values], vecs, |c| {
-            Ok(part.coord(c[0], c[1])?[0])
-        })?;
-        for t in 0..threads {
-            for v in 0..copy_values {
-                let v0 = v - v % vecs;
-                if part.coord(t, v)?[1] != part.coord(t, v0)?[1] {
-                    return Err(fail(&format!(
-                        "{name}: a vector crosses rows at thread {t}"
-                    )));
-                }
-            }
-        }
+    // The global side of each vector: the copy's thread-value layout over the tile (seed
+    // order (k, m), position k·M + m), read as the tile's (k, m): in the K-major matrix the
+    // offset is k + ld·m (`Major::Column` in seed order), and along each vector the coefficient
+    // of `ld` (m) is constant and k contiguous and aligned, so that with `ld` a multiple of the
+    // vector (checked by the host) the 16 bytes are one aligned access.
+    for tv in [&tv_a, &tv_b] {
+        let tvm: Map = Annotated::new(tv.clone(), Space::ThreadValue, Space::Logical)?.into();
+        let mn = tv.size() / BK;
+        cuda::tile_index(&tvm, [BK, mn])?.check_vector_entry(Major::Column, 0, vecs)?;
     }
 
     // The shared-memory side: entries (stage, rest_k, rest_m, value, thread).
@@ -619,12 +584,7 @@ pub fn generate() -> Result<Gemm, Error> {
             }
         }
     }
-    check_vector(
-        "gemm_s_copy",
-        &[STAGES, sizes[2], threads, vecs],
-        vecs,
-        |c| s_copy.eval_index(flat(&sizes, &[c[0], 0, c[1], c[3], c[2]])),
-    )?;
+    cuda::check_vector_entry(&s_copy, 3, vecs, Along::Contiguous)?;
     let stage = keep(&s_copy, &[0])?;
     g.emit(
         "gemm_s_stage",
@@ -661,25 +621,23 @@ pub fn generate() -> Result<Gemm, Error> {
         if rs.len() != 3 {
             return Err(fail(&format!("ldmatrix {op}: entries {rs:?}")));
         }
-        let _ = writeln!(
-            g.text,
+        cline!(
+            g,
             "// ldmatrix x4 copies of {} per k-block.\n#define GEMM_LDSM_{} {}\n",
             op.to_uppercase(),
             op.to_uppercase(),
             rs[1]
         );
         if op == "a" {
-            let _ = writeln!(
-                g.text,
+            cline!(
+                g,
                 "// k-blocks per k tile.\n#define GEMM_KBLOCKS {}\n",
                 rs[0]
             );
         }
         for (p, m) in per_stage.iter().enumerate() {
-            let n = m.size() / threads;
-            check_vector(&format!("gemm_ldsm_{op}"), &[threads, n], 8, |c| {
-                m.eval_index(c[1] * threads + c[0])
-            })?;
+            // Each lane's row: 8 contiguous, 16-byte-aligned halves.
+            cuda::check_vector_entry(m, 0, 8, Along::Contiguous)?;
             let rows = ldsm_rows(m)?;
             for i in 0..rows.size() {
                 if rows.eval_index(i)? != rows0.eval_index(i)? + stage.eval_index(p as i64)? {
@@ -729,11 +687,13 @@ pub fn generate() -> Result<Gemm, Error> {
     // values share a 32-bit register.
     let c_values = fragment_values(&mma.c()?, false)?;
     let cv = c_values.shape().leaves();
-    let _ = writeln!(
-        g.text,
+    cline!(
+        g,
         "// MMA atoms per warp along N and M, accumulator values per atom.\n\
          #define GEMM_MMA_N {}\n#define GEMM_MMA_M {}\n#define GEMM_MMA_ACC {}\n",
-        cv[0], cv[1], cv[2]
+        cv[0],
+        cv[1],
+        cv[2]
     );
     let c_regs: Map = compose(
         &Annotated::new(frag_c.clone(), Space::Logical, Space::Physical)?.into(),
@@ -840,13 +800,5 @@ fn fragment_values(tv: &Map, pair: bool) -> Result<Layout, Error> {
 /// # Errors
 /// As [`generate`].
 pub fn header() -> Result<String, Error> {
-    let g = generate()?;
-    Ok(format!(
-        "// @generated by `cargo run -p layout-typed --example gen_cuda` \
-         (layout-typed/examples/gen_cuda/gemm.rs): never edit by hand.\n\
-         // The address, predicate and register-index functions of the GEMM kernel\n\
-         // (gpu/gemm/kernel.cuh), emitted by the layout algebra. Units: elements (halves) and\n\
-         // 32-bit registers.\n#pragma once\n#include <stdint.h>\n\n{}",
-        g.text
-    ))
+    Ok(generate()?.source.text())
 }
