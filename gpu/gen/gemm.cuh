@@ -147,7 +147,7 @@ __host__ __device__ __forceinline__ uint32_t gemm_ldsm_a_t(uint32_t thread) {
     return (t1 ^ (((t1 >> 6) & 7) << 3));
 }
 
-// The shared-memory row (halves) that thread `thread` gives ldmatrix x4 for A at k-block `kb`, copy `i`, stage 0: the part XOR'd with the thread's (thread 0): cost 0 (div, mod) = (0, 0)
+// The shared-memory row (halves) that thread `thread` gives ldmatrix x4 for A at k-block `kb`, copy `i`, stage 0: the part XOR'd with the thread's: cost 0 (div, mod) = (0, 0)
 __host__ __device__ __forceinline__ uint32_t gemm_ldsm_a_x(uint32_t kb) {
     return ((uint32_t)144)*kb;
 }
@@ -177,7 +177,7 @@ __host__ __device__ __forceinline__ uint32_t gemm_ldsm_b_t(uint32_t thread) {
     return (t1 ^ (((t1 >> 6) & 7) << 3));
 }
 
-// The shared-memory row (halves) that thread `thread` gives ldmatrix x4 for B at k-block `kb`, copy `i`, stage 0: the part XOR'd with the thread's (thread 0): cost 0 (div, mod) = (0, 0)
+// The shared-memory row (halves) that thread `thread` gives ldmatrix x4 for B at k-block `kb`, copy `i`, stage 0: the part XOR'd with the thread's: cost 0 (div, mod) = (0, 0)
 __host__ __device__ __forceinline__ uint32_t gemm_ldsm_b_x(uint32_t kb) {
     return ((uint32_t)144)*kb;
 }

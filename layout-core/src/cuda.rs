@@ -661,6 +661,207 @@ impl LdSplit {
     }
 }
 
+/// How a part of a [`split`] address combines with the thread's part.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// XOR'd with the thread's part: the entries a swizzle mixes with the thread's bits (a
+    /// swizzle is linear over XOR).
+    Xor,
+    /// Added: bit-disjoint from the rest, so that a kernel may fold it into an immediate offset.
+    Add,
+}
+
+/// An address split three ways by [`split`]: `(thread(t) ^ xor(..)) + add(..)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Split {
+    /// The thread's part, `NAME_t(thread)`: the map at the other entries 0.
+    pub thread: Func,
+    /// The XOR part, `NAME_x(..)` over the [`Part::Xor`] entries (at thread 0); `None` when no
+    /// entry is one.
+    pub xor: Option<Func>,
+    /// The additive part, `NAME_y(..)` over the [`Part::Add`] entries; `None` when no entry is
+    /// one.
+    pub add: Option<Func>,
+}
+
+impl Split {
+    /// The functions, in order.
+    #[must_use]
+    pub fn funcs(&self) -> Vec<&Func> {
+        let mut out = vec![&self.thread];
+        out.extend(self.xor.iter());
+        out.extend(self.add.iter());
+        out
+    }
+
+    /// The C expression of the offset: `(NAME_t(t) ^ NAME_x(xs..)) + NAME_y(ys..)`, each part
+    /// converted to `ty`.
+    #[must_use]
+    pub fn call(&self, t: &str, xs: &[&str], ys: &[&str], ty: &str) -> String {
+        let mut e = format!("({ty}){}", self.thread.call(&[t]));
+        if let Some(x) = &self.xor {
+            e = format!("({e} ^ ({ty}){})", x.call(xs));
+        }
+        if let Some(y) = &self.add {
+            e = format!("{e} + ({ty}){}", y.call(ys));
+        }
+        e
+    }
+}
+
+/// A map over `(x.., thread)` (the thread its last top-level entry, as in a `(value, thread)`
+/// layout) emitted as `(NAME_t(thread) ^ NAME_x(xor entries)) + NAME_y(add entries)`, `parts`
+/// saying, for each entry before the thread, which part it belongs to and its name; checked at
+/// every coordinate, so that a kernel computes the thread's part once, XORs only what a swizzle
+/// mixes with it, and adds the rest as immediate offsets. `NAME_y` is the map at the other
+/// entries 0 minus its value at the origin (which must be 0).
+///
+/// This is the form of an `ldmatrix` row address of a swizzled operand: the thread's row XOR
+/// the k-block (whose bits the swizzle mixes with the row's) plus the copy's offset along M
+/// (bits above the swizzle's).
+///
+/// ```
+/// use layout_core::cuda::{split, Part};
+/// use layout_core::{Annotated, Error, Map, Space, Swizzle, SwizzleUnit};
+/// // A 16×64 tile of halves, Swizzle<3,3,3>: (copy i: 2 rows of 8, k-block: 8 columns, thread: 8 rows).
+/// let m: Map = Annotated::new("(i:2,kb:8,thread:8):(512,8,64)".parse()?, Space::Logical, Space::Physical)?.into();
+/// let m = m.swizzle(Swizzle::from_cute(3, 3, 3, SwizzleUnit::Elements)?)?;
+/// let s = split("row", "a row", &m, &[(Part::Add, "i"), (Part::Xor, "kb")])?;
+/// assert_eq!(s.call("t", &["kb"], &["i"], "uint32_t"),
+///     "((uint32_t)row_t(t) ^ (uint32_t)row_x(kb)) + (uint32_t)row_y(i)");
+/// // The k-block is not additive: the swizzle mixes it with the thread's row.
+/// assert!(matches!(split("row", "", &m, &[(Part::Add, "i"), (Part::Add, "kb")]),
+///     Err(Error::SplitMismatch { .. })));
+/// # Ok::<(), layout_core::Error>(())
+/// ```
+///
+/// # Errors
+/// [`Error::PerThreadEntries`] unless `parts` names every entry before the thread (and there is
+/// one); [`Error::CudaTooLarge`] past [`ENUMERATION_LIMIT`] positions; [`Error::SplitMismatch`]
+/// at the first position where the parts do not give the map's offset (or where the additive
+/// part is not 0 at the origin); as [`func`] for the names; evaluation errors.
+pub fn split(name: &str, doc: &str, map: &Map, parts: &[(Part, &str)]) -> Result<Split, Error> {
+    let sizes = map.domain_entry_sizes();
+    let Some(last) = sizes
+        .len()
+        .checked_sub(1)
+        .filter(|&l| l == parts.len() && l > 0)
+    else {
+        return Err(Error::PerThreadEntries {
+            entries: sizes.len(),
+        });
+    };
+    let size = map.size();
+    if size > ENUMERATION_LIMIT {
+        return Err(Error::CudaTooLarge {
+            size,
+            limit: ENUMERATION_LIMIT,
+        });
+    }
+    let of = |kind: Part| -> Vec<usize> { (0..last).filter(|&e| parts[e].0 == kind).collect() };
+    let (xe, ye) = (of(Part::Xor), of(Part::Add));
+    let only = |keep: &[usize]| -> Result<Map, Error> {
+        let fixed: Vec<(usize, i64)> = (0..sizes.len())
+            .filter(|e| !keep.contains(e))
+            .map(|e| (e, 0))
+            .collect();
+        map.restrict(&fixed)
+    };
+    let t_part = only(&[last])?;
+    let x_part = if xe.is_empty() {
+        None
+    } else {
+        Some(only(&xe)?)
+    };
+    let y_part = if ye.is_empty() {
+        None
+    } else {
+        Some(only(&ye)?)
+    };
+    let origin = map.eval_index(0)?;
+    if y_part.is_some() && origin != 0 {
+        return Err(Error::SplitMismatch {
+            index: 0,
+            offset: origin,
+            parts: 0,
+        });
+    }
+    let overflow = Error::Overflow {
+        mode: crate::ModePath::ROOT,
+        what: crate::Quantity::Index,
+    };
+    // Flat index of the sub-coordinate over `es`, from the full coordinate `c` (below `size`,
+    // so no step overflows; checked all the same).
+    let sub = |c: &[i64], es: &[usize]| -> Result<i64, Error> {
+        es.iter().try_fold(0i64, |a, &e| {
+            a.checked_mul(sizes[e])
+                .and_then(|v| v.checked_add(c[e]))
+                .ok_or(overflow)
+        })
+    };
+    let mut c = vec![0i64; sizes.len()];
+    for index in 0..size {
+        // `c` is the coordinate of `index`, last entry fastest.
+        let mut r = index;
+        for k in (0..sizes.len()).rev() {
+            c[k] = r.checked_rem(sizes[k]).ok_or(overflow)?;
+            r = r.checked_div(sizes[k]).ok_or(overflow)?;
+        }
+        let offset = map.eval_index(index)?;
+        let t = t_part.eval_index(c[last])?;
+        let x = match &x_part {
+            Some(m) => m.eval_index(sub(&c, &xe)?)?,
+            None => 0,
+        };
+        let y = match &y_part {
+            Some(m) => m.eval_index(sub(&c, &ye)?)?,
+            None => 0,
+        };
+        let combined = (t ^ x).checked_add(y).ok_or(Error::SplitMismatch {
+            index,
+            offset,
+            parts: i64::MAX,
+        })?;
+        if combined != offset {
+            return Err(Error::SplitMismatch {
+                index,
+                offset,
+                parts: combined,
+            });
+        }
+    }
+    let names = |es: &[usize]| -> Vec<&str> { es.iter().map(|&e| parts[e].1).collect() };
+    let emitted = |m: &Map, suffix: &str, what: &str, ns: &[&str]| -> Result<Func, Error> {
+        func(
+            &format!("{name}_{suffix}"),
+            &format!("{doc}: {what}"),
+            emit(m, true)?.program,
+            ns,
+        )
+    };
+    Ok(Split {
+        thread: emitted(&t_part, "t", "the thread's part", &["thread"])?,
+        xor: match &x_part {
+            Some(m) => Some(emitted(
+                m,
+                "x",
+                "the part XOR'd with the thread's",
+                &names(&xe),
+            )?),
+            None => None,
+        },
+        add: match &y_part {
+            Some(m) => Some(emitted(
+                m,
+                "y",
+                "the part added (bit-disjoint from the rest)",
+                &names(&ye),
+            )?),
+            None => None,
+        },
+    })
+}
+
 /// How a map behaves along a vector of its last entry, in [`check_vector`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Along {

@@ -1224,6 +1224,17 @@ pub enum Error {
         /// The width, in elements.
         width: i64,
     },
+    /// [`crate::cuda::split`]: at a position of the map, the parts do not combine to its
+    /// offset (`(thread ^ xor) + add`): the swizzle mixes an entry given as additive, or the
+    /// thread's bits with an entry's in a way XOR does not undo.
+    SplitMismatch {
+        /// The flat index of the position.
+        index: i64,
+        /// The map's offset there.
+        offset: i64,
+        /// What the parts give.
+        parts: i64,
+    },
     /// [`crate::cuda::check_vector`]: a position of a vector whose offset breaks the rule
     /// `along` (not the first offset plus its place in the vector, or not the first offset).
     VectorAlong {
@@ -3644,6 +3655,24 @@ impl Error {
                         f,
                         "a vector of {width} elements starts at a multiple of {width}: pad the strides, or move a narrower vector"
                     )
+                }),
+            ),
+            Error::SplitMismatch {
+                index,
+                offset,
+                parts,
+            } => row(
+                part,
+                w,
+                "split-mismatch",
+                &|f| {
+                    write!(
+                        f,
+                        "at flat index {index} the map's offset is {offset}, but the split's parts give {parts}"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("give the entries the swizzle mixes with the thread as XOR parts, and only bit-disjoint ones as additive parts")
                 }),
             ),
             Error::VectorAlong {

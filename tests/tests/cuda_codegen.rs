@@ -833,3 +833,76 @@ fn source_is_header_pragma_markers_functions_then_kernels() {
     assert!(want.contains(s.addressing()));
     assert_eq!(fs[0].call(&["t", "0"]), "at(t, 0)");
 }
+
+/// `split`: the emitted parts, compiled and combined as `Split::call` combines them, equal a
+/// brute force of the swizzled layout (its leaves and CuTe's swizzle formula, written here) at
+/// every coordinate, for a `ldmatrix`-like row address (`Swizzle<3,3,3>` over a 16×64 tile of
+/// halves: copy `i` along rows above the swizzle, k-block `kb` in the swizzled chunk bits,
+/// thread in the rows the swizzle reads) and one with the XOR part only; the wrong split (the
+/// k-block as an additive part) is refused at the first position where it breaks, and an
+/// entry list that does not name every entry before the thread is refused.
+#[test]
+fn split_compiled_equals_brute_force_and_refuses_a_wrong_split() {
+    use layout_core::cuda::{Part, split};
+    let sw = Swizzle::from_cute(3, 3, 3, SwizzleUnit::Elements).expect("swizzle");
+    let cases: &[(&str, &[(Part, &str)])] = &[
+        ("(i:2,kb:8,thread:8):(512,8,64)", &[(Part::Add, "i"), (Part::Xor, "kb")]),
+        ("(kb:8,thread:16):(8,64)", &[(Part::Xor, "kb")]),
+        ("(i:4,thread:16):(1024,64)", &[(Part::Add, "i")]),
+    ];
+    let mut src = String::from(PRELUDE);
+    let mut body = String::new();
+    let mut expected = Vec::new();
+    for (n, (layout, parts)) in cases.iter().enumerate() {
+        let m = map(layout, Space::Logical, Space::Physical)
+            .swizzle(sw)
+            .expect("swizzled");
+        let name = format!("s{n}");
+        let s = split(&name, "a split", &m, parts).expect("split");
+        for f in s.funcs() {
+            src.push_str(&f.c);
+        }
+        let lv = leaves(layout);
+        let sizes: Vec<i64> = lv.iter().map(|l| l.0).collect();
+        print_loops(&mut body, &sizes, &|v| {
+            let last = v.len() - 1;
+            let xs: Vec<&str> = (0..last)
+                .filter(|&e| parts[e].0 == Part::Xor)
+                .map(|e| v[e].as_str())
+                .collect();
+            let ys: Vec<&str> = (0..last)
+                .filter(|&e| parts[e].0 == Part::Add)
+                .map(|e| v[e].as_str())
+                .collect();
+            s.call(&v[last], &xs, &ys, "uint32_t")
+        });
+        for c in coordinates(&sizes) {
+            let linear: i64 = c.iter().zip(&lv).map(|(x, l)| x * l.1).sum();
+            expected.push(swizzle((3, 3, 3), linear));
+        }
+    }
+    src.push_str("int main() {\n");
+    src.push_str(&body);
+    src.push_str("return 0;\n}\n");
+    assert_eq!(run_cpp("split", &src), expected);
+    // The k-block is mixed with the thread's rows by the swizzle: not additive. The first
+    // position where it breaks: thread 1 (row 1), k-block 1 (chunk 1), i = 0: flat index 9.
+    let m = map("(i:2,kb:8,thread:8):(512,8,64)", Space::Logical, Space::Physical)
+        .swizzle(sw)
+        .expect("swizzled");
+    let at = 9;
+    let want = swizzle((3, 3, 3), 8 + 64);
+    let parts_give = (64 ^ 8) + 8;
+    assert_eq!(
+        split("s", "", &m, &[(Part::Add, "i"), (Part::Add, "kb")]),
+        Err(Error::SplitMismatch {
+            index: at,
+            offset: want,
+            parts: parts_give
+        })
+    );
+    assert_eq!(
+        split("s", "", &m, &[(Part::Add, "i")]),
+        Err(Error::PerThreadEntries { entries: 3 })
+    );
+}

@@ -15,7 +15,7 @@
 //! contiguous and aligned. A failed check is an error naming the function: nothing unproven is
 //! emitted.
 
-use layout_typed::core_algebra::cuda::{self, Along, Func, Major, Source};
+use layout_typed::core_algebra::cuda::{self, Along, Func, Major, Part, Source};
 use layout_typed::core_algebra::mma::TiledMma;
 use layout_typed::core_algebra::residue::{Partition, ceil_divide};
 use layout_typed::core_algebra::{
@@ -58,24 +58,55 @@ macro_rules! cline {
     };
 }
 
-fn fail(what: &str) -> Error {
-    // The generator's own checks report through the algebra's error type; the name says which
-    // emitted function the check was for.
-    eprintln!("gemm generator: {what}");
-    Error::TiledCopyNotLayout
+/// What stops the generator: an error of the algebra, or one of the generator's own checks
+/// (what it checked, where).
+#[derive(Debug)]
+pub enum GenError {
+    /// An error of the algebra.
+    Algebra(Error),
+    /// A check of the generator that failed.
+    Check(String),
+}
+
+impl From<Error> for GenError {
+    fn from(e: Error) -> Self {
+        GenError::Algebra(e)
+    }
+}
+
+impl std::fmt::Display for GenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GenError::Algebra(e) => write!(f, "{e}"),
+            GenError::Check(what) => write!(f, "the GEMM generator's check failed: {what}"),
+        }
+    }
+}
+
+impl std::error::Error for GenError {}
+
+fn fail(what: &str) -> GenError {
+    GenError::Check(what.to_string())
 }
 
 impl Gemm {
     /// Decides and emits `map` (`layout_core::emit`, by top-level entry) as the function
     /// `name` of `names` (`layout_core::cuda::func`: range-checked in `int32_t`, rendered in
     /// `uint32_t`) and adds it to the header.
-    fn emit(&mut self, name: &str, doc: &str, map: &Map, names: &[&str]) -> Result<(), Error> {
-        let mut f = cuda::func(name, doc, lc::emit(map, true)?.program, names)?;
+    fn emit(&mut self, name: &str, doc: &str, map: &Map, names: &[&str]) -> Result<(), GenError> {
+        self.add(cuda::func(name, doc, lc::emit(map, true)?.program, names)?);
+        Ok(())
+    }
+
+    /// Adds an emitted function to the header.
+    fn add(&mut self, mut f: Func) {
         // A coordinate the function does not read (a broadcast mode) is marked used, so that the
         // header compiles under `-Wunused-parameter`.
         if let Some(open) = f.c.find("{\n") {
             let body = f.c[open..].to_string();
-            let unused: String = names
+            let unused: String = f
+                .program
+                .names
                 .iter()
                 .filter(|n| !reads_name(&body, n))
                 .map(|n| format!("    (void){n};\n"))
@@ -84,7 +115,6 @@ impl Gemm {
         }
         self.source.add_func(&f);
         self.funcs.push(f);
-        Ok(())
     }
 
     /// Adds C text (constants, the residue functions) to the header as it is.
@@ -106,28 +136,12 @@ fn reads_name(body: &str, name: &str) -> bool {
     })
 }
 
-/// Every coordinate of a map's top-level entries, with its flat index.
-fn coords(sizes: &[i64]) -> Vec<Vec<i64>> {
-    let total: i64 = sizes.iter().product();
-    (0..total)
-        .map(|i| {
-            let mut c = vec![0; sizes.len()];
-            let mut r = i;
-            for k in (0..sizes.len()).rev() {
-                c[k] = r % sizes[k];
-                r /= sizes[k];
-            }
-            c
-        })
-        .collect()
-}
-
 fn flat(sizes: &[i64], c: &[i64]) -> i64 {
     sizes.iter().zip(c).fold(0, |a, (n, x)| a * n + x)
 }
 
 /// `map` restricted at every top-level entry except those in `keep` (to 0).
-fn keep(map: &Map, keep: &[usize]) -> Result<Map, Error> {
+fn keep(map: &Map, keep: &[usize]) -> Result<Map, GenError> {
     let n = map.domain_entry_sizes().len();
     let fixed: Vec<(usize, i64)> = (0..n)
         .filter(|e| !keep.contains(e))
@@ -136,102 +150,27 @@ fn keep(map: &Map, keep: &[usize]) -> Result<Map, Error> {
     if fixed.is_empty() {
         Ok(map.clone())
     } else {
-        map.restrict(&fixed)
+        Ok(map.restrict(&fixed)?)
     }
 }
 
-/// How the parts of a split address combine.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Part {
-    /// Added to the rest.
-    Add,
-    /// XOR'd with the thread's part (a swizzle is linear over XOR).
-    Xor,
-}
-
-/// A map over the entries `(x.., thread)` (the thread last) emitted as
-/// `(NAME_t(thread) ^ NAME_x(xor entries)) + NAME_y(add entries)`, each entry of `parts` saying
-/// which; checked at every coordinate, so that the kernel may add the additive part as an
-/// immediate offset and XOR only what the swizzle mixes. `NAME_x` or `NAME_y` is left out when
-/// no entry is of its kind.
+/// `layout_core::cuda::split`, its functions added to the header.
 fn split(
     g: &mut Gemm,
     name: &str,
     doc: &str,
     map: &Map,
     parts: &[(Part, &str)],
-) -> Result<(), Error> {
-    let sizes = map.domain_entry_sizes();
-    let last = sizes.len() - 1;
-    if parts.len() != last {
-        return Err(fail(&format!(
-            "{name}: {} parts for entries {sizes:?}",
-            parts.len()
-        )));
-    }
-    let of = |kind: Part| -> Vec<usize> { (0..last).filter(|&e| parts[e].0 == kind).collect() };
-    let (xe, ye) = (of(Part::Xor), of(Part::Add));
-    let t_part = keep(map, &[last])?;
-    let x_part = keep(map, &xe)?;
-    let y_part = keep(map, &ye)?;
-    let sub = |c: &[i64], es: &[usize]| -> i64 {
-        let s: Vec<i64> = es.iter().map(|&e| sizes[e]).collect();
-        let v: Vec<i64> = es.iter().map(|&e| c[e]).collect();
-        flat(&s, &v)
-    };
-    let zero = map.eval_index(0)?;
-    for c in coords(&sizes) {
-        let want = map.eval_index(flat(&sizes, &c))?;
-        let t = t_part.eval_index(c[last])?;
-        let x = if xe.is_empty() {
-            0
-        } else {
-            x_part.eval_index(sub(&c, &xe))?
-        };
-        let y = if ye.is_empty() {
-            0
-        } else {
-            y_part.eval_index(sub(&c, &ye))? - zero
-        };
-        if want != (t ^ x) + y {
-            return Err(fail(&format!(
-                "{name} at {c:?}: {want} is not ({t} ^ {x}) + {y}"
-            )));
-        }
-    }
-    g.emit(
-        &format!("{name}_t"),
-        &format!("{doc}: the thread's part"),
-        &t_part,
-        &["thread"],
-    )?;
-    let names = |es: &[usize]| -> Vec<&str> { es.iter().map(|&e| parts[e].1).collect() };
-    if !xe.is_empty() {
-        g.emit(
-            &format!("{name}_x"),
-            &format!("{doc}: the part XOR'd with the thread's (thread 0)"),
-            &x_part,
-            &names(&xe),
-        )?;
-    }
-    if !ye.is_empty() {
-        // The additive part without the value at 0 (counted in the thread's part).
-        if zero != 0 {
-            return Err(fail(&format!("{name}: offset {zero} at the origin")));
-        }
-        g.emit(
-            &format!("{name}_y"),
-            &format!("{doc}: the part added (bit-disjoint from the rest)"),
-            &y_part,
-            &names(&ye),
-        )?;
+) -> Result<(), GenError> {
+    for f in cuda::split(name, doc, map, parts)?.funcs() {
+        g.add(f.clone());
     }
     Ok(())
 }
 
 /// The 16-bit elements of a register fragment, read as 32-bit registers: `h ↦ h / 2`, a
 /// layout with a broadcast mode (two halves share a register).
-fn words(halves: i64) -> Result<Map, Error> {
+fn words(halves: i64) -> Result<Map, GenError> {
     Ok(Annotated::new(
         Layout::from_cute(&format!("(2,{}):(0,1)", halves / 2))?,
         Space::Logical,
@@ -244,7 +183,7 @@ fn words(halves: i64) -> Result<Map, Error> {
 /// whose last top-level entry (size 2) is the pair of values one register holds; checked at
 /// every coordinate (the pair's values are the low and high half of one register), then that
 /// entry is fixed to 0.
-fn word_map(name: &str, fragment: &Layout, values: &Layout) -> Result<Map, Error> {
+fn word_map(name: &str, fragment: &Layout, values: &Layout) -> Result<Map, GenError> {
     let frag: Map = Annotated::new(fragment.clone(), Space::Logical, Space::Logical)?.into();
     let vals: Map = Annotated::new(values.clone(), Space::ThreadValue, Space::Logical)?.into();
     let halves = compose(&frag, &vals)?;
@@ -264,15 +203,15 @@ fn word_map(name: &str, fragment: &Layout, values: &Layout) -> Result<Map, Error
         }
     }
     let w = compose(&words(fragment.size())?, &halves)?;
-    w.restrict(&[(sizes.len() - 1, 0)])
+    Ok(w.restrict(&[(sizes.len() - 1, 0)])?)
 }
 
 /// A layout's leaves regrouped to the top-level entries `(e0, e1, (rest..), pair)`: the first
 /// two leaves, the leaves between, and the last leaf (a value's pair bit).
-fn with_pair(l: &Layout) -> Result<Layout, Error> {
+fn with_pair(l: &Layout) -> Result<Layout, GenError> {
     let flat = lc::flatten(l)?;
     let n = flat.rank();
-    lc::group(&flat, 2, n - 1)
+    Ok(lc::group(&flat, 2, n - 1)?)
 }
 
 fn free(t: &Tree<i64>) -> Tree<Option<i64>> {
@@ -298,7 +237,7 @@ fn pair_fixed(t: &Tree<i64>) -> Tree<Option<i64>> {
 
 /// The flat (value, thread) map of an operand copy's source, regrouped to the entries
 /// `(k-block, rest, thread)` with the element inside the thread's vector fixed to 0.
-fn ldsm_rows(m: &Map) -> Result<Map, Error> {
+fn ldsm_rows(m: &Map) -> Result<Map, GenError> {
     // value (kblock, rest, (vector)), thread: fix the vector.
     let entries = m.domain_entries();
     let Tree::Tuple(v) = &entries[0] else {
@@ -307,7 +246,7 @@ fn ldsm_rows(m: &Map) -> Result<Map, Error> {
     let mut value: Vec<Tree<Option<i64>>> = v.iter().map(free).collect();
     let n = value.len();
     value[n - 1] = zero(&v[n - 1]);
-    m.slice(&Tree::Tuple(vec![Tree::Tuple(value), Tree::Leaf(None)]))
+    Ok(m.slice(&Tree::Tuple(vec![Tree::Tuple(value), Tree::Leaf(None)]))?)
 }
 
 fn zero(t: &Tree<i64>) -> Tree<Option<i64>> {
@@ -325,7 +264,7 @@ fn offset_fn(
     name: &str,
     cute: impl Fn(i64) -> String,
     names: [&str; 2],
-) -> Result<(), Error> {
+) -> Result<(), GenError> {
     let (l1, l2) = (
         Layout::from_cute(&cute(MAX_EXTENT))?,
         Layout::from_cute(&cute(MAX_EXTENT + 8))?,
@@ -369,9 +308,9 @@ fn offset_fn(
 /// - `grouped`: `x = (n, g)` with `g < GROUP` fastest, `m = GROUP·y + g`, `n = x / GROUP`:
 ///   consecutive blocks take `GROUP` M tiles of one N tile, so a wave of resident blocks
 ///   reads `GROUP` tiles of A and many of B instead of every tile of A.
-fn raster(g: &mut Gemm, tiles_c: &lc::residue::ResidueTiles) -> Result<(), Error> {
+fn raster(g: &mut Gemm, tiles_c: &lc::residue::ResidueTiles) -> Result<(), GenError> {
     let tiles = MAX_EXTENT / BM.min(BN);
-    let map = |cute: &str| -> Result<Map, Error> {
+    let map = |cute: &str| -> Result<Map, GenError> {
         Ok(Annotated::new(Layout::from_cute(cute)?, Space::Logical, Space::Physical)?.into())
     };
     // CuTe order: mode 0 is x (fastest), mode 1 is y.
@@ -421,7 +360,7 @@ fn raster(g: &mut Gemm, tiles_c: &lc::residue::ResidueTiles) -> Result<(), Error
 }
 
 /// The residue coordinates and predicate of a copy or MMA partition, emitted.
-fn residue(g: &mut Gemm, name: &str, doc: &str, p: &Partition<'_>) -> Result<(), Error> {
+fn residue(g: &mut Gemm, name: &str, doc: &str, p: &Partition<'_>) -> Result<(), GenError> {
     let c = p.to_c(name, IntType::U32, true)?;
     cline!(g, "// {doc}\n{c}");
     g.residue_c.push_str(&c);
@@ -433,7 +372,7 @@ fn residue(g: &mut Gemm, name: &str, doc: &str, p: &Partition<'_>) -> Result<(),
 /// # Errors
 /// Any error of the algebra, or a check of the generator that fails (named on stderr).
 #[allow(clippy::too_many_lines)]
-pub fn generate() -> Result<Gemm, Error> {
+pub fn generate() -> Result<Gemm, GenError> {
     let mut g = Gemm {
         funcs: Vec::new(),
         residue_c: String::new(),
@@ -766,7 +705,7 @@ pub fn generate() -> Result<Gemm, Error> {
 /// `tv` (a thread-value map: A `(kblock, rest_m, atom value)`, B `(kblock, rest_n, atom
 /// value)`, C `(rest_n, rest_m, atom value)`) as its entries; with `pair`, the atom value split
 /// into `(atom value / 2, 2)`, the pair its own last entry.
-fn fragment_values(tv: &Map, pair: bool) -> Result<Layout, Error> {
+fn fragment_values(tv: &Map, pair: bool) -> Result<Layout, GenError> {
     let entries = tv.domain_entries();
     let Tree::Tuple(parts) = &entries[0] else {
         return Err(fail("a fragment's value entry is not a tuple"));
@@ -792,13 +731,13 @@ fn fragment_values(tv: &Map, pair: bool) -> Result<Layout, Error> {
             .collect::<Vec<_>>()
             .join(",")
     };
-    format!("({}):({})", text(&sizes), text(&strides)).parse()
+    Ok(format!("({}):({})", text(&sizes), text(&strides)).parse::<Layout>()?)
 }
 
 /// The text of `gpu/gen/gemm.cuh`.
 ///
 /// # Errors
 /// As [`generate`].
-pub fn header() -> Result<String, Error> {
+pub fn header() -> Result<String, GenError> {
     Ok(generate()?.source.text())
 }
