@@ -846,7 +846,10 @@ fn split_compiled_equals_brute_force_and_refuses_a_wrong_split() {
     use layout_core::cuda::{Part, split};
     let sw = Swizzle::from_cute(3, 3, 3, SwizzleUnit::Elements).expect("swizzle");
     let cases: &[(&str, &[(Part, &str)])] = &[
-        ("(i:2,kb:8,thread:8):(512,8,64)", &[(Part::Add, "i"), (Part::Xor, "kb")]),
+        (
+            "(i:2,kb:8,thread:8):(512,8,64)",
+            &[(Part::Add, "i"), (Part::Xor, "kb")],
+        ),
         ("(kb:8,thread:16):(8,64)", &[(Part::Xor, "kb")]),
         ("(i:4,thread:16):(1024,64)", &[(Part::Add, "i")]),
     ];
@@ -887,9 +890,13 @@ fn split_compiled_equals_brute_force_and_refuses_a_wrong_split() {
     assert_eq!(run_cpp("split", &src), expected);
     // The k-block is mixed with the thread's rows by the swizzle: not additive. The first
     // position where it breaks: thread 1 (row 1), k-block 1 (chunk 1), i = 0: flat index 9.
-    let m = map("(i:2,kb:8,thread:8):(512,8,64)", Space::Logical, Space::Physical)
-        .swizzle(sw)
-        .expect("swizzled");
+    let m = map(
+        "(i:2,kb:8,thread:8):(512,8,64)",
+        Space::Logical,
+        Space::Physical,
+    )
+    .swizzle(sw)
+    .expect("swizzled");
     let at = 9;
     let want = swizzle((3, 3, 3), 8 + 64);
     let parts_give = (64 ^ 8) + 8;

@@ -214,24 +214,11 @@ fn with_pair(l: &Layout) -> Result<Layout, GenError> {
     Ok(lc::group(&flat, 2, n - 1)?)
 }
 
+/// A slice value leaving every leaf of `t` free.
 fn free(t: &Tree<i64>) -> Tree<Option<i64>> {
     match t {
         Tree::Leaf(_) => Tree::Leaf(None),
         Tree::Tuple(v) => Tree::Tuple(v.iter().map(free).collect()),
-    }
-}
-
-/// The sub-shape with its fastest leaf fixed to 0 (that leaf must have size 2).
-fn pair_fixed(t: &Tree<i64>) -> Tree<Option<i64>> {
-    match t {
-        Tree::Leaf(_) => Tree::Leaf(Some(0)),
-        Tree::Tuple(v) => {
-            let mut out: Vec<Tree<Option<i64>>> = v.iter().map(free).collect();
-            if let (Some(o), Some(l)) = (out.last_mut(), v.last()) {
-                *o = pair_fixed(l);
-            }
-            Tree::Tuple(out)
-        }
     }
 }
 
@@ -249,6 +236,7 @@ fn ldsm_rows(m: &Map) -> Result<Map, GenError> {
     Ok(m.slice(&Tree::Tuple(vec![Tree::Tuple(value), Tree::Leaf(None)]))?)
 }
 
+/// A slice value fixing every leaf of `t` to 0.
 fn zero(t: &Tree<i64>) -> Tree<Option<i64>> {
     match t {
         Tree::Leaf(_) => Tree::Leaf(Some(0)),
@@ -389,6 +377,13 @@ pub fn generate() -> Result<Gemm, GenError> {
     let s = sgemm::smem()?;
     let (copy_a, copy_b) = (mma.copy_a(&ldsm)?, mma.copy_b(&ldsm)?);
     let threads = mma.threads();
+    // B's ring, copy and tiles are A's (CuTe's kernel builds both rings from one atom and both
+    // copies alike): that needs BN = BM.
+    if BN != BM {
+        return Err(fail(
+            "B's shared-memory ring is A's layout, which needs BN = BM",
+        ));
+    }
     let stage0 = s.restrict(&[(0, 0)])?;
     let (frag_a, frag_b, frag_c) = (
         mma.fragment_a(&stage0)?,
