@@ -3,7 +3,7 @@
 # (gpu/gemm/launch.cuh), CuTe's tutorial kernel (gpu/cute_gemm.cu over gpu/.cutlass, see
 # gpu/fetch_cute.sh) and the cuBLAS calls into one binary; counts SASS per kernel and per main-loop
 # iteration (gpu/gemm_sass.py); checks every element of every kernel and times them
-# (gpu/gemm_bench.cu); reads ncu metrics of ours and CuTe's at 4096³ (gpu/gemm_ncu.py); prints the
+# (gpu/gemm_bench.cu); reads ncu metrics of every kernel, cuBLAS's too, at 4096³ (gpu/gemm_ncu.py); prints the
 # table last. Everything goes to OUT_DIR. No network needed.
 #
 # Usage: gpu/gemm.sh [OUT_DIR] [MxNxK ...]     (OUT_DIR default: $OUT, else /tmp/gemm-out)

@@ -9,6 +9,8 @@
 // Written by hand, with no index arithmetic beyond loop counters and the stage index: every
 // address, predicate, register index and loop bound is a function or constant of
 // gpu/gen/gemm.cuh, emitted by the layout algebra (layout-typed/examples/gen_cuda/gemm.rs),
+// except the instructions' own register counts (4 per ldmatrix x4; 4 A, 2 B and 2 packed fp16
+// accumulator registers per mma.sync m16n8k16),
 // and every instruction one of gpu/gemm/instructions.cuh. The same text runs on the GPU and, for
 // the tests, on CPU threads (gpu/gemm/host_emulation.hpp).
 #pragma once

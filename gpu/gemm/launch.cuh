@@ -6,7 +6,8 @@
 // The host refuses (cudaErrorInvalidValue) what the generated functions were not proven for:
 // an extent outside [1, GEMM_MAX_EXTENT]; K not a multiple of the 16-byte vector (GEMM_VEC
 // halves: a vector's predicate is its first element's, so a vector must not straddle K); a
-// leading dimension below its matrix's row length or not a multiple of the vector; A or B not
+// leading dimension below its matrix's row length, or lda or ldb not a multiple of the vector
+// (C is written one element at a time: ldc may be any value >= M); A or B not
 // 16-byte aligned; an offset past INT32_MAX (the address functions compute in int32_t).
 #pragma once
 #include <cuda_runtime.h>

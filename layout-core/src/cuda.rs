@@ -14,6 +14,9 @@
 //! - [`check_vector`] / [`check_vector_entry`] and [`TileIndex::check_vector`]: the proof, at
 //!   every coordinate, that the last (or any) entry of a map moves one aligned vector (a
 //!   128-bit access), before a generator emits one access for it.
+//! - [`split`]: an address over `(x.., thread)` as `(thread part ^ XOR part) + added part`
+//!   ([`Split`], [`Part`]), checked at every coordinate: a swizzled `ldmatrix` row whose
+//!   k-block the swizzle mixes with the thread's bits and whose copy offset is an immediate.
 //! - [`Source`]: the text of a `.cu` file: an `@generated` header, `#pragma once`, the
 //!   functions in order between the [`BEGIN`] and [`END`] markers (the part that also compiles
 //!   as plain C++), then the kernels.

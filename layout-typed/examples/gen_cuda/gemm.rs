@@ -6,9 +6,11 @@
 //! and the register fragments), with residue tiles in M, N and K and run-time leading
 //! dimensions.
 //!
-//! Every function is either a program that `layout_core::emit` decided from a map, or a
-//! residue coordinate program (`residue::Partition::to_c`), rendered in `uint32_t` after the
-//! range check of `int32_t`. Where the kernel combines two functions (a thread's part and the
+//! Every function is either a program that `layout_core::emit` decided from a map, rendered in
+//! `uint32_t` after the range check of `int32_t` (`layout_core::cuda::func`), or a residue
+//! coordinate program (`residue::Partition::to_c`, range-checked in `uint32_t`); `gemm_k_tiles`
+//! and the `gemm_*_offset` functions (whose `int32_t` range the host checks) are C text written
+//! here. Where the kernel combines two functions (a thread's part and the
 //! rest, XOR for the swizzled shared memory; a stage's offset added), the generator checks the
 //! combination against the algebra's map at every coordinate before it emits it; where the
 //! kernel moves 16-byte vectors it checks at every coordinate that the vector's elements are
@@ -26,7 +28,9 @@ use layout_typed::core_algebra::{
 #[allow(dead_code)]
 pub mod sgemm;
 
-/// The CTA tile (M, N, K) and the pipeline depth: CuTe's `gemm_tn` configuration.
+/// The CTA tile (M, N, K) and the pipeline depth: CuTe's `gemm_tn` configuration. The layouts
+/// come from `sgemm_sm80_layouts.rs`, which has its own copies of these four constants: change
+/// both (docs/gpu.md, "Changing the configuration").
 pub const BM: i64 = 128;
 /// See [`BM`].
 pub const BN: i64 = 128;

@@ -1,8 +1,10 @@
-//! Writes `gpu/gen/kernels.cu`: CUDA kernels whose every address is the algebra's emitted code.
-//! See `generate.rs` for what is declared and how it is emitted, `gpu/run.sh` for the
-//! measurement on the GPU, and `docs/gpu.md` for the results.
+//! Writes `gpu/gen/kernels.cu` (CUDA kernels whose every address is the algebra's emitted code)
+//! and `gpu/gen/gemm.cuh` (the GEMM's address functions, `gemm.rs`). See `generate.rs` for what
+//! is declared and how it is emitted, `gpu/run.sh` and `gpu/gemm.sh` for the measurements on the
+//! GPU, `docs/gpu.md` for how it is checked and `docs/performance.md` for the results.
 //!
-//! Run: `cargo run -p layout-typed --example gen_cuda [OUT.cu]`
+//! Run: `cargo run -p layout-typed --example gen_cuda [OUT.cu]` (`OUT.cu` replaces the path of
+//! `kernels.cu` only; `gemm.cuh` is always written to `gpu/gen/`).
 
 // An example, exempt from the checked-arithmetic lints of the library: its sizes are
 // constants, and an overflow would panic in the run.
