@@ -318,7 +318,8 @@ fn raster(g: &mut Gemm, tiles_c: &lc::residue::ResidueTiles) -> Result<(), GenEr
         &map(&format!("({tiles},{tiles}):(0,1)"))?,
         &["y", "x"],
     )?;
-    let groups = tiles / GROUP;
+    // Every y the launcher can give: ⌈tiles / GROUP⌉.
+    let groups = (tiles + GROUP - 1) / GROUP;
     g.emit(
         "gemm_grouped_m",
         &format!("The grouped CTA order ({GROUP} M tiles of one N tile, then the next N tile): the M tile of block (y, x)"),
@@ -353,6 +354,9 @@ fn raster(g: &mut Gemm, tiles_c: &lc::residue::ResidueTiles) -> Result<(), GenEr
 
 /// The residue coordinates and predicate of a copy or MMA partition, emitted.
 fn residue(g: &mut Gemm, name: &str, doc: &str, p: &Partition<'_>) -> Result<(), GenError> {
+    // Range-checked in `int32_t` too (the text is discarded): the kernel converts coordinates
+    // to `int32_t` offsets.
+    p.to_c(name, IntType::I32, true)?;
     let c = p.to_c(name, IntType::U32, true)?;
     cline!(g, "// {doc}\n{c}");
     g.residue_c.push_str(&c);
@@ -394,6 +398,13 @@ pub fn generate() -> Result<Gemm, GenError> {
         mma.fragment_b(&stage0)?,
         mma.fragment_c()?,
     );
+    // The ring's extent: its largest offset + 1 (B's ring starts there), read off the
+    // layout's exact offset range.
+    let (lo, hi) = s.offset_range()?;
+    if lo != 0 {
+        return Err(fail(&format!("the ring's offsets start at {lo}, not 0")));
+    }
+    let smem_halves = hi + 1;
     cline!(
         g,
         "#define GEMM_BM {BM}\n#define GEMM_BN {BN}\n#define GEMM_BK {BK}\n#define GEMM_STAGES {STAGES}\n\
@@ -401,7 +412,7 @@ pub fn generate() -> Result<Gemm, GenError> {
          // Shared memory of one operand, every stage (halves).\n#define GEMM_SMEM {}\n\
          // Register fragments per thread (halves): A, B; accumulators (values).\n\
          #define GEMM_FRAG_A {}\n#define GEMM_FRAG_B {}\n#define GEMM_ACC {}\n",
-        s.size(),
+        smem_halves,
         frag_a.size(),
         frag_b.size(),
         frag_c.size()

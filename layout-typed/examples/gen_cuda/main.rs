@@ -20,7 +20,15 @@ mod gemm;
 #[allow(dead_code)] // `typed_reference` and friends serve the CI test
 mod generate;
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+fn main() {
+    // Errors through `Display`: the algebra's message and help, or the generator's check.
+    if let Err(e) = run() {
+        eprintln!("gen_cuda: {e}");
+        std::process::exit(1);
+    }
+}
+
+fn run() -> Result<(), Box<dyn std::error::Error>> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let out = std::env::args()
         .nth(1)
