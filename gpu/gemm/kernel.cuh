@@ -42,10 +42,10 @@ struct GemmAccF16 {
     GEMM_FN static void mma(Lane& ln, reg (&acc)[regs], uint32_t ni, uint32_t mi, const uint32_t (&a)[4],
                             const uint32_t (&b)[2]) {
         uint32_t d[2];
-GEMM_UNROLL
+        GEMM_UNROLL
         for (uint32_t j = 0; j < 2; ++j) d[j] = acc[gemm_acc_word(ni, mi, j)];
         mma_16816_f16(ln, d, a, b);
-GEMM_UNROLL
+        GEMM_UNROLL
         for (uint32_t j = 0; j < 2; ++j) acc[gemm_acc_word(ni, mi, j)] = d[j];
     }
     GEMM_FN static gemm_half_t value(const reg (&acc)[regs], uint32_t v) {
@@ -61,10 +61,10 @@ struct GemmAccF32 {
     GEMM_FN static void mma(Lane& ln, reg (&acc)[regs], uint32_t ni, uint32_t mi, const uint32_t (&a)[4],
                             const uint32_t (&b)[2]) {
         float d[GEMM_MMA_ACC];
-GEMM_UNROLL
+        GEMM_UNROLL
         for (uint32_t j = 0; j < GEMM_MMA_ACC; ++j) d[j] = acc[gemm_acc(ni, mi, j)];
         mma_16816_f32(ln, d, a, b);
-GEMM_UNROLL
+        GEMM_UNROLL
         for (uint32_t j = 0; j < GEMM_MMA_ACC; ++j) acc[gemm_acc(ni, mi, j)] = d[j];
     }
     GEMM_FN static gemm_half_t value(const reg (&acc)[regs], uint32_t v) { return to_half(acc[gemm_acc_of(v)]); }
@@ -77,7 +77,7 @@ template <class Op, bool Pred>
 GEMM_FN void gemm_copy_tile(Lane& ln, uint32_t tid, const gemm_half_t* X, int32_t ld, uint32_t mn_tile,
                             uint32_t k_tile, uint32_t MN, uint32_t K, gemm_half_t* sX_t, uint32_t stage) {
     gemm_half_t* dst = sX_t + gemm_s_stage(stage);
-GEMM_UNROLL
+    GEMM_UNROLL
     for (uint32_t i = 0; i < GEMM_COPY_VECS; ++i) {
         const uint32_t v = gemm_copy_value(i);
         const bool ok = !Pred || Op::pred(tid, v, k_tile, mn_tile, K, MN);
@@ -91,18 +91,18 @@ GEMM_UNROLL
 GEMM_FN void gemm_load_fragments(Lane& ln, uint32_t kb, const gemm_half_t* sA, const gemm_half_t* sB,
                                  const uint32_t (&la)[GEMM_KBLOCKS], const uint32_t (&lb)[GEMM_KBLOCKS],
                                  uint32_t (&ra)[GEMM_FRAG_A / 2], uint32_t (&rb)[GEMM_FRAG_B / 2]) {
-GEMM_UNROLL
+    GEMM_UNROLL
     for (uint32_t i = 0; i < GEMM_LDSM_A; ++i) {
         uint32_t d[4];
         ldmatrix_x4(ln, d, sA + la[kb] + gemm_ldsm_a_y(i));
-GEMM_UNROLL
+        GEMM_UNROLL
         for (uint32_t j = 0; j < 4; ++j) ra[gemm_ldsm_a_reg(kb, i, j)] = d[j];
     }
-GEMM_UNROLL
+    GEMM_UNROLL
     for (uint32_t i = 0; i < GEMM_LDSM_B; ++i) {
         uint32_t d[4];
         ldmatrix_x4(ln, d, sB + lb[kb] + gemm_ldsm_b_y(i));
-GEMM_UNROLL
+        GEMM_UNROLL
         for (uint32_t j = 0; j < 4; ++j) rb[gemm_ldsm_b_reg(kb, i, j)] = d[j];
     }
 }
@@ -111,14 +111,14 @@ GEMM_UNROLL
 template <class Acc>
 GEMM_FN void gemm_mma_kblock(Lane& ln, uint32_t kb, const uint32_t (&ra)[GEMM_FRAG_A / 2],
                              const uint32_t (&rb)[GEMM_FRAG_B / 2], typename Acc::reg (&acc)[Acc::regs]) {
-GEMM_UNROLL
+    GEMM_UNROLL
     for (uint32_t mi = 0; mi < GEMM_MMA_M; ++mi) {
-GEMM_UNROLL
+        GEMM_UNROLL
         for (uint32_t ni = 0; ni < GEMM_MMA_N; ++ni) {
             uint32_t a[4], b[2];
-GEMM_UNROLL
+            GEMM_UNROLL
             for (uint32_t j = 0; j < 4; ++j) a[j] = ra[gemm_mma_a_reg(kb, mi, j)];
-GEMM_UNROLL
+            GEMM_UNROLL
             for (uint32_t j = 0; j < 2; ++j) b[j] = rb[gemm_mma_b_reg(kb, ni, j)];
             Acc::mma(ln, acc, ni, mi, a, b);
         }
@@ -138,7 +138,7 @@ GEMM_FN void gemm_tn_body(Lane& ln, uint32_t tid, uint32_t bm, uint32_t bn, uint
     int k_tile_count = (int)gemm_k_tiles(K);
     uint32_t k_tile_next = 0;
     // Fill all stages but the last.
-GEMM_UNROLL
+    GEMM_UNROLL
     for (uint32_t p = 0; p < GEMM_STAGES - 1; ++p) {
         gemm_copy_tile<GemmA, Pred>(ln, tid, A, lda, bm, k_tile_next, M, K, sA_t, p);
         gemm_copy_tile<GemmB, Pred>(ln, tid, B, ldb, bn, k_tile_next, N, K, sB_t, p);
@@ -147,11 +147,11 @@ GEMM_UNROLL
         if (k_tile_count > 0) ++k_tile_next;
     }
     typename Acc::reg acc[Acc::regs];
-GEMM_UNROLL
+    GEMM_UNROLL
     for (int r = 0; r < Acc::regs; ++r) acc[r] = 0;
     uint32_t ra[GEMM_FRAG_A / 2], rb[GEMM_FRAG_B / 2];
     uint32_t la[GEMM_KBLOCKS], lb[GEMM_KBLOCKS];
-GEMM_UNROLL
+    GEMM_UNROLL
     for (uint32_t kb = 0; kb < GEMM_KBLOCKS; ++kb) {
         la[kb] = gemm_ldsm_a_t(tid) ^ gemm_ldsm_a_x(kb);
         lb[kb] = gemm_ldsm_b_t(tid) ^ gemm_ldsm_b_x(kb);
@@ -164,7 +164,7 @@ GEMM_UNROLL
     sync_threads(ln);
     gemm_load_fragments(ln, 0, sA_read, sB_read, la, lb, ra, rb);
     while (k_tile_count > -(GEMM_STAGES - 1)) {
-GEMM_UNROLL
+        GEMM_UNROLL
         for (uint32_t kb = 0; kb < GEMM_KBLOCKS; ++kb) {
             if (kb == GEMM_KBLOCKS - 1) {
                 // The next tile's stage: wait for its copies.
@@ -188,7 +188,7 @@ GEMM_UNROLL
         }
     }
     // The epilogue: every accumulator value to its element of C, predicated.
-GEMM_UNROLL
+    GEMM_UNROLL
     for (uint32_t v = 0; v < GEMM_ACC; ++v) {
         if (!Pred || gemm_c(tid, v, bn, bm, N, M)) {
             C[gemm_c_offset(gemm_c_coord1(tid, v, bm), gemm_c_coord0(tid, v, bn), ldc)] = Acc::value(acc, v);
