@@ -11,6 +11,7 @@
 #pragma once
 #include <cuda_runtime.h>
 #include "kernel.cuh"
+#include "supported.hpp"
 
 template <class Acc, bool Pred>
 __device__ __forceinline__ void gen_gemm_tn_device(int M, int N, int K, const gemm_half_t* A, int lda,
@@ -32,21 +33,6 @@ GEN_GEMM_KERNEL(gen_gemm_k_f16acc_pred, GemmAccF16, true)
 GEN_GEMM_KERNEL(gen_gemm_k_f32acc, GemmAccF32, false)
 GEN_GEMM_KERNEL(gen_gemm_k_f32acc_pred, GemmAccF32, true)
 #undef GEN_GEMM_KERNEL
-
-// Whether the generated functions cover this problem (see the top of this file).
-static inline bool gen_gemm_supported(int M, int N, int K, const void* A, int lda, const void* B,
-                                      int ldb, int ldc) {
-    auto in = [](long long x) { return x >= 1 && x <= GEMM_MAX_EXTENT; };
-    if (!in(M) || !in(N) || !in(K) || K % GEMM_VEC) return false;
-    if (lda < K || ldb < K || ldc < M || lda % GEMM_VEC || ldb % GEMM_VEC) return false;
-    if (reinterpret_cast<uintptr_t>(A) % 16 || reinterpret_cast<uintptr_t>(B) % 16) return false;
-    // Every offset the kernels form, in int32_t: the last row's vectors, padding included.
-    const long long tiles_k = gemm_k_tiles(K);
-    const long long last_a = ((long long)M - 1) * lda + tiles_k * GEMM_BK - 1;
-    const long long last_b = ((long long)N - 1) * ldb + tiles_k * GEMM_BK - 1;
-    const long long last_c = ((long long)N - 1) * ldc + M - 1;
-    return last_a <= INT32_MAX && last_b <= INT32_MAX && last_c <= INT32_MAX;
-}
 
 static inline cudaError_t gen_gemm_launch(bool f32acc, int M, int N, int K, const __half* A, int lda,
                                           const __half* B, int ldb, __half* C, int ldc,
