@@ -7,7 +7,8 @@
 // an extent outside [1, GEMM_MAX_EXTENT]; K not a multiple of the 16-byte vector (GEMM_VEC
 // halves: a vector's predicate is its first element's, so a vector must not straddle K); a
 // leading dimension below its matrix's row length or not a multiple of the vector; A or B not
-// 16-byte aligned; an offset past INT32_MAX (the address functions compute in int32_t).
+// 16-byte aligned; an offset past INT32_MAX (the address functions compute in int32_t), counting
+// the rows and k columns of the residue tiles, whose offsets the copies form before they predicate.
 #pragma once
 #include <cuda_runtime.h>
 #include "kernel.cuh"

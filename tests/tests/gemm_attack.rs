@@ -375,7 +375,6 @@ fn the_launcher_takes_exactly_the_random_problems_its_functions_cover() {
 /// K = 65536, lda = 65544: the last real row's offsets fit int32_t, the residue tile's row
 /// 32767 at `32767 · 65544` does not.
 #[test]
-#[ignore = "finding: the launcher takes problems whose residue rows overflow int32_t"]
 fn the_launcher_counts_the_residue_rows_the_copies_form() {
     let all = edge_problems();
     let problems: Vec<Problem> = all
