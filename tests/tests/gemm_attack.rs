@@ -3,7 +3,9 @@
 //! through the host emulation, over the class of problem shapes, built with AddressSanitizer
 //! and UndefinedBehaviorSanitizer (`cpp/gemm_attack.cpp`); and the launcher's problem check
 //! (`gpu/gemm/supported.hpp`) against a model of every offset the kernel forms, written here
-//! from the kernel's structure (`cpp/gemm_launch.cpp`).
+//! from the kernel's structure (`cpp/gemm_launch.cpp`); and the generated functions, combined
+//! as the kernel combines them, against CuTe C++'s partitions of its tutorial kernel
+//! (`cpp/gemm_cute.cpp`).
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -396,4 +398,60 @@ fn the_launcher_counts_the_residue_rows_the_copies_form() {
     // Every one of them is refused: its residue rows' offsets pass int32_t.
     let [refused, _] = check_launcher(&problems);
     assert_eq!(refused, problems.len());
+}
+
+/// The generated functions, combined as the kernel template combines them (stage offset plus
+/// the thread's part XOR the k-block's plus the copy's; the vector's first value plus its
+/// element; registers as 32-bit words), equal CuTe's own partitions of its tutorial kernel
+/// `gemm_tn` at every thread, value, stage and k-block, in the first and last tile of each
+/// mode: global offsets and predicates (residue tiles, padded leading dimensions, the issue's
+/// 4000 × 4000 × 4104), `cp.async` destinations, `ldmatrix` rows, and the registers of the
+/// `ldmatrix` copies, the MMA operands and the accumulators (`cpp/gemm_cute.cpp`, CuTe C++ over
+/// the CUTLASS 4.2 headers).
+#[test]
+fn the_generated_functions_equal_cutes_partitions_of_its_tutorial_kernel() {
+    let header = include_str!("../../gpu/gen/gemm.cuh");
+    let program = include_str!("../cpp/gemm_cute.cpp");
+    assert!(program.contains("// @GENERATED@"));
+    let source = program.replace("// @GENERATED@", header);
+    let Some(out) = layout_tests::cute_cpp::run("gemm_cute", &source) else {
+        return;
+    };
+    // Per thread (128): the value counts of CuTe's tutorial configuration.
+    let threads = 128;
+    let tiles = 2 * 2; // first and last tile of the two modes of A's, B's or C's CTA tile
+    let expected = [
+        ("counts", threads * 6),
+        // 64 values per k tile, 2 k tiles, offset and predicate.
+        ("ga", threads * tiles * 2 * 64 * 2),
+        ("gb", threads * tiles * 2 * 64 * 2),
+        // 128 accumulator values, offset and predicate.
+        ("gc", threads * tiles * 128 * 2),
+        // 3 stages, 4 k-blocks, 4 ldmatrix x4 copies, 8 elements each.
+        ("la", threads * 3 * 4 * 4 * 8),
+        ("lb", threads * 3 * 4 * 4 * 8),
+        // ldmatrix: 4 k-blocks, 4 copies, 4 registers of 2 halves; MMA: 4 k-blocks, 4 (A) or
+        // 8 (B) atoms, 4 (A) or 2 (B) registers of 2 halves.
+        ("ra", threads * (4 * 4 * 4 * 2 + 4 * 4 * 4 * 2)),
+        ("rb", threads * (4 * 4 * 4 * 2 + 4 * 8 * 2 * 2)),
+        // 4 × 8 atoms of 4 values, fp32 and f16; 128 epilogue values, fp32 and f16.
+        ("rc", threads * (4 * 8 * 4 * 2 + 128 * 2)),
+        // 3 stages, 64 values.
+        ("sa", threads * 3 * 64),
+        ("sb", threads * 3 * 64),
+    ];
+    let problems = [
+        "300 260 200 208 216 304",
+        "256 128 128 128 136 256",
+        "4000 4000 4104 4104 4112 4000",
+    ];
+    let mut want = Vec::new();
+    for p in problems {
+        want.push(format!("problem {p}"));
+        for (kind, n) in expected {
+            want.push(format!("{kind} {n} 0"));
+        }
+    }
+    let got: Vec<&str> = out.lines().collect();
+    assert_eq!(got, want, "generated functions against CuTe:\n{out}");
 }
