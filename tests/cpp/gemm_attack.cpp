@@ -90,6 +90,7 @@ int main() {
             {128, 128, 136, 136, 144, 128},  // residue K only: 2 + 1 k tiles
             {130, 7, 192, 200, 192, 136},   // three k tiles (the stages)
             {9, 200, 328, 328, 336, 16},    // six k tiles, residue K of 8
+            {200, 136, 72, 80, 72, 208},    // a 2x2 grid, residues in M, N and K
         };
         for (const auto& p : problems) {
             const bool whole = p.M % GEMM_BM == 0 && p.N % GEMM_BN == 0 && p.K % GEMM_BK == 0;
