@@ -8,10 +8,13 @@
 // halves: a vector's predicate is its first element's, so a vector must not straddle K); a
 // leading dimension below its matrix's row length, or lda or ldb not a multiple of the vector
 // (C is written one element at a time: ldc may be any value >= M); A or B not
-// 16-byte aligned; an offset past INT32_MAX (the address functions compute in int32_t).
+// 16-byte aligned; an offset past INT32_MAX (the address functions compute in int32_t), counting
+// the rows and k columns of the residue tiles, whose offsets the copies form before they predicate
+// (gen_gemm_supported, gpu/gemm/supported.hpp).
 #pragma once
 #include <cuda_runtime.h>
 #include "kernel.cuh"
+#include "supported.hpp"
 
 // The CTA orders (gpu/gen/gemm.cuh): CuTe's (`Linear`: M tile blockIdx.x, N tile blockIdx.y)
 // and the grouped one (GEMM_GROUP M tiles of one N tile, then the next N tile; blocks past the
@@ -43,21 +46,6 @@ GEN_GEMM_KERNEL(gen_gemm_k_f16acc_linear_pred, GemmAccF16, true, true)
 GEN_GEMM_KERNEL(gen_gemm_k_f32acc_linear, GemmAccF32, false, true)
 GEN_GEMM_KERNEL(gen_gemm_k_f32acc_linear_pred, GemmAccF32, true, true)
 #undef GEN_GEMM_KERNEL
-
-// Whether the generated functions cover this problem (see the top of this file).
-static inline bool gen_gemm_supported(int M, int N, int K, const void* A, int lda, const void* B,
-                                      int ldb, int ldc) {
-    auto in = [](long long x) { return x >= 1 && x <= GEMM_MAX_EXTENT; };
-    if (!in(M) || !in(N) || !in(K) || K % GEMM_VEC) return false;
-    if (lda < K || ldb < K || ldc < M || lda % GEMM_VEC || ldb % GEMM_VEC) return false;
-    if (reinterpret_cast<uintptr_t>(A) % 16 || reinterpret_cast<uintptr_t>(B) % 16) return false;
-    // Every offset the kernels form, in int32_t: the last row's vectors, padding included.
-    const long long tiles_k = gemm_k_tiles(K);
-    const long long last_a = ((long long)M - 1) * lda + tiles_k * GEMM_BK - 1;
-    const long long last_b = ((long long)N - 1) * ldb + tiles_k * GEMM_BK - 1;
-    const long long last_c = ((long long)N - 1) * ldc + M - 1;
-    return last_a <= INT32_MAX && last_b <= INT32_MAX && last_c <= INT32_MAX;
-}
 
 typedef void (*GenGemmKernel)(int, int, int, const gemm_half_t*, int, const gemm_half_t*, int, gemm_half_t*, int);
 
