@@ -4,7 +4,8 @@
 Usage: gemm_sass.py SASS_TXT [PTXAS_TXT]
 
 Per kernel (ours: names starting with `gen_gemm`; CuTe's tutorial kernel: `gemm_device`):
-  - total: the function's instructions without the NOP padding at its end;
+  - total: the function's instructions without the NOP padding at its end (and without the
+    never-executed `@!PT` placeholders, here and below);
   - the main loop: among the backward branches (a `BRA` whose target lies before it), the one whose
     body [target, branch] holds the most HMMA (on a tie, the shortest body: the innermost loop);
     its body is one iteration; counted: all instructions, HMMA, LDSM, LDGSTS (cp.async), BAR,
@@ -63,7 +64,8 @@ def parse(path):
                 funcs[cur] = []
                 continue
             m = INSTR.match(line)
-            if m and cur is not None:
+            # `@!PT` instructions never execute (ptxas's placeholders, e.g. `@!PT LDS RZ, [RZ]`).
+            if m and cur is not None and not m.group(2).lstrip().startswith("@!PT"):
                 funcs[cur].append((int(m.group(1), 16), m.group(2)))
     return funcs
 

@@ -61,15 +61,12 @@ static inline cudaError_t gen_gemm_launch(bool f32acc, bool linear, int M, int N
     const int which = 4 * linear + 2 * f32acc + full;
     const GenGemmKernel k = kernels[which];
     const int smem = 2 * GEMM_SMEM * (int)sizeof(gemm_half_t);
-    // Once per kernel: more than 48 KiB of dynamic shared memory, and all of L1 as shared
-    // memory, as CuTe's launcher sets it (the copies go through L1: cp.async.ca).
-    static bool ready[8] = {};
-    if (!ready[which]) {
-        cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-        if (e == cudaSuccess) e = cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
-        if (e != cudaSuccess) return e;
-        ready[which] = true;
-    }
+    // More than 48 KiB of dynamic shared memory, and all of L1 as shared memory, as CuTe's
+    // launcher sets it (the copies go through L1: cp.async.ca). Set at every launch: the
+    // attributes are per device, and a cache of them would race between host threads.
+    cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    if (e == cudaSuccess) e = cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
+    if (e != cudaSuccess) return e;
     const unsigned tiles_m = (M + GEMM_BM - 1) / GEMM_BM, tiles_n = (N + GEMM_BN - 1) / GEMM_BN;
     // The grid the CTA order covers: (x, y) = (M tiles, N tiles), or (GEMM_GROUP·N tiles,
     // M tiles / GEMM_GROUP rounded up).
