@@ -125,6 +125,16 @@ GEMM_FN void gemm_mma_kblock(Lane& ln, uint32_t kb, const uint32_t (&ra)[GEMM_FR
     }
 }
 
+// The C tile (bm, bn) of block (y, x) in a CTA order (gpu/gen/gemm.cuh): CuTe's (`Linear`: M
+// tile x, N tile y) or the grouped one (GEMM_GROUP M tiles of one N tile, then the next N tile);
+// false for a block of the grouped order past the last M tile, which returns.
+template <bool Linear>
+GEMM_FN bool gemm_cta_tile(uint32_t y, uint32_t x, uint32_t M, uint32_t& bm, uint32_t& bn) {
+    bm = Linear ? gemm_linear_m(y, x) : gemm_grouped_m(y, x);
+    bn = Linear ? gemm_linear_n(y, x) : gemm_grouped_n(y, x);
+    return Linear || gemm_tile_first_m(bm) < M;
+}
+
 // One CTA's tile (bm, bn) of C, thread `tid`. `smem` holds 2·GEMM_SMEM halves (A's ring, then
 // B's), 16-byte aligned. `Pred` = false only when M, N and K are multiples of the CTA tile.
 template <class Acc, bool Pred>

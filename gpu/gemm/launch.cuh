@@ -23,9 +23,8 @@ template <class Acc, bool Pred, bool Linear>
 __device__ __forceinline__ void gen_gemm_tn_device(int M, int N, int K, const gemm_half_t* A, int lda,
                                                    const gemm_half_t* B, int ldb, gemm_half_t* C, int ldc) {
     extern __shared__ uint4 gemm_smem[];
-    const uint32_t bm = Linear ? gemm_linear_m(blockIdx.y, blockIdx.x) : gemm_grouped_m(blockIdx.y, blockIdx.x);
-    const uint32_t bn = Linear ? gemm_linear_n(blockIdx.y, blockIdx.x) : gemm_grouped_n(blockIdx.y, blockIdx.x);
-    if (!Linear && gemm_tile_first_m(bm) >= (uint32_t)M) return;
+    uint32_t bm, bn;
+    if (!gemm_cta_tile<Linear>(blockIdx.y, blockIdx.x, M, bm, bn)) return;
     Lane ln;
     gemm_tn_body<Acc, Pred>(ln, threadIdx.x, bm, bn, M, N, K, A, lda, B, ldb, C, ldc,
                             reinterpret_cast<gemm_half_t*>(gemm_smem));
@@ -67,12 +66,9 @@ static inline cudaError_t gen_gemm_launch(bool f32acc, bool linear, int M, int N
     cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
     if (e == cudaSuccess) e = cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
     if (e != cudaSuccess) return e;
-    const unsigned tiles_m = (M + GEMM_BM - 1) / GEMM_BM, tiles_n = (N + GEMM_BN - 1) / GEMM_BN;
-    // The grid the CTA order covers: (x, y) = (M tiles, N tiles), or (GEMM_GROUP·N tiles,
-    // M tiles / GEMM_GROUP rounded up).
-    const dim3 grid = linear ? dim3(tiles_m, tiles_n)
-                             : dim3(GEMM_GROUP * tiles_n, (tiles_m + GEMM_GROUP - 1) / GEMM_GROUP);
-    k<<<grid, GEMM_THREADS, smem, s>>>(M, N, K, A, lda, B, ldb, C, ldc);
+    unsigned gx, gy;
+    gen_gemm_grid(linear, M, N, gx, gy);
+    k<<<dim3(gx, gy), GEMM_THREADS, smem, s>>>(M, N, K, A, lda, B, ldb, C, ldc);
     return cudaGetLastError();
 }
 

@@ -1,5 +1,6 @@
-// Whether the generated GEMM covers a problem: the host-side check of gpu/gemm/launch.cuh, in a
-// header of its own so that host C++ (the tests) compiles it without CUDA. The refused problems
+// Whether the generated GEMM covers a problem, and the grid it launches: the host side of
+// gpu/gemm/launch.cuh, in a header of its own so that host C++ (the tests) compiles it without
+// CUDA. The refused problems
 // are listed at the top of launch.cuh.
 #pragma once
 #include <cstdint>
@@ -23,4 +24,12 @@ static inline bool gen_gemm_supported(int M, int N, int K, const void* A, int ld
     const long long last_b = (rows_b - 1) * ldb + tiles_k * GEMM_BK - 1;
     const long long last_c = ((long long)N - 1) * ldc + M - 1;
     return last_a <= INT32_MAX && last_b <= INT32_MAX && last_c <= INT32_MAX;
+}
+
+// The grid a CTA order launches (gemm_cta_tile, gpu/gemm/kernel.cuh): (x, y) = (M tiles, N tiles)
+// in CuTe's order (`linear`), (GEMM_GROUP·N tiles, ⌈M tiles / GEMM_GROUP⌉) in the grouped one.
+static inline void gen_gemm_grid(bool linear, int M, int N, unsigned& gx, unsigned& gy) {
+    const unsigned tiles_m = ((unsigned)M + GEMM_BM - 1) / GEMM_BM, tiles_n = ((unsigned)N + GEMM_BN - 1) / GEMM_BN;
+    gx = linear ? tiles_m : GEMM_GROUP * tiles_n;
+    gy = linear ? tiles_n : (tiles_m + GEMM_GROUP - 1) / GEMM_GROUP;
 }

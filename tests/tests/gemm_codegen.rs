@@ -306,10 +306,15 @@ fn as_logical(m: &Map) -> Map {
 }
 
 fn run_cpp_text(name: &str, body: &str) -> Vec<String> {
+    run_cpp_text_with(name, "gpu/gen/gemm.cuh", body)
+}
+
+/// As `run_cpp_text`, including `header` (a path from the repository's root) instead.
+fn run_cpp_text_with(name: &str, header: &str, body: &str) -> Vec<String> {
     let src = format!(
         "#include <cstdint>\n#include <cstdio>\n#define __host__\n#define __device__\n\
          #define __forceinline__ inline\n#include \"{}\"\nint main() {{\n{body}\nreturn 0;\n}}\n",
-        root().join("gpu/gen/gemm.cuh").display()
+        root().join(header).display()
     );
     let dir = std::env::temp_dir().join(format!("layout-gemm-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
@@ -388,40 +393,40 @@ fn the_gemm_runs_on_cpu_threads_and_equals_a_naive_gemm() {
     );
 }
 
-/// The CTA orders: over the grid the launcher launches (CuTe's order: M tiles × N tiles; the
-/// grouped order: `GROUP`·N tiles × ⌈M tiles / GROUP⌉), every C tile is computed by exactly one
-/// block, and every other block finds its M tile past the matrix (`gemm_tile_first_m ≥ M`), for
-/// grids that are and are not multiples of the group.
+/// The CTA orders: over the grid the launcher launches (`gen_gemm_grid`: CuTe's order M tiles ×
+/// N tiles, the grouped order `GROUP`·N tiles × ⌈M tiles / GROUP⌉), every C tile is computed by
+/// exactly one block, and every other block finds its M tile past the matrix
+/// (`gemm_tile_first_m ≥ M`), for grids that are and are not multiples of the group.
 #[test]
 fn every_cta_order_covers_each_c_tile_once() {
-    let group = gemm::GROUP;
     let cases: [(i64, i64); 4] = [(1, 1), (8, 3), (13, 5), (32, 32)];
+    // The launcher's grid (`gen_gemm_grid`, gpu/gemm/supported.hpp), then each block's tile and
+    // whether it lives (`gemm_tile_first_m < M`), as `gemm_cta_tile` decides.
     let mut body = String::new();
     for (m, n) in cases {
-        let (rows, cols) = (m * gemm::BM - 5, n * gemm::BN);
-        for (order, gx, gy) in [
-            ("linear", m, n),
-            ("grouped", group * n, ((m + group - 1) / group)),
-        ] {
+        let (rows, cols) = (m * gemm::BM - 5, n * gemm::BN - 3);
+        for (order, linear) in [("linear", true), ("grouped", false)] {
             let _ = writeln!(
                 body,
-                "for (uint32_t y = 0; y < {gy}u; ++y) for (uint32_t x = 0; x < {gx}u; ++x) \
+                "{{ unsigned gx, gy; gen_gemm_grid({linear}, {rows}, {cols}, gx, gy); printf(\"%u %u\\n\", gx, gy);\n\
+                 for (uint32_t y = 0; y < gy; ++y) for (uint32_t x = 0; x < gx; ++x) \
                  printf(\"%u %u %d\\n\", gemm_{order}_m(y, x), gemm_{order}_n(y, x), \
-                 gemm_tile_first_m(gemm_{order}_m(y, x)) < {rows}u);"
+                 gemm_tile_first_m(gemm_{order}_m(y, x)) < {rows}u); }}"
             );
         }
-        let _ = cols;
     }
-    let lines = run_cpp_text("raster", &body);
+    let lines = run_cpp_text_with("raster", "gpu/gemm/supported.hpp", &body);
     let mut at = 0;
+    let ints =
+        |line: &str| -> Vec<i64> { line.split(' ').map(|x| x.parse().expect("int")).collect() };
     for (m, n) in cases {
-        for (order, blocks) in [
-            ("linear", m * n),
-            ("grouped", group * n * ((m + group - 1) / group)),
-        ] {
+        for order in ["linear", "grouped"] {
+            let grid = ints(&lines[at]);
+            at += 1;
+            let blocks = usize::try_from(grid[0] * grid[1]).expect("blocks");
             let mut seen = vec![0; usize::try_from(m * n).expect("tiles")];
-            for line in &lines[at..at + usize::try_from(blocks).expect("blocks")] {
-                let v: Vec<i64> = line.split(' ').map(|x| x.parse().expect("int")).collect();
+            for line in &lines[at..at + blocks] {
+                let v = ints(line);
                 let (bm, bn, live) = (v[0], v[1], v[2]);
                 assert_eq!(
                     live == 1,
@@ -434,7 +439,7 @@ fn every_cta_order_covers_each_c_tile_once() {
                 }
             }
             assert!(seen.iter().all(|&c| c == 1), "{order} {m}x{n}: {seen:?}");
-            at += usize::try_from(blocks).expect("blocks");
+            at += blocks;
         }
     }
     assert_eq!(at, lines.len());
