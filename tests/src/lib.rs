@@ -12,7 +12,9 @@
 //!   alone, and a generator of random expression trees,
 //! * [`brute`]: brute-force models of slices and flat layouts for the algebra's tests,
 //! * [`cargo_crate`]: a generated crate that uses `layout!`, checked, built or run by `cargo`,
-//! * [`cute_cpp`]: CuTe C++ programs over the CUTLASS 4.2 headers, compiled on the host and run.
+//! * [`cute_cpp`]: CuTe C++ programs over the CUTLASS 4.2 headers, compiled on the host and run,
+//! * [`host_cpp`]: plain C++ programs (emitted code, the GEMM's template on CPU threads),
+//!   compiled with the system compiler and run.
 //!
 //! Expected values always come from the case files or from these oracles, never from
 //! `layout-core` itself.
@@ -20,6 +22,7 @@
 pub mod brute;
 pub mod cute_cpp;
 pub mod expr;
+pub mod host_cpp;
 
 use std::fmt::Write as _;
 use std::path::PathBuf;

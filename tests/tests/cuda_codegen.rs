@@ -6,7 +6,6 @@
 //! error with its exact variant.
 
 use std::fmt::Write as _;
-use std::process::Command;
 
 use layout_core::cuda::{
     Along, ENUMERATION_LIMIT, LdSplit, Major, PerThread, Source, check_vector, check_vector_entry,
@@ -15,7 +14,7 @@ use layout_core::cuda::{
 use layout_core::{
     Annotated, Error, IntType, Layout, Map, Space, Swizzle, SwizzleUnit, compose, emit,
 };
-use layout_tests::brute;
+use layout_tests::{brute, host_cpp};
 
 /// A map for the tests: `layout` (seed notation, named entries allowed) with its spaces.
 fn map(layout: &str, domain: Space, codomain: Space) -> Map {
@@ -74,38 +73,20 @@ fn leaves(layout: &str) -> Vec<(i64, i64)> {
 
 /// Compiles `src` with the system C++ compiler, runs it, and returns the integers it prints.
 fn run_cpp(name: &str, src: &str) -> Vec<i64> {
-    let dir =
-        std::env::temp_dir().join(format!("layout-cuda-codegen-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let (cpp, exe) = (dir.join("main.cpp"), dir.join("main"));
-    std::fs::write(&cpp, src).expect("write");
-    let cxx = std::env::var("CXX").unwrap_or_else(|_| "c++".to_string());
-    let out = Command::new(&cxx)
-        .args([
+    host_cpp::run(
+        &format!("cuda-codegen-{name}"),
+        src,
+        &[
             "-std=c++17",
             "-O1",
             "-Wall",
             "-Werror",
             "-Wno-unused-function",
-            "-o",
-        ])
-        .arg(&exe)
-        .arg(&cpp)
-        .output()
-        .expect("run the system C++ compiler");
-    assert!(
-        out.status.success(),
-        "{cxx} failed:\n{}\n{src}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let run = Command::new(&exe).output().expect("run");
-    assert!(run.status.success());
-    let _ = std::fs::remove_dir_all(&dir);
-    String::from_utf8(run.stdout)
-        .expect("utf-8")
-        .lines()
-        .map(|l| l.parse().expect("integer"))
-        .collect()
+        ],
+    )
+    .lines()
+    .map(|l| l.parse().expect("integer"))
+    .collect()
 }
 
 /// The C++ prelude: the CUDA qualifiers defined away, as for the addressing part of a `.cu`.

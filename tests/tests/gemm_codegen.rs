@@ -12,15 +12,11 @@
 mod gemm;
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
-use std::process::Command;
+
+use layout_tests::host_cpp::{self, root};
 
 use layout_typed::core_algebra::residue::ceil_divide;
 use layout_typed::core_algebra::{Annotated, Layout, Map, Space, compose};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
 
 #[test]
 fn committed_header_is_what_the_generator_writes() {
@@ -33,34 +29,19 @@ fn committed_header_is_what_the_generator_writes() {
     );
 }
 
-/// Compiles `main_body` after the generated header as C++ and returns the integers it prints.
-fn run_cpp(name: &str, main_body: &str) -> Vec<i64> {
-    let src = format!(
+/// The C++ program: the generated header (or `header`), then `main` around `body`.
+fn program(header: &str, body: &str) -> String {
+    format!(
         "#include <cstdint>\n#include <cstdio>\n#define __host__\n#define __device__\n\
-         #define __forceinline__ inline\n#include \"{}\"\nint main() {{\n{main_body}\nreturn 0;\n}}\n",
-        root().join("gpu/gen/gemm.cuh").display()
-    );
-    let dir = std::env::temp_dir().join(format!("layout-gemm-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let (cpp, exe) = (dir.join("main.cpp"), dir.join("main"));
-    std::fs::write(&cpp, &src).expect("write");
-    let cxx = std::env::var("CXX").unwrap_or_else(|_| "c++".to_string());
-    let out = Command::new(&cxx)
-        .args(["-std=c++17", "-O1", "-Wall", "-o"])
-        .arg(&exe)
-        .arg(&cpp)
-        .output()
-        .expect("run the system C++ compiler");
-    assert!(
-        out.status.success(),
-        "{cxx} failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let run = Command::new(&exe).output().expect("run");
-    assert!(run.status.success());
-    let _ = std::fs::remove_dir_all(&dir);
-    String::from_utf8(run.stdout)
-        .expect("utf-8")
+         #define __forceinline__ inline\n#include \"{header}\"\nint main() {{\n{body}\nreturn 0;\n}}\n"
+    )
+}
+
+const FLAGS: &[&str] = &["-std=c++17", "-O1", "-Wall"];
+
+/// `body` after the generated header, compiled as C++ and run: the integers it prints.
+fn run_cpp(name: &str, body: &str) -> Vec<i64> {
+    host_cpp::run(name, &program("gpu/gen/gemm.cuh", body), FLAGS)
         .lines()
         .map(|l| l.parse().expect("integer"))
         .collect()
@@ -311,32 +292,7 @@ fn run_cpp_text(name: &str, body: &str) -> Vec<String> {
 
 /// As `run_cpp_text`, including `header` (a path from the repository's root) instead.
 fn run_cpp_text_with(name: &str, header: &str, body: &str) -> Vec<String> {
-    let src = format!(
-        "#include <cstdint>\n#include <cstdio>\n#define __host__\n#define __device__\n\
-         #define __forceinline__ inline\n#include \"{}\"\nint main() {{\n{body}\nreturn 0;\n}}\n",
-        root().join(header).display()
-    );
-    let dir = std::env::temp_dir().join(format!("layout-gemm-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let (cpp, exe) = (dir.join("main.cpp"), dir.join("main"));
-    std::fs::write(&cpp, &src).expect("write");
-    let cxx = std::env::var("CXX").unwrap_or_else(|_| "c++".to_string());
-    let out = Command::new(&cxx)
-        .args(["-std=c++17", "-O1", "-Wall", "-o"])
-        .arg(&exe)
-        .arg(&cpp)
-        .output()
-        .expect("run the system C++ compiler");
-    assert!(
-        out.status.success(),
-        "{cxx} failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let run = Command::new(&exe).output().expect("run");
-    assert!(run.status.success());
-    let _ = std::fs::remove_dir_all(&dir);
-    String::from_utf8(run.stdout)
-        .expect("utf-8")
+    host_cpp::run(name, &program(header, body), FLAGS)
         .lines()
         .map(str::to_string)
         .collect()
@@ -350,36 +306,18 @@ fn run_cpp_text_with(name: &str, header: &str, body: &str) -> Vec<String> {
 /// equal to a naive GEMM (small integers: exact), the padding of C untouched.
 #[test]
 fn the_gemm_runs_on_cpu_threads_and_equals_a_naive_gemm() {
-    let src = root().join("tests/cpp/gemm_emulated.cpp");
-    let dir = std::env::temp_dir().join(format!("layout-gemm-emulated-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let exe = dir.join("gemm_emulated");
-    let cxx = std::env::var("CXX").unwrap_or_else(|_| "c++".to_string());
-    let out = Command::new(&cxx)
-        .args([
+    let text = host_cpp::run_path(
+        "gemm-emulated",
+        "tests/cpp/gemm_emulated.cpp",
+        &[
             "-std=c++20",
             "-O2",
             "-pthread",
             "-Wall",
             "-Wextra",
             "-Werror",
-            "-I",
-        ])
-        .arg(root())
-        .arg("-o")
-        .arg(&exe)
-        .arg(&src)
-        .output()
-        .expect("run the system C++ compiler");
-    assert!(
-        out.status.success(),
-        "{cxx} failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
+        ],
     );
-    let run = Command::new(&exe).output().expect("run");
-    let text = String::from_utf8_lossy(&run.stdout).to_string();
-    let _ = std::fs::remove_dir_all(&dir);
-    assert!(run.status.success(), "the emulated GEMM failed:\n{text}");
     let lines: Vec<&str> = text.lines().collect();
     // NAME M N K bad untouched: (ldc - M)·N padding elements keep the sentinel.
     assert_eq!(

@@ -10,13 +10,9 @@
 //! errors a faulty kernel must get (misaligned or out-of-range addresses, diverging lanes,
 //! pending copies, deadlocks), each naming the CTA and the thread.
 
-use std::path::PathBuf;
-use std::process::Command;
 use std::sync::OnceLock;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+use layout_tests::host_cpp;
 
 /// The program's stdout (compiled and run once for both tests).
 fn output() -> &'static str {
@@ -26,42 +22,18 @@ fn output() -> &'static str {
 
 /// Compiles and runs the program; its stdout.
 fn run_program() -> String {
-    let dir = std::env::temp_dir().join(format!("layout-ptx-emulation-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let (cpp, exe) = (dir.join("ptx_emulation.cpp"), dir.join("ptx_emulation"));
-    std::fs::write(&cpp, include_str!("../cpp/ptx_emulation.cpp")).expect("write");
-    let cxx = std::env::var("CXX").unwrap_or_else(|_| "c++".to_string());
-    let out = Command::new(&cxx)
-        .args([
+    host_cpp::run(
+        "ptx-emulation",
+        include_str!("../cpp/ptx_emulation.cpp"),
+        &[
             "-std=c++20",
             "-O2",
             "-pthread",
             "-Wall",
             "-Wextra",
             "-Werror",
-        ])
-        .arg("-I")
-        .arg(root())
-        .arg("-o")
-        .arg(&exe)
-        .arg(&cpp)
-        .output()
-        .expect("run the system C++ compiler");
-    assert!(
-        out.status.success(),
-        "{cxx} failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let run = Command::new(&exe).output().expect("run");
-    let stdout = String::from_utf8(run.stdout).expect("utf-8");
-    assert!(
-        run.status.success(),
-        "the emulation program failed ({}):\n{stdout}\n{}",
-        run.status,
-        String::from_utf8_lossy(&run.stderr)
-    );
-    let _ = std::fs::remove_dir_all(&dir);
-    stdout
+        ],
+    )
 }
 
 #[test]
