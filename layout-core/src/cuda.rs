@@ -64,6 +64,18 @@ use crate::tree::{Stride, Tree};
 /// enumerates: past it, [`Error::CudaTooLarge`].
 pub const ENUMERATION_LIMIT: i64 = 1 << 22;
 
+/// [`Error::CudaTooLarge`] for a proof that would enumerate `size` positions past
+/// [`ENUMERATION_LIMIT`].
+fn within_limit(size: i64) -> Result<(), Error> {
+    if size > ENUMERATION_LIMIT {
+        return Err(Error::CudaTooLarge {
+            size,
+            limit: ENUMERATION_LIMIT,
+        });
+    }
+    Ok(())
+}
+
 /// The marker line before the addressing part of a [`Source`] (the part that compiles as plain
 /// C++ once `__host__`, `__device__` and `__forceinline__` are defined away).
 pub const BEGIN: &str = "// ---- begin addressing (plain C++ too) ----";
@@ -353,12 +365,7 @@ pub fn per_thread_entry(
         });
     }
     let value_names = names.get(1..).unwrap_or(&[]);
-    if threads > ENUMERATION_LIMIT {
-        return Err(Error::CudaTooLarge {
-            size: threads,
-            limit: ENUMERATION_LIMIT,
-        });
-    }
+    within_limit(threads)?;
     let mut full = emit(map, true)?.program;
     move_to_front(&mut full, thread);
     // `layout!`'s rule: decide every slice; equal layouts -> constant + that layout.
@@ -391,12 +398,7 @@ pub fn per_thread_entry(
         });
     }
     let size = map.size();
-    if size > ENUMERATION_LIMIT {
-        return Err(Error::CudaTooLarge {
-            size,
-            limit: ENUMERATION_LIMIT,
-        });
-    }
+    within_limit(size)?;
     // XOR-separable: f(t, x) = f(t, 0) ^ f(0, x) at every coordinate. `x` runs over the
     // other entries (last fastest): its digits above the thread's entry are `x / inner`, below
     // `x % inner`, so position (t, x) is `(x / inner · threads + t) · inner + x % inner`.
@@ -755,12 +757,7 @@ pub fn split(name: &str, doc: &str, map: &Map, parts: &[(Part, &str)]) -> Result
         });
     };
     let size = map.size();
-    if size > ENUMERATION_LIMIT {
-        return Err(Error::CudaTooLarge {
-            size,
-            limit: ENUMERATION_LIMIT,
-        });
-    }
+    within_limit(size)?;
     let of = |kind: Part| -> Vec<usize> { (0..last).filter(|&e| parts[e].0 == kind).collect() };
     let (xe, ye) = (of(Part::Xor), of(Part::Add));
     let only = |keep: &[usize]| -> Result<Map, Error> {
@@ -954,12 +951,7 @@ pub fn check_vector_entry(map: &Map, entry: usize, width: i64, along: Along) -> 
         return Err(Error::VectorWidth { width, size: n });
     }
     let size = map.size();
-    if size > ENUMERATION_LIMIT {
-        return Err(Error::CudaTooLarge {
-            size,
-            limit: ENUMERATION_LIMIT,
-        });
-    }
+    within_limit(size)?;
     // One step of the entry's coordinate is `inner` flat indices.
     let inner = entries
         .get(entry.saturating_add(1)..)
