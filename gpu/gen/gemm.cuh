@@ -129,7 +129,7 @@ __host__ __device__ __forceinline__ uint32_t gemm_s_copy_t(uint32_t thread) {
     return (t1 ^ (((t1 >> 6) & 7) << 3));
 }
 
-// The shared-memory offset (halves) of thread `thread`'s copy vector `i`, stage 0: the part added (bit-disjoint from the rest): cost 0 (div, mod) = (0, 0)
+// The shared-memory offset (halves) of thread `thread`'s copy vector `i`, stage 0: the part added: cost 0 (div, mod) = (0, 0)
 __host__ __device__ __forceinline__ uint32_t gemm_s_copy_y(uint32_t i) {
     return ((uint32_t)1024)*i;
 }
@@ -152,7 +152,7 @@ __host__ __device__ __forceinline__ uint32_t gemm_ldsm_a_x(uint32_t kb) {
     return ((uint32_t)144)*kb;
 }
 
-// The shared-memory row (halves) that thread `thread` gives ldmatrix x4 for A at k-block `kb`, copy `i`, stage 0: the part added (bit-disjoint from the rest): cost 0 (div, mod) = (0, 0)
+// The shared-memory row (halves) that thread `thread` gives ldmatrix x4 for A at k-block `kb`, copy `i`, stage 0: the part added: cost 0 (div, mod) = (0, 0)
 __host__ __device__ __forceinline__ uint32_t gemm_ldsm_a_y(uint32_t i) {
     return ((uint32_t)2048)*i;
 }
@@ -182,7 +182,7 @@ __host__ __device__ __forceinline__ uint32_t gemm_ldsm_b_x(uint32_t kb) {
     return ((uint32_t)144)*kb;
 }
 
-// The shared-memory row (halves) that thread `thread` gives ldmatrix x4 for B at k-block `kb`, copy `i`, stage 0: the part added (bit-disjoint from the rest): cost 0 (div, mod) = (0, 0)
+// The shared-memory row (halves) that thread `thread` gives ldmatrix x4 for B at k-block `kb`, copy `i`, stage 0: the part added: cost 0 (div, mod) = (0, 0)
 __host__ __device__ __forceinline__ uint32_t gemm_ldsm_b_y(uint32_t i) {
     return ((uint32_t)2048)*i;
 }

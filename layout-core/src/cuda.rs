@@ -672,7 +672,7 @@ pub enum Part {
     /// XOR'd with the thread's part: the entries a swizzle mixes with the thread's bits (a
     /// swizzle is linear over XOR).
     Xor,
-    /// Added: bit-disjoint from the rest, so that a kernel may fold it into an immediate offset.
+    /// Added: a kernel may fold it into an immediate offset (the sum is what [`split`] checks).
     Add,
 }
 
@@ -851,12 +851,7 @@ pub fn split(name: &str, doc: &str, map: &Map, parts: &[(Part, &str)]) -> Result
             None => None,
         },
         add: match &y_part {
-            Some(m) => Some(emitted(
-                m,
-                "y",
-                "the part added (bit-disjoint from the rest)",
-                &names(&ye),
-            )?),
+            Some(m) => Some(emitted(m, "y", "the part added", &names(&ye))?),
             None => None,
         },
     })
