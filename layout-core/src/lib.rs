@@ -143,6 +143,7 @@ mod range;
 pub mod residue;
 mod space;
 mod swizzle;
+pub mod tma;
 mod tree;
 
 pub use alias::{
