@@ -1235,6 +1235,54 @@ pub enum Error {
         /// What the parts give.
         parts: i64,
     },
+    /// [`crate::tma::tensor_map`] for an element size other than 1, 2, 4 or 8 bytes.
+    TmaElement {
+        /// The element's size, in bytes.
+        bytes: i64,
+    },
+    /// [`crate::tma::tensor_map`]: a rank outside 1..=5, a global mode that is not one leaf, or
+    /// a shared-memory tile whose top-level entries are not the global tensor's modes.
+    TmaRank {
+        /// The rank found.
+        rank: usize,
+    },
+    /// [`crate::tma::tensor_map`] of a global tensor with no mode of stride 1 (a tensor map's
+    /// innermost dimension is contiguous).
+    TmaInnerStride,
+    /// [`crate::tma::tensor_map`]: a global stride whose bytes are not a positive multiple of
+    /// 16 below 2^40.
+    TmaStride {
+        /// The seed-order mode.
+        mode: usize,
+        /// Its stride, in elements.
+        stride: i64,
+    },
+    /// [`crate::tma::tensor_map`]: a box extent outside 1..=256, or an innermost box extent
+    /// whose bytes are not a multiple of 16.
+    TmaBox {
+        /// The dimension (innermost first).
+        dim: usize,
+        /// The box's extent there.
+        size: i64,
+    },
+    /// [`crate::tma::tensor_map`]: no tensor-map swizzle writes the box as the shared-memory
+    /// layout lays it out.
+    TmaNotBox {
+        /// The first flat index of the tile where the unswizzled image differs.
+        index: i64,
+        /// The layout's offset there, in elements.
+        offset: i64,
+        /// The image's offset there.
+        expected: i64,
+    },
+    /// [`crate::tma::tensor_map`]: the box's innermost dimension spans more bytes than its
+    /// swizzle's span.
+    TmaSwizzleSpan {
+        /// The innermost dimension's bytes.
+        bytes: i64,
+        /// The swizzle's span, in bytes.
+        span: i64,
+    },
     /// [`crate::cuda::check_vector`]: a position of a vector whose offset breaks the rule
     /// `along` (not the first offset plus its place in the vector, or not the first offset).
     VectorAlong {
@@ -3673,6 +3721,101 @@ impl Error {
                 },
                 Some(&|f| {
                     f.write_str("give the entries the swizzle mixes with the thread as XOR parts, and only bit-disjoint ones as additive parts")
+                }),
+            ),
+            Error::TmaElement { bytes } => row(
+                part,
+                w,
+                "tma-element",
+                &|f| {
+                    write!(
+                        f,
+                        "a tensor map's elements are 1, 2, 4 or 8 bytes, not {bytes}"
+                    )
+                },
+                Some(&|f| f.write_str("give the element's size in bytes")),
+            ),
+            Error::TmaRank { rank } => row(
+                part,
+                w,
+                "tma-rank",
+                &|f| {
+                    write!(
+                        f,
+                        "a tensor map has 1 to 5 dimensions, each one leaf of the global tensor and one top-level entry of the tile; found rank {rank}"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("flatten the global tensor to one leaf per mode, and give the tile the same modes in the same order")
+                }),
+            ),
+            Error::TmaInnerStride => row(
+                part,
+                w,
+                "tma-inner-stride",
+                &|f| {
+                    f.write_str("no mode of the global tensor has stride 1: a tensor map's innermost dimension is contiguous")
+                },
+                Some(&|f| {
+                    f.write_str("load a tensor with a contiguous mode, or transpose the tile")
+                }),
+            ),
+            Error::TmaStride { mode, stride } => row(
+                part,
+                w,
+                "tma-stride",
+                &|f| {
+                    write!(
+                        f,
+                        "mode {mode}'s stride {stride} is not a positive multiple of 16 bytes below 2^40"
+                    )
+                },
+                Some(&|f| f.write_str("pad the leading dimension to a multiple of 16 bytes")),
+            ),
+            Error::TmaBox { dim, size } => row(
+                part,
+                w,
+                "tma-box",
+                &|f| {
+                    write!(
+                        f,
+                        "box dimension {dim} has {size} elements: each is 1 to 256, the innermost a multiple of 16 bytes"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("load the tile as several boxes, or widen the innermost dimension")
+                }),
+            ),
+            Error::TmaNotBox {
+                index,
+                offset,
+                expected,
+            } => row(
+                part,
+                w,
+                "tma-not-box",
+                &|f| {
+                    write!(
+                        f,
+                        "no tensor-map swizzle writes this layout: at flat index {index} it puts offset {offset}, the unswizzled box {expected}"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("lay the tile out row-major by the global strides, innermost contiguous, with a 32-, 64- or 128-byte swizzle or none")
+                }),
+            ),
+            Error::TmaSwizzleSpan { bytes, span } => row(
+                part,
+                w,
+                "tma-swizzle-span",
+                &|f| {
+                    write!(
+                        f,
+                        "the box's innermost dimension spans {bytes} bytes, more than its swizzle's {span}"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("narrow the innermost box dimension to the swizzle's span, and load the tile as several boxes")
                 }),
             ),
             Error::VectorAlong {

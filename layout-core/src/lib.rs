@@ -62,6 +62,8 @@
 //!   range-checked for 32 bits, a thread-value composite restricted to a run-time thread with
 //!   the XOR split of swizzles, run-time leading dimensions kept as a factor, vector proofs,
 //!   the `.cu` file's assembly).
+//! - **TMA tensor maps:** [`tma`] (the fields of a tiled tensor map for a global tensor and a
+//!   tile's shared-memory layout, checked to be the image the tensor map writes).
 //! - **Tiled copies:** [`copy`] (CuTe's `make_tiled_copy`, `partition_S`/`partition_D`, the
 //!   vector width a copy moves, checked; CuTe's `max_common_vector`).
 //! - **Residue tiles:** [`residue`] (a divide whose tile need not divide the tensor, CuTe's
@@ -143,6 +145,7 @@ mod range;
 pub mod residue;
 mod space;
 mod swizzle;
+pub mod tma;
 mod tree;
 
 pub use alias::{
