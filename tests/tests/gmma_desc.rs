@@ -8,7 +8,9 @@ use layout_core::{
     Annotated, Error, Layout, Map, Space, Swizzle, SwizzleUnit, Tree, divide, repeat,
     repeat_modewise,
 };
+use layout_tests::cute_cpp;
 use layout_typed::atoms;
+use std::collections::BTreeMap;
 
 /// One GMMA atom: its name, major-ness, element bytes, unswizzled layout and swizzle.
 struct Atom {
@@ -190,6 +192,60 @@ fn every_atom_tile_decodes_to_its_layout() {
         }
     }
     assert!(checked > 100_000, "{checked}");
+}
+
+/// The operand tiles of `every_atom_tile_decodes_to_its_layout` against CuTe's
+/// `make_gmma_desc` (`cpp/gmma_desc.cpp`): the same tiles, the same fields (the start as the
+/// tile's first byte from the buffer; LBO and SBO in 16-byte units; a stride the hardware
+/// never reads, of one group of core matrices, is 0 in both).
+#[test]
+fn agree_with_cute_cpp() {
+    let Some(out) = cute_cpp::run("gmma_desc", include_str!("../cpp/gmma_desc.cpp")) else {
+        return;
+    };
+    let cute: BTreeMap<(String, i64, i64, i64, i64), Vec<i64>> = out
+        .lines()
+        .filter(|l| !l.starts_with("ERROR"))
+        .map(|line| {
+            let w: Vec<&str> = line.split_whitespace().collect();
+            let n: Vec<i64> = w[1..].iter().map(|x| x.parse().unwrap()).collect();
+            ((w[0].to_string(), n[0], n[1], n[2], n[3]), n[4..].to_vec())
+        })
+        .collect();
+    let mut compared = 0;
+    for atom in all_atoms() {
+        let (ka, mna) = sizes(&atom.inner);
+        let kw = 32 / atom.bytes;
+        for mnw in [8, 16, 64, 128, 256] {
+            if mnw % mna != 0 {
+                continue;
+            }
+            let (k_total, mn_total) = (ka.max(kw), 2 * mnw);
+            let buf = buffer(&atom, k_total, mn_total, kw, mnw, 2);
+            for s in 0..2 {
+                for bk in 0..k_total / kw {
+                    for bmn in 0..mn_total / mnw {
+                        let key = (atom.name.to_string(), mnw, s, bk, bmn);
+                        let c = cute
+                            .get(&key)
+                            .unwrap_or_else(|| panic!("CuTe has no {key:?}"));
+                        let d = descriptor(&operand(&buf, s, bk, bmn), atom.bytes, atom.major, 0)
+                            .unwrap();
+                        let ours = vec![
+                            i64::from(d.start),
+                            i64::from(d.leading_byte_offset / 16),
+                            i64::from(d.stride_byte_offset / 16),
+                            d.swizzle.field() as i64,
+                            i64::from(d.base_offset),
+                        ];
+                        assert_eq!(&ours, c, "{key:?}: {d:?}");
+                        compared += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(compared, cute.len());
 }
 
 /// The descriptor's fields of the hand-computed cases: A of `SM90_64x64x16` from the SW128
