@@ -333,7 +333,18 @@ fn each_refusal() {
         .clone()
         .swizzle(Swizzle::from_cute(2, 2, 3, SwizzleUnit::Elements).unwrap())
         .unwrap();
-    assert_eq!(refusal(&odd, 2, Major::K, 0).rule(), "gmma-swizzle");
+    assert_eq!(
+        refusal(&odd, 2, Major::K, 0),
+        Error::GmmaSwizzle {
+            b: 2,
+            src: 5,
+            dst: 2,
+            elem_bits: 16
+        }
+    );
+    // The fp16 128-byte swizzle on 32-bit elements is not theirs.
+    let k128_fp32 = plain("(8,8):(1,32)").swizzle(sw(3, 16)).unwrap();
+    assert_eq!(refusal(&k128_fp32, 4, Major::K, 0).rule(), "gmma-swizzle");
     let k128 = plain("(16,8):(1,64)").swizzle(sw(3, 16)).unwrap();
     assert!(descriptor(&k128, 2, Major::K, 2048).is_ok());
     assert_eq!(
@@ -351,8 +362,40 @@ fn each_refusal() {
         }
     );
     assert_eq!(
-        refusal(&plain("(16,4):(1,16)"), 2, Major::K, 0).rule(),
-        "gmma-mn-extent"
+        refusal(&plain("(16,4):(1,16)"), 2, Major::K, 0),
+        Error::GmmaMnExtent {
+            major: Major::K,
+            swizzle: SwizzleMode::Interleave,
+            extent: 4,
+            multiple: 8
+        }
+    );
+    // MN-major under the 64-byte swizzle: 32 positions of MN per swizzled row.
+    let mn64 = plain("(16,16):(32,1)").swizzle(sw(2, 16)).unwrap();
+    assert_eq!(
+        refusal(&mn64, 2, Major::MN, 0),
+        Error::GmmaMnExtent {
+            major: Major::MN,
+            swizzle: SwizzleMode::B64,
+            extent: 16,
+            multiple: 32
+        }
+    );
+    // MN-major: the canonical interleaved tile, then its swizzled row split into far chunks.
+    let d = descriptor(&plain("(16,8):(8,1)"), 2, Major::MN, 0).unwrap();
+    assert_eq!((d.leading_byte_offset, d.stride_byte_offset), (128, 0));
+    let far_chunks = plain("(16,(4,8)):(32,(512,1))").swizzle(sw(2, 16)).unwrap();
+    assert_eq!(
+        refusal(&far_chunks, 2, Major::MN, 0),
+        Error::GmmaSwizzleRow {
+            major: Major::MN,
+            swizzle: SwizzleMode::B64,
+            found: Some(1024)
+        }
+    );
+    assert_eq!(
+        refusal(&plain("(16,8):(1,16)"), 2, Major::MN, 0),
+        Error::GmmaCoreMatrix { major: Major::MN }
     );
     // (k, mn) -> x = 24k + mn -> x/128 + 3·(x%128): the carry into x/128 mixes k and mn.
     let not_layout = layout_core::compose(
