@@ -413,6 +413,134 @@ pub enum Error {
         /// The element width in bits.
         elem_bits: u32,
     },
+    /// `gmma::descriptor`: an element width other than 1, 2 or 4 bytes (`wgmma` reads 8-,
+    /// 16- and 32-bit operands from shared memory).
+    GmmaElementBytes {
+        /// The width given, in bytes.
+        bytes: i64,
+    },
+    /// `gmma::descriptor`: a map that is not logical -> physical.
+    GmmaSpaces {
+        /// The map's domain.
+        domain: Space,
+        /// The map's codomain.
+        codomain: Space,
+    },
+    /// `gmma::descriptor`: a domain without the two entries `(K, MN)`.
+    GmmaEntries {
+        /// The number of top-level entries of the domain.
+        entries: usize,
+    },
+    /// `gmma::descriptor`: the map has two swizzles on its path to the offsets.
+    GmmaTwoSwizzles,
+    /// `gmma::descriptor`: a swizzle that is not CuTe's `Swizzle<B,4,3>` over the bytes of
+    /// the element width (`B` = 1, 2, 3), so no layout type expresses it. Fields of the element
+    /// swizzle.
+    GmmaSwizzle {
+        /// Bits moved.
+        b: u32,
+        /// Lowest source bit (element offset).
+        src: u32,
+        /// Lowest destination bit (element offset).
+        dst: u32,
+        /// The element width in bits.
+        elem_bits: u32,
+    },
+    /// `gmma::descriptor`: the buffer's address is not a multiple of the swizzle's repeat, so
+    /// the swizzle of shared-memory addresses would not be the map's (a base offset would be
+    /// needed).
+    GmmaBaseOffset {
+        /// The buffer's shared-memory address (bytes).
+        start: u32,
+        /// The swizzle's repeat (bytes).
+        repeat: u32,
+    },
+    /// `gmma::descriptor`: the tile's K does not span 32 bytes, the K of one dense `wgmma`.
+    GmmaKExtent {
+        /// K in elements.
+        elements: i64,
+        /// K in bytes.
+        bytes: i64,
+    },
+    /// `gmma::descriptor`: MN is not a multiple of the rows of one core matrix (K-major: 8)
+    /// or of one swizzled row's elements (MN-major).
+    GmmaMnExtent {
+        /// The contiguous mode.
+        major: crate::gmma::Major,
+        /// The swizzle.
+        swizzle: crate::gmma::SwizzleMode,
+        /// MN in elements.
+        extent: i64,
+        /// The multiple it must be.
+        multiple: i64,
+    },
+    /// `gmma::descriptor`: the unswizzled offsets are not a layout of `(K, MN)`.
+    GmmaNotLayout,
+    /// `gmma::descriptor`: the 16 bytes of one core-matrix row are not contiguous along the
+    /// major mode.
+    GmmaCoreMatrix {
+        /// The contiguous mode asked for.
+        major: crate::gmma::Major,
+    },
+    /// `gmma::descriptor`: under a swizzle, the 16-byte chunks of one swizzled row are not
+    /// adjacent (K-major: the two chunks of K; MN-major: the row's chunks along MN).
+    GmmaSwizzleRow {
+        /// The contiguous mode.
+        major: crate::gmma::Major,
+        /// The swizzle.
+        swizzle: crate::gmma::SwizzleMode,
+        /// The stride between the chunks in bytes, when they have one.
+        found: Option<i64>,
+    },
+    /// `gmma::descriptor`: the 8 rows of a core matrix are not one swizzled row (16 bytes
+    /// unswizzled, 32, 64, 128 bytes swizzled) apart: the layout and the swizzle disagree on
+    /// the row width.
+    GmmaRowPitch {
+        /// The contiguous mode.
+        major: crate::gmma::Major,
+        /// The swizzle.
+        swizzle: crate::gmma::SwizzleMode,
+        /// The pitch the swizzle needs, in bytes.
+        expected: i64,
+        /// The pitch found, when the 8 rows are equally spaced.
+        found: Option<i64>,
+    },
+    /// `gmma::descriptor`: the groups of core matrices along one direction have no single
+    /// stride, so no byte offset describes them.
+    GmmaStride {
+        /// The field that would hold the stride.
+        field: crate::gmma::ByteOffset,
+    },
+    /// A descriptor's leading or stride byte offset is not a multiple of 16 bytes.
+    GmmaByteOffsetAlignment {
+        /// The field.
+        field: crate::gmma::ByteOffset,
+        /// The offset in bytes.
+        bytes: i64,
+    },
+    /// A descriptor's leading or stride byte offset is negative or past its 14-bit field of
+    /// 16-byte units (at most 262128 bytes).
+    GmmaByteOffsetRange {
+        /// The field.
+        field: crate::gmma::ByteOffset,
+        /// The offset in bytes.
+        bytes: i64,
+    },
+    /// A descriptor's start address is not a multiple of 16 bytes.
+    GmmaStartAlignment {
+        /// The address in bytes.
+        address: i64,
+    },
+    /// A descriptor's start address is negative or past its 14-bit field of 16-byte units.
+    GmmaStartRange {
+        /// The address in bytes.
+        address: i64,
+    },
+    /// A descriptor's base offset past its 3-bit field.
+    GmmaBaseOffsetRange {
+        /// The base offset.
+        base_offset: u8,
+    },
     /// A swizzle on a map whose codomain is not physical (a swizzle runs physical -> physical).
     SwizzleNotPhysical {
         /// The codomain of the map.
@@ -1947,6 +2075,266 @@ impl Error {
                         "the source and destination fields must be at least b = {b} bits apart: |src - dst| >= {b}"
                     )
                 }),
+            ),
+            Error::GmmaElementBytes { bytes } => row(
+                part,
+                w,
+                "gmma-element",
+                &|f| {
+                    write!(
+                        f,
+                        "a wgmma operand of {bytes}-byte elements has no shared-memory descriptor"
+                    )
+                },
+                Some(&|f| f.write_str("wgmma reads 1-, 2- and 4-byte elements from shared memory")),
+            ),
+            Error::GmmaSpaces { domain, codomain } => {
+                row(
+                    part,
+                    w,
+                    "gmma-spaces",
+                    &|f| {
+                        write!(
+                            f,
+                            "a wgmma descriptor describes a logical -> physical map, not {domain} -> {codomain}"
+                        )
+                    },
+                    Some(&|f| {
+                        f.write_str("pass the shared-memory layout of the operand tile (logical -> physical)")
+                    }),
+                )
+            }
+            Error::GmmaEntries { entries } => row(
+                part,
+                w,
+                "gmma-entries",
+                &|f| {
+                    write!(
+                        f,
+                        "a wgmma operand tile has the two entries (K, MN), not {entries}"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("slice the buffer to one tile whose domain is (K, MN) in seed order, as the GMMA atoms write it")
+                }),
+            ),
+            Error::GmmaTwoSwizzles => {
+                row(
+                    part,
+                    w,
+                    "gmma-two-swizzles",
+                    &|f| {
+                        f.write_str("the operand tile is swizzled twice; a wgmma descriptor has one swizzle")
+                    },
+                    Some(&|f| f.write_str("apply the GMMA atom's swizzle once, last")),
+                )
+            }
+            Error::GmmaSwizzle {
+                b,
+                src,
+                dst,
+                elem_bits,
+            } => row(
+                part,
+                w,
+                "gmma-swizzle",
+                &|f| {
+                    write!(
+                        f,
+                        "the swizzle (b = {b}, src = {src}, dst = {dst}) over {elem_bits}-bit elements is not a GMMA swizzle"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("use `Swizzle<B,4,3> over bytes` of the element width, B = 1, 2 or 3 (the GMMA atoms' swizzles), or none")
+                }),
+            ),
+            Error::GmmaBaseOffset { start, repeat } => row(
+                part,
+                w,
+                "gmma-base-offset",
+                &|f| {
+                    write!(
+                        f,
+                        "the buffer at shared-memory address {start} is not aligned to the swizzle's repeat of {repeat} bytes; its descriptor would need a base offset"
+                    )
+                },
+                Some(&|f| write!(f, "align the swizzled buffer to {repeat} bytes")),
+            ),
+            Error::GmmaKExtent { elements, bytes } => row(
+                part,
+                w,
+                "gmma-k-extent",
+                &|f| {
+                    write!(
+                        f,
+                        "the operand tile's K spans {elements} elements ({bytes} bytes); one dense wgmma reads 32 bytes of K"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("slice K to 32 bytes: 16 16-bit, 8 32-bit or 32 8-bit elements")
+                }),
+            ),
+            Error::GmmaMnExtent {
+                major,
+                swizzle,
+                extent,
+                multiple,
+            } => row(
+                part,
+                w,
+                "gmma-mn-extent",
+                &|f| {
+                    write!(
+                        f,
+                        "a {major} operand tile with {swizzle} spans {extent} positions along MN, not a multiple of {multiple}"
+                    )
+                },
+                Some(&|f| f.write_str("tile whole GMMA atoms along MN, or use a narrower swizzle")),
+            ),
+            Error::GmmaNotLayout => row(
+                part,
+                w,
+                "gmma-not-layout",
+                &|f| {
+                    f.write_str("the operand tile's unswizzled offsets are not a layout of (K, MN), so no wgmma descriptor describes them")
+                },
+                Some(&|f| {
+                    f.write_str("build the tile from a GMMA atom by the algebra's repeat and slices, with the atom's swizzle last")
+                }),
+            ),
+            Error::GmmaCoreMatrix { major } => row(
+                part,
+                w,
+                "gmma-core-matrix",
+                &|f| {
+                    write!(
+                        f,
+                        "the 16 bytes of a core-matrix row are not contiguous along the {major} tile's contiguous mode"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("make the major mode's fastest 16 bytes contiguous (stride 1), or ask for the other major-ness")
+                }),
+            ),
+            Error::GmmaSwizzleRow {
+                major,
+                swizzle,
+                found,
+            } => row(
+                part,
+                w,
+                "gmma-swizzle-row",
+                &|f| {
+                    write!(
+                        f,
+                        "under {swizzle} the 16-byte chunks of a swizzled row of the {major} tile must be 16 bytes apart"
+                    )?;
+                    match found {
+                        Some(s) => write!(f, ", not {s}"),
+                        None => f.write_str(", and they are not equally spaced"),
+                    }
+                },
+                Some(&|f| {
+                    f.write_str("keep one swizzled row contiguous along the major mode, as the GMMA atoms do")
+                }),
+            ),
+            Error::GmmaRowPitch {
+                major,
+                swizzle,
+                expected,
+                found,
+            } => row(
+                part,
+                w,
+                "gmma-row-pitch",
+                &|f| {
+                    write!(
+                        f,
+                        "under {swizzle} the 8 rows of a core matrix of the {major} tile must be {expected} bytes apart"
+                    )?;
+                    match found {
+                        Some(s) => write!(f, ", not {s}"),
+                        None => f.write_str(", and they are not equally spaced"),
+                    }
+                },
+                Some(&|f| {
+                    f.write_str("use the swizzle whose row width is the layout's row pitch (the GMMA atom of that width)")
+                }),
+            ),
+            Error::GmmaStride { field } => row(
+                part,
+                w,
+                "gmma-stride",
+                &|f| {
+                    write!(
+                        f,
+                        "the groups of core matrices that the {field} steps over have no single stride"
+                    )
+                },
+                Some(&|f| f.write_str("tile whole GMMA atoms with one stride per direction")),
+            ),
+            Error::GmmaByteOffsetAlignment { field, bytes } => row(
+                part,
+                w,
+                "gmma-byte-offset-alignment",
+                &|f| {
+                    write!(
+                        f,
+                        "the {field} of {bytes} bytes is not a multiple of 16 bytes"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str(
+                        "pad the buffer so that core-matrix groups start on 16-byte boundaries",
+                    )
+                }),
+            ),
+            Error::GmmaByteOffsetRange { field, bytes } => row(
+                part,
+                w,
+                "gmma-byte-offset-range",
+                &|f| {
+                    write!(
+                        f,
+                        "the {field} of {bytes} bytes is outside its field: 0 to 262128 bytes (14 bits of 16 bytes)"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str(
+                        "keep each stride of core-matrix groups non-negative and below 256 KiB",
+                    )
+                }),
+            ),
+            Error::GmmaStartAlignment { address } => row(
+                part,
+                w,
+                "gmma-start-alignment",
+                &|f| {
+                    write!(
+                        f,
+                        "the operand tile starts at shared-memory address {address}, not a multiple of 16 bytes"
+                    )
+                },
+                Some(&|f| f.write_str("align the buffer and the tile's first element to 16 bytes")),
+            ),
+            Error::GmmaStartRange { address } => row(
+                part,
+                w,
+                "gmma-start-range",
+                &|f| {
+                    write!(
+                        f,
+                        "the operand tile's start address {address} is outside the descriptor's field: 0 to 262128 bytes"
+                    )
+                },
+                None,
+            ),
+            Error::GmmaBaseOffsetRange { base_offset } => row(
+                part,
+                w,
+                "gmma-base-offset-range",
+                &|f| write!(f, "the base offset {base_offset} is past its 3-bit field"),
+                Some(&|f| f.write_str("give a base offset from 0 to 7")),
             ),
             Error::SwizzleTooWide { b, src, dst } => row(
                 part,

@@ -70,6 +70,8 @@
 //!   `local_tile` over `ceil_div`: the grid, the residue, each thread's coordinates, the
 //!   predicate as a function and as code, and the check that every predicated access stays in
 //!   the tensor).
+//! - **wgmma descriptors:** [`gmma`] (the shared-memory matrix descriptor of one operand tile,
+//!   read off a checked, possibly swizzled layout, or the reason no descriptor expresses it).
 //! - **Shared memory:** [`banks`] (the bank conflicts of one warp's access, and of a tiled
 //!   copy's partition).
 //! - **The expression language:** [`expr`] (the text `layout!` and the `layout` command read:
@@ -136,6 +138,7 @@ mod dense;
 mod emit;
 mod error;
 pub mod expr;
+pub mod gmma;
 mod layout;
 mod map;
 pub mod mma;
