@@ -20,13 +20,14 @@
 #   NCU=0        skip ncu; NCU_TIMEOUT seconds for it (default 600)
 #   GEMM_TOL_C   the tolerance factor of the checks (gpu/gemm_bench.cu; default 0.25)
 # The driver library: the tensor maps of TMA are encoded on the host by the driver's
-# cuTensorMapEncodeTiled (CuTe's tutorial reaches it through cudaGetDriverEntryPointByVersion; a
-# launcher that calls it directly needs -lcuda). The binary links -lcuda against the toolkit's
-# stub (lib64/stubs/libcuda.so, also under /usr/local/cuda) or the driver's own libcuda.so; where
-# neither exists (a build machine without a driver) and BUILD_ONLY=1, against a stub built here:
-# BUILD/libcuda-stub/libcuda.so, soname libcuda.so.1, one empty function per `cu*` symbol the
-# objects leave undefined. Only the link sees it (no rpath to it): at run time the binary loads
-# the real driver's libcuda.so.1.
+# cuTensorMapEncodeTiled. CuTe's tutorial and gpu/hopper/launch.cuh reach it through the
+# runtime's cudaGetDriverEntryPointByVersion, which needs no -lcuda; where an object calls a
+# driver function directly (an undefined `cu*` symbol, listed in BUILD/driver_symbols.txt) the
+# binary links -lcuda: against the toolkit's stub (lib64/stubs/libcuda.so, also under
+# /usr/local/cuda) or the driver's own libcuda.so; where neither exists (a build machine without
+# a driver) and BUILD_ONLY=1, against a stub built here: BUILD/libcuda-stub/libcuda.so, soname
+# libcuda.so.1, one empty function per such symbol. Only the link sees it (no rpath to it): at
+# run time the binary loads the real driver's libcuda.so.1.
 # Exit status: non-zero on a build failure, a failed check, a CUDA or cuBLAS error (the table is
 # printed anyway). A failing ncu is reported, not fatal.
 set -uo pipefail
@@ -70,6 +71,16 @@ else
 : > "$out/ptxas.txt"
 objs=("$build/gemm_bench.o")
 defs=()
+# The Hopper GEMM's unit (gpu/gemm_bench_hopper.cu over gpu/hopper/launch.cuh), in the background
+# while CuTe's build.
+hopper=0
+if [ -f hopper/launch.cuh ]; then
+    "$nvcc" "${flags[@]}" -c gemm_bench_hopper.cu -o "$build/gemm_bench_hopper.o" > "$build/gemm_bench_hopper.log" 2>&1 &
+    hopper=$!
+else
+    echo "gpu/hopper/launch.cuh missing: NO ROWS OF THE HOPPER GEMM"; status=1
+    defs+=(-DNO_HOPPER)
+fi
 # CuTe's tutorials, one translation unit each (they define the same global names), in parallel;
 # their ptxas output goes to ptxas.txt in this order.
 cute_units=(cute_gemm cute_wgmma cute_wgmma_tma)
@@ -105,31 +116,42 @@ else
     echo "gpu/.cutlass incomplete (gpu/fetch_cute.sh): NO CuTe ROWS"; status=1
     defs+=(-DNO_CUTE -DNO_CUTE_HOPPER)
 fi
-if [ ! -f hopper/launch.cuh ]; then
-    echo "gpu/hopper/launch.cuh missing: NO ROWS OF THE HOPPER GEMM"; status=1
-    defs+=(-DNO_HOPPER)
+if [ "$hopper" != 0 ]; then
+    wait "$hopper"
+    rc=$?
+    cat "$build/gemm_bench_hopper.log" >> "$out/ptxas.txt"
+    if [ "$rc" = 0 ]; then
+        objs+=("$build/gemm_bench_hopper.o")
+    else
+        echo "THE BUILD OF THE HOPPER GEMM FAILED (gpu/gemm_bench_hopper.cu):"; tail -30 "$build/gemm_bench_hopper.log"
+        status=1
+        defs+=(-DNO_HOPPER)
+    fi
 fi
 if ! "$nvcc" "${flags[@]}" ${defs[@]+"${defs[@]}"} -c gemm_bench.cu -o "$build/gemm_bench.o" 2>> "$out/ptxas.txt"; then
     echo "THE BUILD FAILED:"; tail -40 "$out/ptxas.txt"; exit 1
 fi
-# -lcuda (see the top): the toolkit's stub or the driver's library, else (BUILD_ONLY=1) a stub of our own.
-cudalib=""
-for d in "$bin/../lib64/stubs" "$bin/../lib/stubs" "$bin/../targets/x86_64-linux/lib/stubs" \
-         /usr/local/cuda/lib64/stubs /usr/lib/x86_64-linux-gnu /usr/lib64 /usr/lib/wsl/lib; do
-    if [ -e "$d/libcuda.so" ]; then cudalib="$d"; break; fi
-done
-if [ -z "$cudalib" ] && [ "${BUILD_ONLY:-0}" = 1 ]; then
-    cudalib="$build/libcuda-stub"
-    mkdir -p "$cudalib"
-    nm -u "${objs[@]}" 2> /dev/null | awk '$1 == "U" && $2 ~ /^cu[A-Z]/ { print $2 }' | sort -u > "$cudalib/symbols.txt"
-    awk '{ printf "void %s(void) {}\n", $1 }' "$cudalib/symbols.txt" > "$cudalib/stub.c"
-    if ! cc -shared -fPIC -Wl,-soname,libcuda.so.1 -o "$cudalib/libcuda.so" "$cudalib/stub.c"; then
-        echo "THE BUILD FAILED: the libcuda stub"; exit 1
+# -lcuda (see the top), where the objects leave driver (`cu*`) symbols undefined: the toolkit's
+# stub or the driver's library, else (BUILD_ONLY=1) a stub of our own.
+nm -u "${objs[@]}" 2> /dev/null | awk '$1 == "U" && $2 ~ /^cu[A-Z]/ { print $2 }' | sort -u > "$build/driver_symbols.txt"
+if [ -s "$build/driver_symbols.txt" ]; then
+    cudalib=""
+    for d in "$bin/../lib64/stubs" "$bin/../lib/stubs" "$bin/../targets/x86_64-linux/lib/stubs" \
+             /usr/local/cuda/lib64/stubs /usr/lib/x86_64-linux-gnu /usr/lib64 /usr/lib/wsl/lib; do
+        if [ -e "$d/libcuda.so" ]; then cudalib="$d"; break; fi
+    done
+    if [ -z "$cudalib" ] && [ "${BUILD_ONLY:-0}" = 1 ]; then
+        cudalib="$build/libcuda-stub"
+        mkdir -p "$cudalib"
+        awk '{ printf "void %s(void) {}\n", $1 }' "$build/driver_symbols.txt" > "$cudalib/stub.c"
+        if ! cc -shared -fPIC -Wl,-soname,libcuda.so.1 -o "$cudalib/libcuda.so" "$cudalib/stub.c"; then
+            echo "THE BUILD FAILED: the libcuda stub"; exit 1
+        fi
     fi
-    echo "linking against a libcuda stub ($cudalib, soname libcuda.so.1: $(wc -l < "$cudalib/symbols.txt") symbols)"
+    echo "linking -lcuda (driver symbols: $(tr '\n' ' ' < "$build/driver_symbols.txt")) against ${cudalib:-the default library path}"
+    [ -n "$cudalib" ] && ldflags+=(-L"$cudalib")
+    ldflags+=(-lcuda)
 fi
-[ -n "$cudalib" ] && ldflags+=(-L"$cudalib")
-ldflags+=(-lcuda)
 if ! "$nvcc" "${arch[@]}" -o "$build/gemm_bench" "${objs[@]}" "${ldflags[@]}" 2>> "$out/ptxas.txt"; then
     echo "THE BUILD FAILED:"; tail -40 "$out/ptxas.txt"; exit 1
 fi

@@ -42,7 +42,13 @@
 
 #include "gemm/launch.cuh"
 #ifndef NO_HOPPER
-#include "hopper/launch.cuh"
+// gpu/hopper/launch.cuh's entry points, forwarded by gpu/gemm_bench_hopper.cu (its own unit).
+bool bench_hg_gemm_supported(int M, int N, int K, int lda, int ldb, int ldc, const void* A, const void* B,
+                             const void* C);
+cudaError_t bench_hg_gemm_tn_f16acc(int M, int N, int K, const __half* A, int lda, const __half* B, int ldb,
+                                    __half* C, int ldc, cudaStream_t s);
+cudaError_t bench_hg_gemm_tn_f32acc(int M, int N, int K, const __half* A, int lda, const __half* B, int ldb,
+                                    __half* C, int ldc, cudaStream_t s);
 #endif
 #ifndef NO_CUTE
 #include "cute_gemm.h"
@@ -172,18 +178,18 @@ static void run_gen_f32_linear(const Problem& p, const Operands& o) {
 }
 #ifndef NO_HOPPER
 static void hg_check_supported(const Problem& p, const Operands& o) {
-    if (!hg_gemm_supported(p.M, p.N, p.K, p.lda, p.ldb, p.ldc, o.A, o.B, o.C))
+    if (!bench_hg_gemm_supported(p.M, p.N, p.K, p.lda, p.ldb, p.ldc, o.A, o.B, o.C))
         throw Error("hg_gemm_supported refuses " + std::to_string(p.M) + "x" + std::to_string(p.N) + "x" +
                     std::to_string(p.K) + " (lda " + std::to_string(p.lda) + ", ldb " + std::to_string(p.ldb) +
                     ", ldc " + std::to_string(p.ldc) + ")");
 }
 static void run_hg_f16(const Problem& p, const Operands& o) {
     hg_check_supported(p, o);
-    CK(hg_gemm_tn_f16acc(p.M, p.N, p.K, o.A, p.lda, o.B, p.ldb, o.C, p.ldc, 0));
+    CK(bench_hg_gemm_tn_f16acc(p.M, p.N, p.K, o.A, p.lda, o.B, p.ldb, o.C, p.ldc, 0));
 }
 static void run_hg_f32(const Problem& p, const Operands& o) {
     hg_check_supported(p, o);
-    CK(hg_gemm_tn_f32acc(p.M, p.N, p.K, o.A, p.lda, o.B, p.ldb, o.C, p.ldc, 0));
+    CK(bench_hg_gemm_tn_f32acc(p.M, p.N, p.K, o.A, p.lda, o.B, p.ldb, o.C, p.ldc, 0));
 }
 #endif
 #ifndef NO_CUTE
