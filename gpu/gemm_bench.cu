@@ -63,6 +63,10 @@ static const double EPS16 = 1.0 / 1024.0;
 struct Error : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
+// A kernel of ours refusing a problem of the table (its launcher's `supported` check).
+struct Refused : Error {
+    using Error::Error;
+};
 #define CK(x)                                                                                  \
     do {                                                                                       \
         cudaError_t e_ = (x);                                                                  \
@@ -179,7 +183,7 @@ static void run_gen_f32_linear(const Problem& p, const Operands& o) {
 #ifndef NO_HOPPER
 static void hg_check_supported(const Problem& p, const Operands& o) {
     if (!bench_hg_gemm_supported(p.M, p.N, p.K, p.lda, p.ldb, p.ldc, o.A, o.B, o.C))
-        throw Error("hg_gemm_supported refuses " + std::to_string(p.M) + "x" + std::to_string(p.N) + "x" +
+        throw Refused("hg_gemm_supported refuses " + std::to_string(p.M) + "x" + std::to_string(p.N) + "x" +
                     std::to_string(p.K) + " (lda " + std::to_string(p.lda) + ", ldb " + std::to_string(p.ldb) +
                     ", ldc " + std::to_string(p.ldc) + ")");
 }
@@ -482,7 +486,7 @@ int main(int argc, char** argv) {
                 } catch (const Error& e) {
                     r.ok = false;
                     r.tflops = 0;
-                    r.result = "CUDA/cuBLAS ERROR";
+                    r.result = dynamic_cast<const Refused*>(&e) ? "FAIL: refused" : "CUDA/cuBLAS ERROR";
                     fprintf(stderr, "%s %s: %s\n", g.name, r.size.c_str(), e.what());
                     printf("  %-26s ERROR: %s\n", g.name, e.what());
                     // A sticky error (illegal address, ...) loses the context: nothing runs after it.
