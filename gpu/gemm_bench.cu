@@ -300,7 +300,8 @@ static Check check(const Gemm& g, const Problem& p, const Operands& o) {
 
 // Keeps the GPU busy while the host enqueues the start event and the launch, so that the timed
 // interval holds the kernel alone and not the host's launch overhead (cuBLAS's heuristics, CuTe's
-// cudaFuncSetAttribute calls, ...).
+// cudaFuncSetAttribute calls, the Hopper launchers' tensor-map encoding and cluster launch, ...).
+// About 200 µs: several times any of these.
 __global__ void spin(long long cycles) {
     long long t0 = clock64();
     while (clock64() - t0 < cycles) {
@@ -317,7 +318,7 @@ static float median_ms(const Gemm& g, const Problem& p, const std::vector<Operan
     std::vector<float> t;
     for (int i = 0; i < REPS; ++i) {
         const Operands& o = sets[next++ % sets.size()];
-        spin<<<1, 1>>>(100000);  // about 50 µs
+        spin<<<1, 1>>>(400000);  // about 200 µs at 1.98 GHz
         CK(cudaEventRecord(a));
         g.run(p, o);
         CK(cudaEventRecord(b));
