@@ -1,14 +1,17 @@
 // HGEMM C = A·Bᵀ (fp16 in, fp16 out; A M×K and B N×K K-major, C M×N column-major: CuTe's gemm_tn)
-// on one GPU: the generated kernel (gpu/gemm/launch.cuh, fp16 and fp32 accumulate), CuTe's tutorial
-// kernel (gpu/cute_gemm.cu) and cuBLAS (cublasGemmEx, compute 32F and 16F), in one process.
+// on one GPU, in one process: the generated kernels (gpu/gemm/launch.cuh: the mma.sync HGEMM,
+// fp16 and fp32 accumulate; gpu/hopper/launch.cuh: the TMA + wgmma GEMM, fp16 and fp32
+// accumulate), CuTe's tutorial kernels (gpu/cute_gemm.cu: sgemm_sm80; gpu/cute_wgmma.cu:
+// hopper/wgmma_sm90; gpu/cute_wgmma_tma.cu: hopper/wgmma_tma_sm90, all three fp16 accumulate)
+// and cuBLAS (cublasGemmEx, compute 32F and 16F). Built for sm_90a (gpu/gemm.sh).
 //
 // Every check: fresh random A and B (fp16 j/2048, j uniform in [-2048, 2048), a new seed each
 // time), C poisoned with NaN (0xFFFF), one launch, then every element compared with a reference
 // GEMM of its own (fp32 accumulate, 64-bit indices, shares no code with the kernels under test).
 // Tolerance, one rule for every kernel and size:
 //     |C - ref| ≤ TOL_C · sqrt(K) · eps16 · max|ref|,   eps16 = 2⁻¹⁰, TOL_C = 0.25 (env GEMM_TOL_C)
-// For random inputs max|ref| grows like sqrt(K), and an fp16 accumulator (mma.sync rounds it once
-// per 16-deep k-step) adds K/16 roundings of partial sums of size ~sqrt(k): an error growing like
+// For random inputs max|ref| grows like sqrt(K), and an fp16 accumulator (mma.sync and wgmma round
+// it once per 16-deep k-step) adds K/16 roundings of partial sums of size ~sqrt(k): an error growing like
 // eps16 · K, i.e. like sqrt(K) · eps16 · max|ref|. Emulating that (round-to-nearest after each
 // 16-deep step) gives max error ≈ 0.04 · sqrt(K) · eps16 · max|ref| over 4096² elements at K = 4096
 // and 8192, so TOL_C = 0.25 leaves CuTe's fp16-accumulate kernel a margin of about 6 at 8192³,
@@ -18,6 +21,8 @@
 // passes. Timing: CUDA events around each launch (queued behind a short spin kernel, so the host's
 // launch overhead is not timed), WARM warm-ups, the median of REPS launches;
 // where one set of A, B, C fits in L2 the launches rotate over enough sets to exceed twice the L2.
+// CuTe's tutorials have no residue handling: their rows are skipped ("no residue") where the
+// problem is not whole tiles; ours and cuBLAS run at every size, and a refusal of ours is a failure.
 //
 // Usage: gemm_bench [MxNxK ...]      (default: 4096³, 8192³, 4000×4000×4104, 300×260×200)
 //        gemm_bench --ncu            (one checked launch of every kernel at the first size, for ncu)
@@ -36,8 +41,20 @@
 #include <cuda_runtime.h>
 
 #include "gemm/launch.cuh"
+#ifndef NO_HOPPER
+// gpu/hopper/launch.cuh's entry points, forwarded by gpu/gemm_bench_hopper.cu (its own unit).
+bool bench_hg_gemm_supported(int M, int N, int K, int lda, int ldb, int ldc, const void* A, const void* B,
+                             const void* C);
+cudaError_t bench_hg_gemm_tn_f16acc(int M, int N, int K, const __half* A, int lda, const __half* B, int ldb,
+                                    __half* C, int ldc, cudaStream_t s);
+cudaError_t bench_hg_gemm_tn_f32acc(int M, int N, int K, const __half* A, int lda, const __half* B, int ldb,
+                                    __half* C, int ldc, cudaStream_t s);
+#endif
 #ifndef NO_CUTE
 #include "cute_gemm.h"
+#endif
+#ifndef NO_CUTE_HOPPER
+#include "cute_hopper.h"
 #endif
 
 static const int WARM = 5, REPS = 31, CHECKS = 2;  // checks: one before timing, one after
@@ -45,6 +62,10 @@ static const double EPS16 = 1.0 / 1024.0;
 
 struct Error : std::runtime_error {
     using std::runtime_error::runtime_error;
+};
+// A kernel of ours refusing a problem of the table (its launcher's `supported` check).
+struct Refused : Error {
+    using Error::Error;
 };
 #define CK(x)                                                                                  \
     do {                                                                                       \
@@ -141,10 +162,12 @@ static cublasHandle_t blas;
 
 struct Gemm {
     const char* name;
-    bool (*supported)(const Problem&);
+    // Whether the kernel computes this problem; false: the row is skipped ("no residue"). Ours and
+    // cuBLAS say `always`: a refusal of theirs is an error of the row, not a skip.
+    bool (*supported)(const Problem&, const Operands&);
     void (*run)(const Problem&, const Operands&);
 };
-static bool always(const Problem&) { return true; }
+static bool always(const Problem&, const Operands&) { return true; }
 static void run_gen_f16(const Problem& p, const Operands& o) {
     CK(gen_gemm_tn_f16acc(p.M, p.N, p.K, o.A, p.lda, o.B, p.ldb, o.C, p.ldc, 0));
 }
@@ -157,10 +180,42 @@ static void run_gen_f16_linear(const Problem& p, const Operands& o) {
 static void run_gen_f32_linear(const Problem& p, const Operands& o) {
     CK(gen_gemm_tn_f32acc_linear(p.M, p.N, p.K, o.A, p.lda, o.B, p.ldb, o.C, p.ldc, 0));
 }
+#ifndef NO_HOPPER
+static void hg_check_supported(const Problem& p, const Operands& o) {
+    if (!bench_hg_gemm_supported(p.M, p.N, p.K, p.lda, p.ldb, p.ldc, o.A, o.B, o.C))
+        throw Refused("hg_gemm_supported refuses " + std::to_string(p.M) + "x" + std::to_string(p.N) + "x" +
+                    std::to_string(p.K) + " (lda " + std::to_string(p.lda) + ", ldb " + std::to_string(p.ldb) +
+                    ", ldc " + std::to_string(p.ldc) + ")");
+}
+static void run_hg_f16(const Problem& p, const Operands& o) {
+    hg_check_supported(p, o);
+    CK(bench_hg_gemm_tn_f16acc(p.M, p.N, p.K, o.A, p.lda, o.B, p.ldb, o.C, p.ldc, 0));
+}
+static void run_hg_f32(const Problem& p, const Operands& o) {
+    hg_check_supported(p, o);
+    CK(bench_hg_gemm_tn_f32acc(p.M, p.N, p.K, o.A, p.lda, o.B, p.ldb, o.C, p.ldc, 0));
+}
+#endif
 #ifndef NO_CUTE
-static bool cute_ok(const Problem& p) { return cute_gemm_tn_supported(p.M, p.N, p.K, p.lda, p.ldb, p.ldc); }
+static bool cute_ok(const Problem& p, const Operands&) {
+    return cute_gemm_tn_supported(p.M, p.N, p.K, p.lda, p.ldb, p.ldc);
+}
 static void run_cute(const Problem& p, const Operands& o) {
     CK(cute_gemm_tn(p.M, p.N, p.K, o.A, p.lda, o.B, p.ldb, o.C, p.ldc, 0));
+}
+#endif
+#ifndef NO_CUTE_HOPPER
+static bool cute_wgmma_ok(const Problem& p, const Operands& o) {
+    return cute_wgmma_tn_supported(p.M, p.N, p.K, p.lda, p.ldb, p.ldc, o.A, o.B);
+}
+static void run_cute_wgmma(const Problem& p, const Operands& o) {
+    CK(cute_wgmma_tn(p.M, p.N, p.K, o.A, p.lda, o.B, p.ldb, o.C, p.ldc, 0));
+}
+static bool cute_wgmma_tma_ok(const Problem& p, const Operands& o) {
+    return cute_wgmma_tma_tn_supported(p.M, p.N, p.K, p.lda, p.ldb, p.ldc, o.A, o.B);
+}
+static void run_cute_wgmma_tma(const Problem& p, const Operands& o) {
+    CK(cute_wgmma_tma_tn(p.M, p.N, p.K, o.A, p.lda, o.B, p.ldb, o.C, p.ldc, 0));
 }
 #endif
 // Column-major cuBLAS: A's buffer is a K×M column-major matrix (ld lda), so op(A) = T gives the
@@ -180,8 +235,16 @@ static const Gemm GEMMS[] = {
     {"gen_gemm_tn_f32acc_linear", always, run_gen_f32_linear},
     {"gen_gemm_tn_f16acc", always, run_gen_f16},
     {"gen_gemm_tn_f32acc", always, run_gen_f32},
+#ifndef NO_HOPPER
+    {"hg_gemm_tn_f16acc", always, run_hg_f16},
+    {"hg_gemm_tn_f32acc", always, run_hg_f32},
+#endif
 #ifndef NO_CUTE
     {"cute_sgemm_sm80_tn", cute_ok, run_cute},
+#endif
+#ifndef NO_CUTE_HOPPER
+    {"cute_wgmma_sm90_tn", cute_wgmma_ok, run_cute_wgmma},
+    {"cute_wgmma_tma_sm90_tn", cute_wgmma_tma_ok, run_cute_wgmma_tma},
 #endif
     {"cublas_compute_32f", always, run_cublas_32f},
     {"cublas_compute_16f", always, run_cublas_16f},
@@ -237,7 +300,8 @@ static Check check(const Gemm& g, const Problem& p, const Operands& o) {
 
 // Keeps the GPU busy while the host enqueues the start event and the launch, so that the timed
 // interval holds the kernel alone and not the host's launch overhead (cuBLAS's heuristics, CuTe's
-// cudaFuncSetAttribute calls, ...).
+// cudaFuncSetAttribute calls, the Hopper launchers' tensor-map encoding and cluster launch, ...).
+// About 200 µs: several times any of these.
 __global__ void spin(long long cycles) {
     long long t0 = clock64();
     while (clock64() - t0 < cycles) {
@@ -254,7 +318,7 @@ static float median_ms(const Gemm& g, const Problem& p, const std::vector<Operan
     std::vector<float> t;
     for (int i = 0; i < REPS; ++i) {
         const Operands& o = sets[next++ % sets.size()];
-        spin<<<1, 1>>>(100000);  // about 50 µs
+        spin<<<1, 1>>>(400000);  // about 200 µs at 1.98 GHz
         CK(cudaEventRecord(a));
         g.run(p, o);
         CK(cudaEventRecord(b));
@@ -282,31 +346,36 @@ static bool parse_size(const char* s, Problem& p) {
     return true;
 }
 
+// The anchors of the ratio columns: CuTe's Hopper tutorial with TMA, cuBLAS compute 32F and 16F.
+static const char* const ANCHORS[] = {"cute_wgmma_tma_sm90_tn", "cublas_compute_32f", "cublas_compute_16f"};
+static const int NA = sizeof ANCHORS / sizeof ANCHORS[0];
+
 static void print_table(const std::vector<Row>& rows, const std::vector<Problem>& probs) {
-    printf("\n%-26s %-16s %9s %8s %8s %-28s %10s %7s\n", "kernel", "MxNxK", "TFLOP/s", "/CuTe",
-           "/cuBLAS", "check (every element)", "max err", "c");
+    printf("\n%-26s %-16s %9s %9s %9s %9s %-28s %10s %7s\n", "kernel", "MxNxK", "TFLOP/s", "/CuTeTMA",
+           "/cuBLAS32", "/cuBLAS16", "check (every element)", "max err", "c");
     for (size_t pi = 0; pi < probs.size(); ++pi) {
-        double cute = 0, blas32 = 0;
+        double anchor[NA] = {};
         for (int g = 0; g < NG; ++g) {
             const Row& r = rows[pi * NG + g];
-            if (r.kernel.rfind("cute", 0) == 0 && r.ok) cute = r.tflops;
-            if (r.kernel == "cublas_compute_32f" && r.ok) blas32 = r.tflops;
+            for (int a = 0; a < NA; ++a)
+                if (r.kernel == ANCHORS[a] && r.ok && r.ran) anchor[a] = r.tflops;
         }
         for (int g = 0; g < NG; ++g) {
             const Row& r = rows[pi * NG + g];
-            char tf[32] = "-", rc[32] = "-", rb[32] = "-", me[32] = "-", cn[32] = "-";
+            char tf[32] = "-", ra[NA][32] = {"-", "-", "-"}, me[32] = "-", cn[32] = "-";
             if (r.ran && r.tflops > 0) snprintf(tf, sizeof tf, "%.1f", r.tflops);
-            if (r.ran && r.tflops > 0 && cute > 0) snprintf(rc, sizeof rc, "%.3f", r.tflops / cute);
-            if (r.ran && r.tflops > 0 && blas32 > 0) snprintf(rb, sizeof rb, "%.3f", r.tflops / blas32);
+            for (int a = 0; a < NA; ++a)
+                if (r.ran && r.tflops > 0 && anchor[a] > 0) snprintf(ra[a], sizeof ra[a], "%.3f", r.tflops / anchor[a]);
             if (r.max_err >= 0) snprintf(me, sizeof me, "%.3g", r.max_err);
             if (r.c_needed >= 0) snprintf(cn, sizeof cn, "%.3f", r.c_needed);
-            printf("%-26s %-16s %9s %8s %8s %-28s %10s %7s\n", r.kernel.c_str(), r.size.c_str(), tf, rc,
-                   rb, r.result.c_str(), me, cn);
+            printf("%-26s %-16s %9s %9s %9s %9s %-28s %10s %7s\n", r.kernel.c_str(), r.size.c_str(), tf, ra[0],
+                   ra[1], ra[2], r.result.c_str(), me, cn);
         }
     }
-    printf("(TFLOP/s: 2MNK over the median of %d launches after %d warm-ups, CUDA events; /CuTe, /cuBLAS:\n"
-           " ratio to CuTe's tutorial kernel and to cuBLAS compute 32F at the same size; check: %d checks of\n"
-           " every element on fresh data, tolerance %.3g·sqrt(K)·eps16·max|ref|; max err: the largest\n"
+    printf("(TFLOP/s: 2MNK over the median of %d launches after %d warm-ups, CUDA events; /CuTeTMA,\n"
+           " /cuBLAS32, /cuBLAS16: ratio to CuTe's tutorial hopper/wgmma_tma_sm90 (fp16 accumulate) and to\n"
+           " cuBLAS compute 32F and 16F at the same size (\"-\" where that row did not pass); check: %d checks\n"
+           " of every element on fresh data, tolerance %.3g·sqrt(K)·eps16·max|ref|; max err: the largest\n"
            " |C - ref| over the checks; c: max err / (sqrt(K)·eps16·max|ref|), the TOL_C it needs)\n",
            REPS, WARM, CHECKS, tol_c);
 }
@@ -361,7 +430,7 @@ int main(int argc, char** argv) {
             CK(cudaMalloc(&o.B, (size_t)p.N * p.ldb * 2));
             CK(cudaMalloc(&o.C, (size_t)p.N * p.ldc * 2));
             for (const Gemm& g : GEMMS) {
-                if (!g.supported(p)) continue;
+                if (!g.supported(p, o)) continue;
                 Check c = check(g, p, o);
                 printf("%s %s: %llu bad, max err %.3g\n", g.name, rows[0].size.c_str(), c.bad, c.max_err);
                 failed |= c.bad != 0;
@@ -391,7 +460,7 @@ int main(int argc, char** argv) {
             for (int gi = 0; gi < NG && !lost; ++gi) {
                 const Gemm& g = GEMMS[gi];
                 Row& r = rows[pi * NG + gi];
-                if (!g.supported(p)) {
+                if (!g.supported(p, sets[0])) {
                     r.result = "skipped: no residue";
                     r.ok = true;
                     continue;
@@ -418,7 +487,7 @@ int main(int argc, char** argv) {
                 } catch (const Error& e) {
                     r.ok = false;
                     r.tflops = 0;
-                    r.result = "CUDA/cuBLAS ERROR";
+                    r.result = dynamic_cast<const Refused*>(&e) ? "FAIL: refused" : "CUDA/cuBLAS ERROR";
                     fprintf(stderr, "%s %s: %s\n", g.name, r.size.c_str(), e.what());
                     printf("  %-26s ERROR: %s\n", g.name, e.what());
                     // A sticky error (illegal address, ...) loses the context: nothing runs after it.

@@ -5,16 +5,25 @@
                                   base name `ncu --query-metrics` (QUERY_TXT) lists; every wanted
                                   metric when QUERY_TXT lists none (the query failed)
   gemm_ncu.py summary NCU_CSV     a compact per-kernel summary of `ncu --csv --page raw` output
+                                  (CuTe's tutorial kernels named as gemm_sass.py names them)
 """
 import csv
 import re
 import sys
 
+from gemm_sass import cute_label
+
 STALL = re.compile(r"^smsp__average_warps_issue_stalled_(\w+)_per_issue_active$")
+# The tensor pipes besides hmma that `ncu --query-metrics` lists (on sm_90 the wgmma one, if it
+# has a name of its own there), each as a percentage of its peak.
+PIPE = re.compile(r"^sm__pipe_tensor_op_(\w+)_cycles_active$")
 WANTED = [
     "gpu__time_duration.sum",
     "sm__cycles_elapsed.avg.per_second",
     "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active",
+    "launch__registers_per_thread",
+    "launch__shared_mem_per_block_dynamic",
+    "launch__cluster_dim_x",
     "smsp__issue_active.avg.pct_of_peak_sustained_active",
     "smsp__inst_executed.sum",
     "sm__warps_active.avg.pct_of_peak_sustained_active",
@@ -53,7 +62,9 @@ def metrics(query_path):
                     for b in bases if STALL.match(b))
     if not bases:
         stalls = ["smsp__average_warps_issue_stalled_%s_per_issue_active.ratio" % r for r in STALL_REASONS]
-    want = WANTED + stalls
+    pipes = sorted("%s.avg.pct_of_peak_sustained_active" % b for b in bases
+                   if PIPE.match(b) and PIPE.match(b).group(1) != "hmma")
+    want = WANTED + pipes + stalls
     keep = [m for m in want if not bases or m.split(".")[0] in bases]
     print(",".join(keep))
     return 0
@@ -86,7 +97,8 @@ def summary(path):
 
     for r in data:
         name = r[col["Kernel Name"]]
-        short = "cute_sgemm_sm80_tn" if "gemm_device" in name else name.split("(")[0]
+        short = cute_label(name) or name.split("(")[0]
+        short = short[5:] if short.startswith("void ") else short
         print("%s (grid %s, block %s)" % (short, r[col["Grid Size"]] if "Grid Size" in col else "?",
                                           r[col["Block Size"]] if "Block Size" in col else "?"))
 
@@ -99,6 +111,12 @@ def summary(path):
             show("SM clock", "sm__cycles_elapsed.avg.per_second", "%.4g"),
             show("tensor pipe", "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active"),
             show("issue slots", "smsp__issue_active.avg.pct_of_peak_sustained_active"),
+        ] + [show("%s pipe" % PIPE.match(n.split(".")[0]).group(1), n) for n in col
+             if PIPE.match(n.split(".")[0]) and not n.startswith("sm__pipe_tensor_op_hmma")]))
+        print("  " + ", ".join([
+            show("registers", "launch__registers_per_thread", "%.0f"),
+            show("dynamic smem", "launch__shared_mem_per_block_dynamic", "%.0f"),
+            show("cluster x", "launch__cluster_dim_x", "%.0f"),
         ]))
         print("  " + ", ".join([
             show("occupancy achieved", "sm__warps_active.avg.pct_of_peak_sustained_active"),

@@ -3,14 +3,23 @@
 
 Usage: gemm_sass.py SASS_TXT [PTXAS_TXT]
 
-Per kernel (ours: names starting with `gen_gemm`; CuTe's tutorial kernel: `gemm_device`):
+Per kernel (ours: names holding `gen_gemm` (the mma.sync HGEMM) or `hg_gemm` (the TMA + wgmma
+GEMM); CuTe's tutorial kernels: `gemm_device`, told apart by their template arguments: with
+`SM90_TMA_LOAD` hopper/wgmma_tma_sm90, with a GMMA `MMA_64x64x16` hopper/wgmma_sm90, else
+sgemm_sm80; the tutorials' NT instantiations, compiled but never run, are left out):
   - total: the function's instructions without the NOP padding at its end (and without the
-    never-executed `@!PT` placeholders, here and below);
+    never-executed `@!PT` placeholders, here and below); MMA: its HMMA (mma.sync) and HGMMA
+    (wgmma) instructions;
   - the main loop: among the backward branches (a `BRA` whose target lies before it), the one whose
-    body [target, branch] holds the most HMMA (on a tie, the shortest body: the innermost loop);
-    its body is one iteration; counted: all instructions, HMMA, LDSM, LDGSTS (cp.async), BAR,
-    and the others (integer/address arithmetic, predicates, moves, DEPBAR, the branch), with the
-    others listed by opcode. Without HMMA in any loop, the longest loop is shown, marked so;
+    body [target, branch] holds the most MMA (on a tie, the shortest body: the innermost loop);
+    its body is one iteration; counted: all instructions, MMA, LDSM, LDGSTS (cp.async), TMA
+    (UTMALDG and the other UTMA*/UBLK* bulk copies), SYNCS (mbarrier arrive, expect-tx, wait), BAR,
+    and the others (integer/address arithmetic, predicates, moves, DEPBAR, WARPGROUP arrive and
+    wait, the branch), with the others listed by opcode. An mbarrier wait's retry loop nested in
+    the body counts once, as written. Without MMA in any loop, the longest loop is shown, marked so;
+  - the TMA loop, where it is another loop than the main loop (a producer warp's, in a
+    warp-specialised kernel): the loop with the most TMA instructions (on a tie, the shortest),
+    counted the same way, in a row of its own below the kernel's;
   - from PTXAS_TXT (`nvcc -Xptxas -v` output): registers, barriers, static shared memory.
 """
 import re
@@ -22,7 +31,18 @@ INSTR = re.compile(r"^\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;")
 FUNC = re.compile(r"^\s*Function : (\S+)")
 # `BRA 0x1230`, `BRA.U !UP0, 0x1230`, `BRA `(.L_x_12)`-style forms: the last address is the target
 BRANCH_TARGET = re.compile(r"\bBRA(?:\.\w+)*\s+(?:!?U?P[T0-9]+\s*,\s*)?`?\(?(0x[0-9a-f]+)")
-NAMED = ("HMMA", "LDSM", "LDGSTS", "BAR")
+NAMED = ("MMA", "LDSM", "LDGSTS", "TMA", "SYNCS", "BAR")
+
+
+def named_class(base):
+    """The counted class of an opcode's base (its first dot-separated word), or None."""
+    if base in ("HMMA", "HGMMA"):
+        return "MMA"
+    if base.startswith("UTMA") or base.startswith("UBLK"):
+        return "TMA"
+    if base in ("LDSM", "LDGSTS", "SYNCS", "BAR"):
+        return base
+    return None
 
 
 def demangle(name):
@@ -35,16 +55,33 @@ def demangle(name):
     return name
 
 
+def cute_label(name):
+    """CuTe's tutorial kernels by their template arguments (a mangled or a demangled name)."""
+    if "gemm_device" not in name:
+        return None
+    if "SM90_TMA_LOAD" in name:
+        base = "cute_wgmma_tma_sm90"
+    elif "MMA_64x64x16" in name:
+        base = "cute_wgmma_sm90"
+    else:
+        base = "cute_sgemm_sm80"
+    # GMMA::Major::MN (1) operands: the tutorials' gemm_nt, compiled for their main, never run here.
+    if re.search(r"5MajorE1|GMMA::Major\)1|Major::MN", name):
+        return base + "_nt"
+    return base + "_tn"
+
+
 def label(name):
-    if name.startswith("gen_gemm"):
+    if name.startswith("gen_gemm") or name.startswith("hg_gemm"):
         return name
-    if "gen_gemm" in name:  # a C++ (mangled) name: `void gen_gemm...<...>(...)` without `void `
+    if "gen_gemm" in name or "hg_gemm" in name:  # a C++ (mangled) name: `void f<...>(...)` without `void `
         d = demangle(name)
         d = d[5:] if d.startswith("void ") else d
         return d.split("(")[0]
-    if "gemm_device" in name:
-        return "cute_sgemm_sm80_tn"
-    return None
+    lab = cute_label(name)
+    if lab is None or lab.endswith("_nt"):
+        return None
+    return lab
 
 
 def opcode(text):
@@ -98,12 +135,20 @@ def classify(body):
     other = Counter()
     for t in body:
         op = opcode(t)
-        base = op.split(".")[0]
-        if base in NAMED:
-            named[base] += 1
+        cls = named_class(op.split(".")[0])
+        if cls:
+            named[cls] += 1
         else:
             other[op] += 1
     return named, other
+
+
+def loop_row(name, loop):
+    named, other = classify(loop[2])
+    n_other = sum(other.values())
+    row = (name, "", "", len(loop[2])) + tuple(named[c] for c in NAMED) + (n_other,)
+    ops = ", ".join("%s %d" % (op, n) for op, n in sorted(other.items(), key=lambda kv: (-kv[1], kv[0])))
+    return row, ops or "-"
 
 
 def ptxas_info(path):
@@ -130,6 +175,9 @@ def ptxas_info(path):
     return info
 
 
+FMT = "%-30s %6s %5s | %-5s %5s %5s %7s %4s %5s %4s %6s"
+
+
 def main():
     if len(sys.argv) < 2:
         print(__doc__)
@@ -147,31 +195,32 @@ def main():
         ls = loops(body_all)
         best, note = None, ""
         if ls:
-            def key(l):
-                return (-classify(l[2])[0]["HMMA"], len(l[2]))
-            best = min(ls, key=key)
-            if classify(best[2])[0]["HMMA"] == 0:
+            best = min(ls, key=lambda l: (-classify(l[2])[0]["MMA"], len(l[2])))
+            if classify(best[2])[0]["MMA"] == 0:
                 best = max(ls, key=lambda l: len(l[2]))
-                note = " (no HMMA in any loop: the longest loop)"
+                note = " (no MMA in any loop: the longest loop)"
         r = regs.get(name)
         reg = "%s regs, %s bar, %s B static smem" % r if r else "ptxas: -"
         if best is None:
-            rows.append((lab, total, named_all["HMMA"], "-", "-", "-", "-", "-", "-"))
+            rows.append((lab, total, named_all["MMA"]) + ("-",) * 8)
             details.append("%s: %d instructions, no loop; %s" % (lab, total, reg))
             continue
-        named, other = classify(best[2])
-        n_other = sum(other.values())
-        rows.append((lab, total, named_all["HMMA"], len(best[2]), named["HMMA"], named["LDSM"],
-                     named["LDGSTS"], named["BAR"], n_other))
-        ops = ", ".join("%s %d" % (op, n) for op, n in sorted(other.items(), key=lambda kv: (-kv[1], kv[0])))
-        details.append("%s: %s; main loop 0x%04x..0x%04x%s\n    others: %s"
-                       % (lab, reg, best[0], best[1], note, ops or "-"))
-    print("%-26s %6s %5s | %-5s %5s %5s %7s %4s %6s" % (
-        "kernel", "total", "HMMA", "loop", "HMMA", "LDSM", "LDGSTS", "BAR", "other"))
+        row, ops = loop_row(lab, best)
+        rows.append((lab, total, named_all["MMA"]) + row[3:])
+        details.append("%s: %s; main loop 0x%04x..0x%04x%s\n    others: %s" % (lab, reg, best[0], best[1], note, ops))
+        tma = [l for l in ls if classify(l[2])[0]["TMA"] > 0]
+        if tma:
+            prod = min(tma, key=lambda l: (-classify(l[2])[0]["TMA"], len(l[2])))
+            if prod[:2] != best[:2]:
+                row, ops = loop_row("  TMA loop", prod)
+                rows.append(row)
+                details.append("%s: TMA loop 0x%04x..0x%04x\n    others: %s" % (lab, prod[0], prod[1], ops))
+    print(FMT % ("kernel", "total", "MMA", "loop", "MMA", "LDSM", "LDGSTS", "TMA", "SYNCS", "BAR", "other"))
     for row in rows:
-        print("%-26s %6s %5s | %-5s %5s %5s %7s %4s %6s" % row)
-    print("(total: the function's instructions without the NOP padding; HMMA: in the whole function;")
-    print(" loop ..: one iteration of the main loop, the backward branch around the most HMMA)")
+        print(FMT % row)
+    print("(total: the function's instructions without the NOP padding; MMA: HMMA and HGMMA, in the whole")
+    print(" function; loop ..: one iteration of the main loop, the backward branch around the most MMA;")
+    print(" TMA loop: the loop around the most TMA instructions, where it is another one)")
     for d in details:
         print(d)
     return 0 if rows else 1
