@@ -143,7 +143,11 @@ pub fn ring(rows: i64) -> Result<Map, GenError> {
 fn stage_stride(name: &str, ring: &Map) -> Result<i64, GenError> {
     let stage0 = ring.restrict(&[(0, 0)])?;
     let per = stage0.size();
-    let stride = ring.restrict(&[(0, 1)])?.offset_range()?.0 - stage0.offset_range()?.0;
+    let stride = if STAGES > 1 {
+        ring.restrict(&[(0, 1)])?.offset_range()?.0 - stage0.offset_range()?.0
+    } else {
+        per
+    };
     prove(stage0.offset_range()? == (0, per - 1), || {
         format!("{name}: stage 0's offsets are not [0, {per})")
     })?;
