@@ -1,10 +1,11 @@
 //! Writes `gpu/gen/kernels.cu` (CUDA kernels whose every address is the algebra's emitted code)
-//! and `gpu/gen/gemm.cuh` (the GEMM's address functions, `gemm.rs`). See `generate.rs` for what
+//! `gpu/gen/gemm.cuh` (the GEMM's address functions, `gemm.rs`) and `gpu/gen/hopper_gemm.cuh`
+//! (the Hopper GEMM's layouts, descriptors and boxes, `hopper.rs`). See `generate.rs` for what
 //! is declared and how it is emitted, `gpu/run.sh` and `gpu/gemm.sh` for the measurements on the
 //! GPU, `docs/gpu.md` for how it is checked and `docs/performance.md` for the results.
 //!
 //! Run: `cargo run -p layout-typed --example gen_cuda [OUT.cu]` (`OUT.cu` replaces the path of
-//! `kernels.cu` only; `gemm.cuh` is always written to `gpu/gen/`).
+//! `kernels.cu` only; `gemm.cuh` and `hopper_gemm.cuh` are always written to `gpu/gen/`).
 
 // An example, exempt from the checked-arithmetic lints of the library: its sizes are
 // constants, and an overflow would panic in the run.
@@ -19,6 +20,8 @@
 mod gemm;
 #[allow(dead_code)] // `typed_reference` and friends serve the CI test
 mod generate;
+#[allow(dead_code)]
+mod hopper;
 
 fn main() {
     // Errors through `Display`: the algebra's message and help, or the generator's check.
@@ -70,5 +73,8 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     let gemm_out = root.join("gpu/gen/gemm.cuh");
     std::fs::write(&gemm_out, gemm::header()?)?;
     println!("wrote {}", gemm_out.display());
+    let hopper_out = root.join("gpu/gen/hopper_gemm.cuh");
+    std::fs::write(&hopper_out, hopper::header()?)?;
+    println!("wrote {}", hopper_out.display());
     Ok(())
 }
