@@ -60,11 +60,14 @@
 //   hardware's sum open, so only sums exact in every order (small integers) compare bit for
 //   bit with the GPU.
 //   ASYNC: at issue the accumulator registers take the poison pattern (reading them before the
-//   `wgmma_wait` that retires the wgmma shows), the operands are read from shared memory, and
-//   the result lands in the registers when `wgmma_wait<N>` retires the wgmma's group (oldest
-//   groups first until at most N committed groups are pending; wgmmas not yet committed stay
-//   pending). At retirement the operands are read again: shared memory that changed meanwhile
-//   (a stage refilled too early) is an error. Several wgmmas in flight on the same accumulators
+//   `wgmma_wait` that retires the wgmma shows), the operands are read from shared memory (each
+//   thread's before the warpgroup's barrier, and the whole tiles once), and the result lands in
+//   the registers when `wgmma_wait<N>` retires the wgmma's group (oldest groups first until at
+//   most N committed groups are pending; wgmmas not yet committed stay pending). A wgmma is one
+//   operation of the warpgroup: it completes when the first thread of the warpgroup retires it
+//   (so a warp may release a stage right after its own wait), and at that moment its tiles are
+//   read again: shared memory that changed since the issue (a stage refilled too early) is an
+//   error. Several wgmmas in flight on the same accumulators
 //   chain, as the PTX ISA allows for the same shape; writing the registers while a wgmma on
 //   them is in flight, a wgmma with no `wgmma_fence` since its registers were last handed back
 //   (or since the thread started), and returning with wgmmas in flight are errors. wgmma is
@@ -232,10 +235,22 @@ struct Slots {
     }
 };
 
+// One wgmma of a warpgroup, from issue until every thread has retired it: the operand tiles as
+// they were when the warpgroup issued it (A 64×16, then B 256×16, halves' bits), and whether it
+// has completed (some thread's wgmma_wait retired it: the tiles are read for the last time).
+struct Op {
+    uint64_t seq;
+    std::vector<uint16_t> tiles;
+    bool completed = false;
+    int retired = 0;
+};
+
 struct Warpgroup {
     int threads = 0;
     Barrier barrier;
     Slots slots[2];
+    std::mutex ledger_mutex;
+    std::deque<Op> ops;
 };
 
 struct Mbar {
@@ -437,7 +452,8 @@ struct Acc {
 
 // One wgmma in flight.
 struct Wgmma {
-    size_t acc;  // index into the thread's accumulators
+    uint64_t seq;  // the warpgroup-collective's number
+    size_t acc;    // index into the thread's accumulators
     bool accumulate;
     uint64_t desc_a, desc_b;
     std::vector<uint16_t> operands;  // A rows (2 × 16), then B rows (64 × 16), as read at issue
@@ -603,25 +619,57 @@ inline bool land_one(Lane& l, uint32_t addr) {
     return false;
 }
 
-// Reads one thread's operands of a wgmma: A rows d_row(t, 0) and d_row(t, 2) (k 0..15), then
-// B rows 8i + 2(t%4) + {0, 1} for i in 0..31 (k 0..15), as halves' bits.
+// Appends the halves' bits of row `r` (k 0..15) of the K-major operand of descriptor `d`.
+inline void read_row(Lane& l, const Desc& d, uint32_t r, const char* which,
+                     std::vector<uint16_t>& out) {
+    for (uint32_t k = 0; k < 16; ++k) {
+        size_t off = l.offset_of(operand_address(d, r, k), 2, which);
+        uint16_t v;
+        std::memcpy(&v, l.cta->buffer.get() + off, 2);
+        out.push_back(v);
+    }
+}
+
+// The rows of A and B one thread's D fragment needs: A rows d_row(t, 0) and d_row(t, 2), then
+// B rows 8i + 2(t%4) + h for i in 0..31, h in 0..1 (locked by the caller).
 inline void read_operands(Lane& l, uint64_t desc_a, uint64_t desc_b, std::vector<uint16_t>& out) {
     Desc da = decode(desc_a), db = decode(desc_b);
     uint32_t t = static_cast<uint32_t>(l.rank());
     out.clear();
     out.reserve(32 + 1024);
-    auto read = [&](const Desc& d, uint32_t r, const char* which) {
-        for (uint32_t k = 0; k < 16; ++k) {
-            uint32_t a = operand_address(d, r, k);
-            size_t off = l.offset_of(a, 2, which);
-            uint16_t v;
-            std::memcpy(&v, l.cta->buffer.get() + off, 2);
-            out.push_back(v);
-        }
-    };
-    for (uint32_t r : {d_row(t, 0), d_row(t, 2)}) read(da, r, "a wgmma's A operand");
+    for (uint32_t r : {d_row(t, 0), d_row(t, 2)}) read_row(l, da, r, "a wgmma's A operand", out);
     for (uint32_t i = 0; i < 32; ++i)
-        for (uint32_t h = 0; h < 2; ++h) read(db, 8u * i + 2u * (t % 4u) + h, "a wgmma's B operand");
+        for (uint32_t h = 0; h < 2; ++h)
+            read_row(l, db, 8u * i + 2u * (t % 4u) + h, "a wgmma's B operand", out);
+}
+
+// The whole operand tiles: A's 64 rows, then B's 256 (locked by the caller).
+inline void read_tiles(Lane& l, uint64_t desc_a, uint64_t desc_b, std::vector<uint16_t>& out) {
+    Desc da = decode(desc_a), db = decode(desc_b);
+    out.clear();
+    out.reserve(16 * (64 + 256));
+    for (uint32_t r = 0; r < 64; ++r) read_row(l, da, r, "a wgmma's A operand", out);
+    for (uint32_t r = 0; r < 256; ++r) read_row(l, db, r, "a wgmma's B operand", out);
+}
+
+// Whether a thread's operands equal its part of the tiles.
+inline bool part_of(Lane& l, const std::vector<uint16_t>& part, const std::vector<uint16_t>& tiles) {
+    uint32_t t = static_cast<uint32_t>(l.rank());
+    size_t at = 0;
+    for (uint32_t r : {d_row(t, 0), d_row(t, 2)})
+        for (uint32_t k = 0; k < 16; ++k)
+            if (part[at++] != tiles[16 * r + k]) return false;
+    for (uint32_t i = 0; i < 32; ++i)
+        for (uint32_t h = 0; h < 2; ++h)
+            for (uint32_t k = 0; k < 16; ++k)
+                if (part[at++] != tiles[16 * (64 + 8 * i + 2 * (t % 4) + h) + k]) return false;
+    return true;
+}
+
+inline Op* find_op(Warpgroup& g, uint64_t seq) {
+    for (Op& o : g.ops)
+        if (o.seq == seq) return &o;
+    return nullptr;
 }
 
 inline void check_desc(Lane& l, uint64_t d, const char* which) {
@@ -643,14 +691,32 @@ inline float to_float(uint16_t bits) {
 
 // Retires one wgmma: operands read again and compared, then the product onto the accumulators.
 inline void retire(Lane& l, Wgmma& w) {
-    std::vector<uint16_t> now;
+    Warpgroup& g = *l.cta->warpgroups[static_cast<size_t>(l.warpgroup())];
     {
-        std::lock_guard<std::mutex> lock(l.cta->mutex);
-        read_operands(l, w.desc_a, w.desc_b, now);
+        std::lock_guard<std::mutex> ledger(g.ledger_mutex);
+        Op* op = find_op(g, w.seq);
+        if (op == nullptr) l.fail("a wgmma the warpgroup has no record of");
+        if (!op->completed) {
+            // The first retirement in the warpgroup completes the wgmma: its last read.
+            std::vector<uint16_t> now;
+            {
+                std::lock_guard<std::mutex> lock(l.cta->mutex);
+                read_tiles(l, w.desc_a, w.desc_b, now);
+            }
+            if (now != op->tiles)
+                l.fail("shared memory read by a wgmma changed between its issue and the "
+                       "wgmma_wait that retired it (a stage refilled or written while a wgmma "
+                       "still reads it)");
+            op->completed = true;
+        }
+        if (++op->retired == g.threads) {
+            for (auto it = g.ops.begin(); it != g.ops.end(); ++it)
+                if (it->seq == w.seq) {
+                    g.ops.erase(it);
+                    break;
+                }
+        }
     }
-    if (now != w.operands)
-        l.fail("shared memory read by a wgmma changed between its issue and the wgmma_wait that "
-               "retired it (a stage refilled or written while a wgmma still reads it)");
     Acc& acc = l.accs[w.acc];
     float sum[128];
     for (uint32_t j = 0; j < 128; ++j) {
@@ -682,10 +748,42 @@ template <class Reg, int R>
 void wgmma_issue(Lane& l, Reg (&d)[R], uint64_t desc_a, uint64_t desc_b, bool accumulate,
                  Collective kind) {
     static_assert(sizeof(Reg) == 4, "32-bit registers");
-    uint64_t words[3] = {desc_a, desc_b, accumulate ? 1u : 0u};
-    l.exchange(kind, words);
+    // Each thread reads its operands before the warpgroup's barrier, thread 0 the whole tiles:
+    // every read of the issue precedes every thread's next step, as on the hardware.
+    Warpgroup& g = *l.cta->warpgroups[static_cast<size_t>(l.warpgroup())];
+    if (g.threads != kWarpgroup)
+        l.fail(std::string(name(kind)) + " in a warpgroup of " + std::to_string(g.threads) +
+               " threads (warpgroup-collectives need 128)");
     check_desc(l, desc_a, "the A");
     check_desc(l, desc_b, "the B");
+    Wgmma w;
+    w.seq = l.collectives;
+    w.accumulate = accumulate;
+    w.desc_a = desc_a;
+    w.desc_b = desc_b;
+    {
+        std::lock_guard<std::mutex> lock(l.cta->mutex);
+        read_operands(l, desc_a, desc_b, w.operands);
+    }
+    if (l.rank() == 0) {
+        Op op;
+        op.seq = w.seq;
+        {
+            std::lock_guard<std::mutex> lock(l.cta->mutex);
+            read_tiles(l, desc_a, desc_b, op.tiles);
+        }
+        std::lock_guard<std::mutex> ledger(g.ledger_mutex);
+        g.ops.push_back(std::move(op));
+    }
+    uint64_t words[3] = {desc_a, desc_b, accumulate ? 1u : 0u};
+    l.exchange(kind, words);
+    {
+        std::lock_guard<std::mutex> ledger(g.ledger_mutex);
+        Op* op = find_op(g, w.seq);
+        if (op == nullptr) l.fail("a wgmma the warpgroup has no record of");
+        if (!part_of(l, w.operands, op->tiles))
+            l.fail("shared memory read by a wgmma changed while the warpgroup issued it");
+    }
     size_t index = l.accs.size();
     for (size_t i = 0; i < l.accs.size(); ++i)
         if (l.accs[i].regs == static_cast<void*>(d)) index = i;
@@ -720,15 +818,7 @@ void wgmma_issue(Lane& l, Reg (&d)[R], uint64_t desc_a, uint64_t desc_b, bool ac
     for (int i = 0; i < R; ++i) std::memcpy(&d[i], &kRegPoison, 4);
     ++acc.in_flight;
     acc.owed = true;
-    Wgmma w;
     w.acc = index;
-    w.accumulate = accumulate;
-    w.desc_a = desc_a;
-    w.desc_b = desc_b;
-    {
-        std::lock_guard<std::mutex> lock(l.cta->mutex);
-        read_operands(l, desc_a, desc_b, w.operands);
-    }
     l.open.push_back(std::move(w));
 }
 

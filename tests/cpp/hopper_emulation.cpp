@@ -21,16 +21,17 @@
 
 namespace {
 
+// Counts of a check; emulated threads update it concurrently.
 struct Tally {
-    long bad = 0, compared = 0;
+    std::atomic<long> bad{0}, compared{0};
     void expect(bool ok) {
         ++compared;
-        bad += !ok;
+        if (!ok) ++bad;
     }
 };
 
 void print(const char* name, const Tally& t) {
-    std::printf("check %s %ld %ld\n", name, t.bad, t.compared);
+    std::printf("check %s %ld %ld\n", name, t.bad.load(), t.compared.load());
 }
 
 void report(const char* name, const std::string& message) {
@@ -485,7 +486,7 @@ enum class Fault {
     WrongParity,     // they wait on parity 1 of the fresh barrier (passes at once)
     LateWait,        // they wait only after issuing the wgmmas
     ShortExpect,     // expect_tx covers only A's box
-    Refill,          // a load into A's stage while the wgmmas still read it
+    Refill,          // a load into A's stage before the wgmmas that read it are waited for
     NoFence,         // no wgmma_fence
     Divergent,       // one thread passes another descriptor
     EarlyReturn,     // return with wgmmas in flight
@@ -556,10 +557,14 @@ std::string tiny_gemm(const Tiny& d, Fault f, long& bad) {
         wgmma_commit(ln);
         if (f == Fault::EarlyReturn) return;
         if (f == Fault::LateWait) mbar_wait(ln, bar, 0);
-        if (f == Fault::Refill && tid == 0) {
-            mbar_arrive_expect_tx(ln, bar, 8192);
-            tma_load_2d(ln, smem, &mr, 0, 0, bar);
-            mbar_wait(ln, bar, 1);
+        if (f == Fault::Refill) {
+            // Before any thread's wgmma_wait: the refill lands while the wgmmas read the stage.
+            if (tid == 0) {
+                mbar_arrive_expect_tx(ln, bar, 8192);
+                tma_load_2d(ln, smem, &mr, 0, 0, bar);
+                mbar_wait(ln, bar, 1);
+            }
+            sync_threads(ln);
         }
         wgmma_wait<0>(ln);
         for (int j = 0; j < 128; ++j) {

@@ -206,3 +206,37 @@ fn faulty_kernels_are_reported_with_their_cta_and_thread() {
         "a report this test does not know:\n{out}"
     );
 }
+
+/// The Hopper GEMM's kernel template (`gpu/hopper/kernel.cuh`) with the generated functions, on
+/// CPU threads through the launcher's path (admission, tensor maps from `hg_map_a`/`hg_map_b`,
+/// the grid, the kernel's own alignment of a dynamic shared memory that starts off the 1024-byte
+/// boundary): a problem with residue tiles in M, N and K (200 × 300 × 136, padded leading
+/// dimensions, four CTAs in the grouped order) and one of whole tiles whose six k tiles wrap the
+/// ring of four stages, fp32 and fp16 accumulators, every element equal to a naive GEMM (small
+/// integers: exact for both), the padding of C untouched.
+#[test]
+fn the_hopper_gemm_runs_on_cpu_threads_and_equals_a_naive_gemm() {
+    let text = host_cpp::run(
+        "hopper-gemm-emulated",
+        include_str!("../cpp/hopper_gemm_emulated.cpp"),
+        &[
+            "-std=c++20",
+            "-O2",
+            "-pthread",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+        ],
+    );
+    let lines: Vec<&str> = text.lines().collect();
+    // NAME ACC M N K bad untouched: (ldc - M)·N padding elements keep the sentinel.
+    assert_eq!(
+        lines,
+        [
+            "residue f32 200 300 136 0 2400",
+            "residue f16 200 300 136 0 2400",
+            "whole f32 128 256 384 0 2048",
+            "whole f16 128 256 384 0 2048",
+        ]
+    );
+}
