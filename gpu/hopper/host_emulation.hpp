@@ -879,6 +879,14 @@ HG_FN int hg_make_tensor_map(HgTensorMap* map, const void* global, uint64_t dim0
     return 0;
 }
 
+// The same from a struct of the map's fields: `dims[2]`, `stride_bytes`, `box[2]`, `swizzle`
+// (as the launcher's HgMapFields), for fp16 elements.
+template <class Fields>
+HG_FN int hg_make_tensor_map(HgTensorMap* map, const void* global, const Fields& f) {
+    return hg_make_tensor_map(map, global, f.dims[0], f.dims[1], f.stride_bytes, f.box[0],
+                              f.box[1], f.swizzle, 2);
+}
+
 HG_FN void mbar_init(Lane& l, uint64_t* bar, uint32_t count) {
     uint32_t a = l.window(bar, 8, "mbar_init");
     if (a % 8 != 0) l.fail("mbar_init: the mbarrier is not 8-byte aligned");

@@ -46,11 +46,8 @@ static void run(const Problem& p, const char* acc) {
         return;
     }
     HgTensorMap ta, tb;
-    const HgMapFields fa = hg_map_a(p.M, p.K, p.lda), fb = hg_map_b(p.N, p.K, p.ldb);
-    if (hg_make_tensor_map(&ta, A.data(), fa.dims[0], fa.dims[1], fa.stride_bytes, fa.box[0],
-                           fa.box[1], fa.swizzle) != 0 ||
-        hg_make_tensor_map(&tb, B.data(), fb.dims[0], fb.dims[1], fb.stride_bytes, fb.box[0],
-                           fb.box[1], fb.swizzle) != 0) {
+    if (hg_make_tensor_map(&ta, A.data(), hg_map_a(p.M, p.K, p.lda)) != 0 ||
+        hg_make_tensor_map(&tb, B.data(), hg_map_b(p.N, p.K, p.ldb)) != 0) {
         printf("%s %s tensor map refused\n", p.name, acc);
         return;
     }
