@@ -84,6 +84,12 @@ int main() {
         const Problem whole = {"whole", 128, 256, 384, 384, 392, 136};
         run<HgAccF32>(whole, "f32");
         run<HgAccF16>(whole, "f16");
+        // Extents of one and a K of one vector: one CTA, one k tile, nearly all zero fill.
+        const Problem one = {"one", 1, 1, 8, 8, 8, 1};
+        run<HgAccF32>(one, "f32");
+        // Nine M tiles: past the grouped order's group of eight; one k tile of 24.
+        const Problem tall = {"tall", 1100, 40, 24, 24, 32, 1100};
+        run<HgAccF16>(tall, "f16");
     } catch (const std::exception& e) {
         printf("error: %s\n", e.what());
         return 1;

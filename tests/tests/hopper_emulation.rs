@@ -212,8 +212,9 @@ fn faulty_kernels_are_reported_with_their_cta_and_thread() {
 /// the grid, the kernel's own alignment of a dynamic shared memory that starts off the 1024-byte
 /// boundary): a problem with residue tiles in M, N and K (200 × 300 × 136, padded leading
 /// dimensions, four CTAs in the grouped order) and one of whole tiles whose six k tiles wrap the
-/// ring of four stages, fp32 and fp16 accumulators, every element equal to a naive GEMM (small
-/// integers: exact for both), the padding of C untouched.
+/// ring of four stages, fp32 and fp16 accumulators; extents of one with a K of one vector; nine
+/// M tiles, past the grouped order's group of eight. Every element equals a naive GEMM (small
+/// integers: exact for both), the padding of C stays untouched.
 #[test]
 fn the_hopper_gemm_runs_on_cpu_threads_and_equals_a_naive_gemm() {
     let text = host_cpp::run(
@@ -237,6 +238,8 @@ fn the_hopper_gemm_runs_on_cpu_threads_and_equals_a_naive_gemm() {
             "residue f16 200 300 136 0 2400",
             "whole f32 128 256 384 0 2048",
             "whole f16 128 256 384 0 2048",
+            "one f32 1 1 8 0 0",
+            "tall f16 1100 40 24 0 0",
         ]
     );
 }
