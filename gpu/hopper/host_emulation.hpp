@@ -30,16 +30,18 @@
 //   barrier, or waits on the wrong barrier or parity, reads the poison; one that expects fewer
 //   bytes than its loads bring reads the poison of the loads that land after the phase
 //   completed (or, with one load, never completes the phase: a deadlock); one that refills a
-//   stage still being read poisons the reader. Loads still in flight when the CTA ends are an
-//   error. `mbar_test_wait` (mbarrier.test_wait.parity) answers without blocking and completes
+//   stage that wgmmas still read is reported when the wgmmas complete (below). Loads still in
+//   flight when the CTA ends are an error. `mbar_test_wait` (mbarrier.test_wait.parity) answers without blocking and completes
 //   no load.
 //   The box at coordinates (c0, c1) (elements, dimension 0 innermost) is written row-major,
 //   dimension 0 fastest, from `dst`; elements with a coordinate < 0 or ≥ its dimension are
 //   written as zero. The swizzle is a function of the shared-memory ADDRESS (CUDA's swizzle
 //   modes XOR the 16-byte chunk index, address bits [4, 4+B), with bits [7, 7+B), B = 3, 2, 1
 //   for 128B, 64B, 32B; the pattern repeats every 1024, 512, 256 bytes, which is why swizzled
-//   boxes are placed on those boundaries): the byte at offset o of the box goes to address
-//   swizzle(window(dst) + o). `dst` must be 128-byte aligned (cp.async.bulk.tensor), the box in
+//   buffers are placed on those boundaries, and why the PTX ISA's matrix descriptor needs a
+//   "base offset" when a pattern does not start on one): the byte at offset o of the box goes
+//   to address swizzle(window(dst) + o). `hg_make_tensor_map` stands in for
+//   cuTensorMapEncodeTiled, with its documented checks. `dst` must be 128-byte aligned (cp.async.bulk.tensor), the box in
 //   shared memory, clear of every mbarrier. Not emulated (an error): a swizzled box whose inner
 //   dimension is narrower than the swizzle span (the driver admits it; where the hardware puts
 //   the narrower rows is not written down).
@@ -66,13 +68,13 @@
 //   most N committed groups are pending; wgmmas not yet committed stay pending). A wgmma is one
 //   operation of the warpgroup: it completes when the first thread of the warpgroup retires it
 //   (so a warp may release a stage right after its own wait), and at that moment its tiles are
-//   read again: shared memory that changed since the issue (a stage refilled too early) is an
-//   error. Several wgmmas in flight on the same accumulators
-//   chain, as the PTX ISA allows for the same shape; writing the registers while a wgmma on
-//   them is in flight, a wgmma with no `wgmma_fence` since its registers were last handed back
-//   (or since the thread started), and returning with wgmmas in flight are errors. wgmma is
-//   warpgroup-collective: the 128 threads of the warpgroup must execute it with the same
-//   descriptors and `accumulate`.
+//   read again: shared memory that changed since the issue is an error (a stage released before
+//   the wait and refilled; a race: caught when the refill is issued before the completion).
+//   Several wgmmas in flight on the same accumulators chain, as the PTX ISA allows for the same
+//   shape; writing the registers while a wgmma on them is in flight, a wgmma with no
+//   `wgmma_fence` since its registers were last handed back (or since the thread started), and
+//   returning with wgmmas in flight are errors. wgmma is warpgroup-collective: the 128 threads
+//   of the warpgroup must execute it with the same descriptors and `accumulate`.
 // - `setmaxnreg_inc/dec<R>`: no effect on the host; R must be a multiple of 8 in [24, 256] and
 //   the whole warpgroup must execute the same one (checked).
 // - `sync_threads`: a barrier of the CTA's threads; a thread that has returned no longer takes
