@@ -45,6 +45,19 @@ fn main() {
             bytes: 1032,
         })
     );
+    // The same in an algebra expression: the operand's clause is checked when the value is
+    // built, on the real values.
+    let grouped = |lbo: i64| {
+        layout!(group([((2,8),(8,8)):(({lbo},1),(64,8)), logical -> physical, wgmma K-major of 16-bit elements], 0, 2))
+    };
+    assert!(grouped(512).is_ok());
+    assert_eq!(
+        grouped(516).err(),
+        Some(Error::GmmaByteOffsetAlignment {
+            field: layout_typed::core_algebra::gmma::ByteOffset::Leading,
+            bytes: 1032,
+        })
+    );
     let boxed = |ld: i64| layout!((64, 8):({ld}, 1), logical -> physical, tma box of 16-bit elements);
     assert!(boxed(8).is_ok());
     assert!(matches!(boxed(16), Err(Error::TmaNotBox { .. })));
