@@ -554,7 +554,7 @@ fn representative_global(map: &Map, element_bytes: i64) -> Result<Layout, Error>
         .filter(|&u| u > 0)
         .unwrap_or(1);
     let round = |x: i64| -> Result<i64, Error> {
-        x.checked_add(unit - 1)
+        x.checked_add(unit.saturating_sub(1))
             .and_then(|y| y.checked_div(unit))
             .and_then(|y| y.checked_mul(unit))
             .ok_or(overflow)
