@@ -714,7 +714,8 @@ const SECTIONS: &[Section] = &[
             case(
                 "operand/element_missing.rs",
                 "An operand clause without the element width",
-                "`wgmma` and `tma box` count bytes, so the clause needs the element width: from the swizzle's `over bytes of N-bit elements`, or written after the clause.",
+                "`wgmma` and `tma box` count bytes, so the clause needs the element width: from \
+                 the swizzle's `over bytes of N-bit elements`, or written after the clause.",
             ),
             case(
                 "operand/element_bits.rs",
@@ -724,17 +725,20 @@ const SECTIONS: &[Section] = &[
             case(
                 "operand/element_conflict.rs",
                 "Two element widths",
-                "The swizzle and the clause each give a width, and they differ; one of them is wrong.",
+                "The swizzle and the clause each give a width, and they differ; one of them is \
+                 wrong.",
             ),
             case(
                 "operand/second_clause.rs",
                 "A clause given twice",
-                "Each operand clause is given at most once (a tile may carry both `tma box` and `wgmma ..`).",
+                "Each operand clause is given at most once (a tile may carry both `tma box` and \
+                 `wgmma ..`).",
             ),
             case(
                 "operand/major_missing.rs",
                 "`wgmma` without `K-major` or `MN-major`",
-                "Which mode is contiguous decides how the descriptor's strides are read, so the clause names it.",
+                "Which mode is contiguous decides how the descriptor's strides are read, so the \
+                 clause names it.",
             ),
             case(
                 "operand/gmma_element_bytes.rs",
@@ -744,17 +748,20 @@ const SECTIONS: &[Section] = &[
             case(
                 "operand/gmma_spaces.rs",
                 "A wgmma operand that is not a shared-memory tile",
-                "A descriptor describes a `logical -> physical` map; the arrow points at the side that breaks it.",
+                "A descriptor describes a `logical -> physical` map; the arrow points at the side \
+                 that breaks it.",
             ),
             case(
                 "operand/gmma_entries.rs",
                 "A wgmma operand with three entries",
-                "An operand tile's domain is `(K, MN)` in seed order (CuTe's `(MN, K)`): one tile, not a buffer of stages.",
+                "An operand tile's domain is `(K, MN)` in seed order (CuTe's `(MN, K)`): one tile, \
+                 not a buffer of stages.",
             ),
             case(
                 "operand/gmma_swizzle.rs",
                 "A swizzle no descriptor has",
-                "The descriptor's swizzles are CuTe's `Swizzle<B,4,3>` over bytes (B = 1, 2, 3) or none; this is the element-offset swizzle of fp16 written over bytes.",
+                "The descriptor's swizzles are CuTe's `Swizzle<B,4,3>` over bytes (B = 1, 2, 3) or \
+                 none; this is the element-offset swizzle of fp16 written over bytes.",
             ),
             case(
                 "operand/gmma_k_extent.rs",
@@ -769,7 +776,8 @@ const SECTIONS: &[Section] = &[
             case(
                 "operand/gmma_core_matrix.rs",
                 "The wrong major-ness",
-                "Along the contiguous mode the first 16 bytes of each core-matrix row are consecutive elements; an MN-major tile is not K-major.",
+                "Along the contiguous mode the first 16 bytes of each core-matrix row are \
+                 consecutive elements; an MN-major tile is not K-major.",
             ),
             case(
                 "operand/gmma_swizzle_row.rs",
@@ -779,12 +787,14 @@ const SECTIONS: &[Section] = &[
             case(
                 "operand/gmma_row_pitch.rs",
                 "A swizzle that does not match the row width",
-                "The 8 rows of a core matrix are the swizzle's row width apart: the 64-byte rows of the SW64 atom need the 64-byte swizzle.",
+                "The 8 rows of a core matrix are the swizzle's row width apart: the 64-byte rows \
+                 of the SW64 atom need the 64-byte swizzle.",
             ),
             case(
                 "operand/gmma_stride.rs",
                 "Core-matrix groups at two strides",
-                "The descriptor has one stride per direction (LBO and SBO), so the groups of core matrices step uniformly.",
+                "The descriptor has one stride per direction (LBO and SBO), so the groups of core \
+                 matrices step uniformly.",
             ),
             case(
                 "operand/gmma_byte_offset_alignment.rs",
@@ -809,17 +819,20 @@ const SECTIONS: &[Section] = &[
             case(
                 "operand/tma_box.rs",
                 "A box too tall",
-                "Each box dimension is 1 to 256 elements, the innermost a multiple of 16 bytes: load the stage as several boxes.",
+                "Each box dimension is 1 to 256 elements, the innermost a multiple of 16 bytes: \
+                 load the stage as several boxes.",
             ),
             case(
                 "operand/tma_not_box.rs",
                 "A padded tile",
-                "A tensor map writes its box densely, row-major with the innermost dimension contiguous, then swizzled; padding the rows is a layout it cannot write.",
+                "A tensor map writes its box densely, row-major with the innermost dimension \
+                 contiguous, then swizzled; padding the rows is a layout it cannot write.",
             ),
             case(
                 "operand/tma_swizzle_span.rs",
                 "A box row wider than its swizzle",
-                "Under a swizzle the box's innermost dimension spans at most the swizzle's 32, 64 or 128 bytes.",
+                "Under a swizzle the box's innermost dimension spans at most the swizzle's 32, 64 \
+                 or 128 bytes.",
             ),
         ],
     },
