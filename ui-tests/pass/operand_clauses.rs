@@ -18,9 +18,10 @@ layout! {
     const MN_SW128 = cute (64,16):(1,64), logical -> physical, Swizzle<3,4,3> over bytes of 16-bit elements, wgmma MN-major;
     // B of m64n128k16, K-major under the 128-byte swizzle.
     const B_128 = cute (128,16):(64,1), logical -> physical, Swizzle<3,4,3> over bytes of 16-bit elements, wgmma K-major;
-    // A stage of A (128×64, K innermost) as one TMA box, and its first K-slice as the operand.
+    // A stage of A (128×64, K innermost) as one TMA box.
     const STAGE = cute (128,64):(64,1), logical -> physical, Swizzle<3,4,3> over bytes of 16-bit elements, tma box;
-    const BOTH = cute (64,64):(64,1), logical -> physical, Swizzle<3,4,3> over bytes of 16-bit elements, tma box;
+    // Both clauses: a 32-byte-swizzled 64×16 tile is one box and one wgmma operand.
+    const BOTH = cute (64,16):(16,1), logical -> physical, Swizzle<1,4,3> over bytes of 16-bit elements, tma box, wgmma K-major;
     // An unswizzled box, MN innermost.
     const PLAIN = cute (64,16):(1,64), logical -> physical, tma box of 16-bit elements;
 }
@@ -30,7 +31,7 @@ fn main() {
     assert_eq!(K_SW128.offset((0usize, 1usize)), 64 ^ 8);
     assert_eq!(MN_INTER.size(), 64 * 16);
     assert_eq!(STAGE.size(), 128 * 64);
-    assert_eq!(BOTH.size(), PLAIN.size() * 4);
+    assert_eq!(BOTH.size(), PLAIN.size());
     let _ = (K_INTER, K_SW32, K_SW64, MN_SW32, MN_SW64, MN_SW128, B_128);
     // Run-time leaves: the clause is checked on the real values.
     // The two 16-byte chunks of K of an interleaved K-major tile `lbo` elements apart.
