@@ -864,6 +864,13 @@ pub enum Error {
         /// The clause given twice.
         operand: crate::expr::Operand,
     },
+    /// A `tma box` clause on a map that is not a shared-memory tile (`logical -> physical`).
+    TmaSpaces {
+        /// The map's domain.
+        domain: Space,
+        /// The map's codomain.
+        codomain: Space,
+    },
     /// An operand clause whose element width is neither written (`of N-bit elements`) nor
     /// given by the declaration's swizzle (`over bytes of N-bit elements`).
     OperandElementMissing {
@@ -3157,6 +3164,20 @@ impl Error {
                 "syntax",
                 &|f| write!(f, "a second `{}` clause", clause_word(operand)),
                 Some(&|f| f.write_str("give each operand clause once")),
+            ),
+            Error::TmaSpaces { domain, codomain } => row(
+                part,
+                w,
+                "tma-spaces",
+                &|f| {
+                    write!(
+                        f,
+                        "a tensor map's box is written into shared memory: a logical -> physical map, not {domain} -> {codomain}"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("give `tma box` to the shared-memory layout of the tile (logical -> physical)")
+                }),
             ),
             Error::OperandElementMissing { operand } => row(
                 part,

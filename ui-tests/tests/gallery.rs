@@ -807,6 +807,12 @@ const SECTIONS: &[Section] = &[
                 "LBO and SBO are 14-bit fields of 16-byte units: at most 262128 bytes.",
             ),
             case(
+                "operand/tma_spaces.rs",
+                "A box that is not a shared-memory tile",
+                "A tensor map writes its box into shared memory: the clause takes a \
+                 `logical -> physical` declaration.",
+            ),
+            case(
                 "operand/tma_element.rs",
                 "A tensor map of 16-byte elements",
                 "A tensor map's element is 1, 2, 4 or 8 bytes.",

@@ -465,7 +465,7 @@ fn operand_error_span<S: Clone>(d: &Decl<S>, c: &super::OperandClause<S>, e: &Er
         Error::GmmaSwizzle { .. } | Error::GmmaTwoSwizzles => {
             swizzle.unwrap_or_else(|| c.span.clone())
         }
-        Error::GmmaSpaces { .. } => {
+        Error::GmmaSpaces { .. } | Error::TmaSpaces { .. } => {
             if d.domain.space == Space::Logical {
                 d.codomain.span.clone()
             } else {
@@ -483,7 +483,8 @@ fn operand_error_span<S: Clone>(d: &Decl<S>, c: &super::OperandClause<S>, e: &Er
 ///
 /// - [`Operand::Wgmma`]: [`crate::gmma::descriptor`] describes it (the tile at shared-memory
 ///   address 0, so the start address and the base offset never refuse);
-/// - [`Operand::TmaBox`]: [`crate::tma::tensor_map`] writes it as one box of a
+/// - [`Operand::TmaBox`]: the map is `logical -> physical` and [`crate::tma::tensor_map`]
+///   writes it as one box of a
 ///   representative global tensor, whose modes are the map's top-level domain entries, each
 ///   one extent as large as the tile's. Its innermost (stride-1) mode is the entry whose first
 ///   step moves one element in shared memory (unswizzled; the last entry when none does);
@@ -509,12 +510,19 @@ fn operand_error_span<S: Clone>(d: &Decl<S>, c: &super::OperandClause<S>, e: &Er
 /// ```
 ///
 /// # Errors
-/// As [`crate::gmma::descriptor`] and [`crate::tma::tensor_map`]; [`Error::Overflow`] when
-/// the representative global's strides overflow.
+/// As [`crate::gmma::descriptor`] and [`crate::tma::tensor_map`]; [`Error::TmaSpaces`] for a
+/// box of a map that is not `logical -> physical`; [`Error::Overflow`] when the
+/// representative global's strides overflow.
 pub fn check_operand(map: &Map, operand: Operand, element_bytes: i64) -> Result<(), Error> {
     match operand {
         Operand::Wgmma(major) => crate::gmma::descriptor(map, element_bytes, major, 0).map(|_| ()),
         Operand::TmaBox => {
+            if (map.domain(), map.codomain()) != (Space::Logical, Space::Physical) {
+                return Err(Error::TmaSpaces {
+                    domain: map.domain(),
+                    codomain: map.codomain(),
+                });
+            }
             let global = representative_global(map, element_bytes)?;
             crate::tma::tensor_map(&global, map, element_bytes).map(|_| ())
         }
