@@ -127,8 +127,13 @@ pub enum Expected {
     Arrow,
     /// A space: `logical`, `thread-value` (`tv`) or `physical`.
     Space,
-    /// A declaration's option: `swizzle(..)`, `Swizzle<B,M,S>` or `index = T`.
+    /// A declaration's option: `swizzle(..)`, `Swizzle<B,M,S>`, `index = T`, `wgmma ..` or
+    /// `tma box`.
     DeclOption,
+    /// `K-major` or `MN-major` after `wgmma`.
+    Major,
+    /// `box` after `tma`.
+    TmaBox,
     /// An index type: `i32`, `i64`, `u32` or `usize`.
     IndexType,
     /// `=`.
@@ -854,6 +859,40 @@ pub enum Error {
     SecondSwizzle,
     /// A declaration with two `index = ..` options.
     SecondIndexType,
+    /// A declaration with the same operand clause (`wgmma ..`, `tma box`) twice.
+    SecondOperandClause {
+        /// The clause given twice.
+        operand: crate::expr::Operand,
+    },
+    /// A `tma box` clause on a map that is not a shared-memory tile (`logical -> physical`).
+    TmaSpaces {
+        /// The map's domain.
+        domain: Space,
+        /// The map's codomain.
+        codomain: Space,
+    },
+    /// An operand clause whose element width is neither written (`of N-bit elements`) nor
+    /// given by the declaration's swizzle (`over bytes of N-bit elements`).
+    OperandElementMissing {
+        /// The clause.
+        operand: crate::expr::Operand,
+    },
+    /// An operand clause's element width that is not a whole number of bytes.
+    OperandElementBits {
+        /// The clause.
+        operand: crate::expr::Operand,
+        /// The width, in bits.
+        bits: u32,
+    },
+    /// An operand clause's element width that differs from the swizzle's.
+    OperandElementConflict {
+        /// The clause.
+        operand: crate::expr::Operand,
+        /// The width written after `of`, in bits.
+        written: u32,
+        /// The width of the swizzle's `over bytes of N-bit elements`, in bits.
+        swizzle: u32,
+    },
     /// A swizzle field given twice.
     SwizzleFieldTwice,
     /// CuTe's `Swizzle<B,M,S>` without its unit (`over elements`, `over bytes of N-bit
@@ -1516,6 +1555,14 @@ fn op_list(f: &mut dyn fmt::Write) -> fmt::Result {
 }
 
 /// The help of a CuTe swizzle pasted without its unit, showing both ways to write it.
+/// The first word of an operand clause.
+fn clause_word(operand: crate::expr::Operand) -> &'static str {
+    match operand {
+        crate::expr::Operand::Wgmma(_) => "wgmma",
+        crate::expr::Operand::TmaBox => "tma box",
+    }
+}
+
 fn swizzle_unit_help(f: &mut dyn fmt::Write, b: i64, m: i64, s: i64) -> fmt::Result {
     write!(
         f,
@@ -1554,7 +1601,9 @@ impl fmt::Display for Expected {
             Expected::SpacesComma => "`,` and the spaces after the layout",
             Expected::Arrow => "`->` between the domain and the codomain space",
             Expected::Space => "a space: `logical`, `thread-value` (or `tv`) or `physical`",
-            Expected::DeclOption => "an option: `swizzle(b = .., src = .., dst = ..)`, `Swizzle<B,M,S>` or `index = i64`",
+            Expected::DeclOption => "an option: `swizzle(b = .., src = .., dst = ..)`, `Swizzle<B,M,S>`, `index = i64`, `wgmma K-major` or `tma box`",
+            Expected::Major => "`K-major` or `MN-major` after `wgmma`",
+            Expected::TmaBox => "`box` after `tma`",
             Expected::IndexType => "an index type: `i32`, `i64`, `u32` or `usize`",
             Expected::Equals => "`=`",
             Expected::SwizzleField => "a swizzle field `b`, `src` or `dst`",
@@ -3061,7 +3110,8 @@ impl Error {
                 Expected::Tree | Expected::CommaOrClose | Expected::Colon | Expected::End | Expected::PositiveSize => write!(f, "write {expected} here; a layout reads `shape:stride`, e.g. `(16,32):(32,1)`"),
                 Expected::SpacesComma | Expected::Arrow => f.write_str("a declaration reads `LAYOUT, DOMAIN -> CODOMAIN`, e.g. `(16,32):(32,1), logical -> physical`"),
                 Expected::Space => f.write_str("the spaces are `logical`, `thread-value` (or `tv`) and `physical`"),
-                Expected::DeclOption => f.write_str("the options are `swizzle(b = .., src = .., dst = ..)`, `Swizzle<B,M,S> over ..` and `index = TYPE`"),
+                Expected::DeclOption => f.write_str("the options are `swizzle(b = .., src = .., dst = ..)`, `Swizzle<B,M,S> over ..`, `index = TYPE`, `wgmma K-major` (or `MN-major`) and `tma box`"),
+                Expected::Major | Expected::TmaBox => f.write_str("write `wgmma K-major`, `wgmma MN-major` or `tma box`, then `of N-bit elements` unless the swizzle gives the width"),
                 Expected::IndexType => f.write_str("write `index = i32`, `i64`, `u32` or `usize`"),
                 Expected::SwizzleField | Expected::SwizzleFields => f.write_str("write `swizzle(b = 3, src = 7, dst = 4)` (bits, lowest source bit, lowest destination bit) or CuTe's `Swizzle<3,4,3> over elements`"),
                 Expected::Swizzle => f.write_str("write CuTe's swizzle as `Swizzle<B,M,S>` and its unit, e.g. `Swizzle<3,4,3> over bytes of 16-bit elements`"),
@@ -3107,6 +3157,74 @@ impl Error {
                 "syntax",
                 &|f| f.write_str("a second index type"),
                 Some(&|f| f.write_str("give `index = ..` once")),
+            ),
+            Error::SecondOperandClause { operand } => row(
+                part,
+                w,
+                "syntax",
+                &|f| write!(f, "a second `{}` clause", clause_word(operand)),
+                Some(&|f| f.write_str("give each operand clause once")),
+            ),
+            Error::TmaSpaces { domain, codomain } => row(
+                part,
+                w,
+                "tma-spaces",
+                &|f| {
+                    write!(
+                        f,
+                        "a tensor map's box is written into shared memory: a logical -> physical map, not {domain} -> {codomain}"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("give `tma box` to the shared-memory layout of the tile (logical -> physical)")
+                }),
+            ),
+            Error::OperandElementMissing { operand } => row(
+                part,
+                w,
+                "operand-element",
+                &|f| {
+                    write!(
+                        f,
+                        "the `{operand}` clause needs the element width, and the declaration does not give it"
+                    )
+                },
+                Some(&|f| {
+                    write!(
+                        f,
+                        "write `{operand} of 16-bit elements` with the element width in bits, or a swizzle `over bytes of N-bit elements`"
+                    )
+                }),
+            ),
+            Error::OperandElementBits { operand, bits } => row(
+                part,
+                w,
+                "operand-element",
+                &|f| {
+                    write!(
+                        f,
+                        "the `{operand}` clause reads whole bytes per element, not {bits} bits"
+                    )
+                },
+                Some(&|f| f.write_str("give an element width of 8, 16, 32 or 64 bits")),
+            ),
+            Error::OperandElementConflict {
+                operand,
+                written,
+                swizzle,
+            } => row(
+                part,
+                w,
+                "operand-element",
+                &|f| {
+                    write!(
+                        f,
+                        "the `{operand}` clause's elements are {written}-bit, the swizzle's {swizzle}-bit"
+                    )
+                },
+                Some(&|f| {
+                    f.write_str("give one element width: drop `of N-bit elements` from the clause, the swizzle already says it")
+                }),
             ),
             Error::SwizzleFieldTwice => row(
                 part,

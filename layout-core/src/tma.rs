@@ -170,7 +170,7 @@ impl TensorMap {
 /// 2^40; [`Error::TmaBox`] for a box extent outside 1..=256, or an innermost box extent whose
 /// bytes are not a multiple of 16; [`Error::TmaNotBox`] when no swizzle's image of the box is
 /// `smem` (the first position where the unswizzled image differs); [`Error::TmaSwizzleSpan`]
-/// when the innermost box extent spans more bytes than the matching swizzle allows;
+/// when the innermost box extent spans more bytes than every matching swizzle allows;
 /// [`Error::CudaTooLarge`] past [`TMA_CHECK_LIMIT`]; evaluation errors.
 pub fn tensor_map(global: &Layout, smem: &Map, element_bytes: i64) -> Result<TensorMap, Error> {
     if ![1, 2, 4, 8].contains(&element_bytes) {
@@ -238,6 +238,8 @@ pub fn tensor_map(global: &Layout, smem: &Map, element_bytes: i64) -> Result<Ten
     };
     // The first mismatch of the plain image, reported if no swizzle matches.
     let mut first_plain: Option<(i64, i64, i64)> = None;
+    // The first swizzle whose image matched but whose span is too narrow.
+    let mut span_refusal: Option<Error> = None;
     'modes: for sw in TmaSwizzle::ALL {
         map.swizzle = sw;
         let mut x = vec![0i64; rank];
@@ -264,12 +266,18 @@ pub fn tensor_map(global: &Layout, smem: &Map, element_bytes: i64) -> Result<Ten
             .checked_mul(element_bytes)
             .unwrap_or(i64::MAX);
         if sw != TmaSwizzle::None && inner_bytes > sw.span() {
-            return Err(Error::TmaSwizzleSpan {
+            // A wider swizzle may write the same image (on a tile too small to reach its
+            // higher address bits): refuse only if none does.
+            span_refusal.get_or_insert(Error::TmaSwizzleSpan {
                 bytes: inner_bytes,
                 span: sw.span(),
             });
+            continue 'modes;
         }
         return Ok(map);
+    }
+    if let Some(e) = span_refusal {
+        return Err(e);
     }
     let (index, offset, expected) = first_plain.unwrap_or((0, 0, 0));
     Err(Error::TmaNotBox {

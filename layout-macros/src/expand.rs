@@ -369,7 +369,48 @@ fn dynamic(k: &Krate, c: &Checked<TokenStream>) -> TokenStream {
             }
             (None, Stride::Broadcast) => quote!(::core::option::Option::None),
         });
-    quote!(#k::Dynamic::<#f, #dom, #cod, #idx>::__new(&[#(#sizes),*], &[#(#strides),*]))
+    let new = quote!(#k::Dynamic::<#f, #dom, #cod, #idx>::__new(&[#(#sizes),*], &[#(#strides),*]));
+    if c.operands.is_empty() {
+        return new;
+    }
+    // The operand clauses, on the real values.
+    let spaces = |s: Space| {
+        let name = Ident::new(space_variant(s), proc_macro2::Span::call_site());
+        quote!(#k::core_algebra::Space::#name)
+    };
+    let (d, cd) = (spaces(c.domain), spaces(c.codomain));
+    let checks = c.operands.iter().map(|&(operand, bytes)| {
+        let operand = match operand {
+            expr::Operand::Wgmma(major) => {
+                let m = Ident::new(
+                    match major {
+                        layout_core::gmma::Major::K => "K",
+                        layout_core::gmma::Major::MN => "MN",
+                    },
+                    proc_macro2::Span::call_site(),
+                );
+                quote!(#k::core_algebra::expr::Operand::Wgmma(#k::core_algebra::gmma::Major::#m))
+            }
+            expr::Operand::TmaBox => quote!(#k::core_algebra::expr::Operand::TmaBox),
+        };
+        let bytes = Literal::i64_suffixed(bytes);
+        quote!(#k::core_algebra::expr::check_operand(&__map, #operand, #bytes)?;)
+    });
+    quote!(#new.and_then(|__value| {
+        let __map: #k::core_algebra::Map =
+            #k::core_algebra::Annotated::new(__value.to_layout()?, #d, #cd)?.into();
+        #(#checks)*
+        ::core::result::Result::Ok(__value)
+    }))
+}
+
+/// The name of a space's variant of `layout_core::Space`.
+fn space_variant(s: Space) -> &'static str {
+    match s {
+        Space::Logical => "Logical",
+        Space::ThreadValue => "ThreadValue",
+        Space::Physical => "Physical",
+    }
 }
 
 /// The type of a checked declaration (`()` for one with run-time leaves, whose value is a
@@ -398,6 +439,7 @@ pub fn typed_expr(k: &Krate, c: &Checked<Span>, text: &Text) -> TokenStream {
             .map(|(a, b)| (tokens(a), tokens(b)))
             .collect(),
         offset_range: c.offset_range,
+        operands: c.operands.clone(),
     };
     typed_value(k, &c)
 }
@@ -653,6 +695,7 @@ pub fn typed_static(
         index,
         runtime: Vec::new(),
         offset_range,
+        operands: Vec::new(),
     };
     match map {
         Map::Layout(a) => {

@@ -20,6 +20,8 @@
 //! SIDE     := logical | thread-value | tv | physical, a logical side optionally with its
 //!             tile shape: logical(16, 8)
 //! OPTION   := swizzle(b = B, src = S, dst = D) | Swizzle<B,M,S> over UNIT | index = i32|i64|u32|usize
+//!           | wgmma K-major [of N-bit elements] | wgmma MN-major [of N-bit elements]
+//!           | tma box [of N-bit elements]        (the tile is a wgmma operand / a TMA box)
 //! UNIT     := elements | bytes of N-bit elements   (CuTe's GMMA/TMA swizzles act on bytes)
 //! OPERATION:= compose | divide | divide_modes | restrict | repeat | interleave
 //!             | repeat_modewise | repeat_modewise_raked | broadcast | inverse | swizzle
@@ -54,8 +56,9 @@
 //! positive sizes, no literal `0` stride (a broadcast is `_`), `i64` overflow, the annotation
 //! (one of the five constructible ones; spec: Constructible annotations), a dense bijection into logical or
 //! thread-value space (Lemma 1), alias-freedom into physical space, swizzle fields, tile
-//! shapes, the offset range against the index type, and every precondition of an algebra
-//! expression. Each failure is a `compile_error!` spanned at the offending token (the stride
+//! shapes, the offset range against the index type, the operand clauses (a `wgmma` descriptor
+//! or a tiled tensor map that expresses the tile: `layout_core::gmma`, `layout_core::tma`),
+//! and every precondition of an algebra expression. Each failure is a `compile_error!` spanned at the offending token (the stride
 //! that breaks Lemma 1, the colliding modes, the annotation, …), with the rule, the mode and
 //! the numbers, and a `help:` line; independent failures are reported together. The expansion
 //! never panics.

@@ -98,6 +98,10 @@ fn stand_in(e: &Expr<Span>, c: Stand) -> Expr<Span> {
             if let Some(stride) = packed(&d.layout.shape, &d.layout.stride, d.layout.cute) {
                 d.layout.stride = stride;
             }
+            // The operand clauses hold for the real values, not the stand-ins: they are
+            // checked when the value is built (their element widths were checked with the
+            // operand's static leaves).
+            d.operands.clear();
             Expr::Literal(Box::new(d), s.clone())
         }
         Expr::Compose { left, right, span } => Expr::Compose {

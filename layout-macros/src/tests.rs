@@ -270,7 +270,7 @@ fn error_messages() {
         (
             "(16,32):(32,1), logical -> physical, layout = i64",
             &[
-                "expected an option: `swizzle(b = .., src = .., dst = ..)`, `Swizzle<B,M,S>` or `index = i64`",
+                "expected an option: `swizzle(b = .., src = .., dst = ..)`, `Swizzle<B,M,S>`, `index = i64`, `wgmma K-major` or `tma box`",
             ],
         ),
         (

@@ -1392,8 +1392,8 @@ fn inputs_per_source() {
     println!("inputs per file: {per_file:#?}");
     println!("inputs {got:?}, skipped {skip:?}");
     let expected: BTreeMap<Origin, usize> = [
-        (Origin::Ui, 148),
-        (Origin::Docs, 152),
+        (Origin::Ui, 171),
+        (Origin::Docs, 155),
         (Origin::CliDocs, 10),
         (Origin::Data, 293),
     ]

@@ -703,6 +703,146 @@ const SECTIONS: &[Section] = &[
         ],
     },
     Section {
+        title: "Hardware operand clauses",
+        intro: "`wgmma K-major`, `wgmma MN-major` and `tma box` after a shared-memory declaration \
+                require the tile to be what a `wgmma` descriptor describes or what a tiled \
+                tensor map writes; the expansion derives the descriptor or tensor map and \
+                refuses with the rule that no field can express. The run-time rules (the \
+                global strides of a tensor map, the buffer's address) are checked when those \
+                are known: see the guide.",
+        cases: &[
+            case(
+                "operand/element_missing.rs",
+                "An operand clause without the element width",
+                "`wgmma` and `tma box` count bytes, so the clause needs the element width: from \
+                 the swizzle's `over bytes of N-bit elements`, or written after the clause.",
+            ),
+            case(
+                "operand/element_bits.rs",
+                "An element width that is not whole bytes",
+                "Descriptors and tensor maps address bytes; a 4-bit width has no byte count.",
+            ),
+            case(
+                "operand/element_conflict.rs",
+                "Two element widths",
+                "The swizzle and the clause each give a width, and they differ; one of them is \
+                 wrong.",
+            ),
+            case(
+                "operand/second_clause.rs",
+                "A clause given twice",
+                "Each operand clause is given at most once (a tile may carry both `tma box` and \
+                 `wgmma ..`).",
+            ),
+            case(
+                "operand/major_missing.rs",
+                "`wgmma` without `K-major` or `MN-major`",
+                "Which mode is contiguous decides how the descriptor's strides are read, so the \
+                 clause names it.",
+            ),
+            case(
+                "operand/gmma_element_bytes.rs",
+                "A wgmma operand of 8-byte elements",
+                "`wgmma` reads 1-, 2- and 4-byte elements from shared memory.",
+            ),
+            case(
+                "operand/gmma_spaces.rs",
+                "A wgmma operand that is not a shared-memory tile",
+                "A descriptor describes a `logical -> physical` map; the arrow points at the side \
+                 that breaks it.",
+            ),
+            case(
+                "operand/gmma_entries.rs",
+                "A wgmma operand with three entries",
+                "An operand tile's domain is `(K, MN)` in seed order (CuTe's `(MN, K)`): one tile, \
+                 not a buffer of stages.",
+            ),
+            case(
+                "operand/gmma_swizzle.rs",
+                "A swizzle no descriptor has",
+                "The descriptor's swizzles are CuTe's `Swizzle<B,4,3>` over bytes (B = 1, 2, 3) or \
+                 none; this is the element-offset swizzle of fp16 written over bytes.",
+            ),
+            case(
+                "operand/gmma_k_extent.rs",
+                "A K extent of two wgmma's",
+                "One dense `wgmma` reads 32 bytes of K; slice the stage's K into such tiles.",
+            ),
+            case(
+                "operand/gmma_mn_extent.rs",
+                "An MN extent that is not whole atoms",
+                "Along MN the tile is whole core matrices (and, MN-major, whole swizzled rows).",
+            ),
+            case(
+                "operand/gmma_core_matrix.rs",
+                "The wrong major-ness",
+                "Along the contiguous mode the first 16 bytes of each core-matrix row are \
+                 consecutive elements; an MN-major tile is not K-major.",
+            ),
+            case(
+                "operand/gmma_swizzle_row.rs",
+                "A swizzled row with gaps",
+                "Under a swizzle the 16-byte chunks of one row are adjacent, as in the GMMA atoms.",
+            ),
+            case(
+                "operand/gmma_row_pitch.rs",
+                "A swizzle that does not match the row width",
+                "The 8 rows of a core matrix are the swizzle's row width apart: the 64-byte rows \
+                 of the SW64 atom need the 64-byte swizzle.",
+            ),
+            case(
+                "operand/gmma_stride.rs",
+                "Core-matrix groups at two strides",
+                "The descriptor has one stride per direction (LBO and SBO), so the groups of core \
+                 matrices step uniformly.",
+            ),
+            case(
+                "operand/gmma_byte_offset_alignment.rs",
+                "A byte offset that is not a multiple of 16",
+                "LBO and SBO are encoded in 16-byte units.",
+            ),
+            case(
+                "operand/gmma_byte_offset_range.rs",
+                "A byte offset past its field",
+                "LBO and SBO are 14-bit fields of 16-byte units: at most 262128 bytes.",
+            ),
+            case(
+                "operand/tma_spaces.rs",
+                "A box that is not a shared-memory tile",
+                "A tensor map writes its box into shared memory: the clause takes a \
+                 `logical -> physical` declaration.",
+            ),
+            case(
+                "operand/tma_element.rs",
+                "A tensor map of 16-byte elements",
+                "A tensor map's element is 1, 2, 4 or 8 bytes.",
+            ),
+            case(
+                "operand/tma_rank.rs",
+                "A box of six dimensions",
+                "A tiled tensor map has 1 to 5 dimensions, one per top-level entry of the tile.",
+            ),
+            case(
+                "operand/tma_box.rs",
+                "A box too tall",
+                "Each box dimension is 1 to 256 elements, the innermost a multiple of 16 bytes: \
+                 load the stage as several boxes.",
+            ),
+            case(
+                "operand/tma_not_box.rs",
+                "A padded tile",
+                "A tensor map writes its box densely, row-major with the innermost dimension \
+                 contiguous, then swizzled; padding the rows is a layout it cannot write.",
+            ),
+            case(
+                "operand/tma_swizzle_span.rs",
+                "A box row wider than its swizzle",
+                "Under a swizzle the box's innermost dimension spans at most the swizzle's 32, 64 \
+                 or 128 bytes.",
+            ),
+        ],
+    },
+    Section {
         title: "No way around the checks",
         intro: "Every checked value comes from `layout!`, the typed operations (`compose`) or \
                 a run-time constructor that checks (`Dynamic::new`, `View::new`): the traits \

@@ -15,6 +15,7 @@ fn ui() {
     t.compile_fail("ui/algebra/*.rs");
     t.compile_fail("ui/runtime/*.rs");
     t.compile_fail("ui/bypass/*.rs");
+    t.compile_fail("ui/operand/*.rs");
     // Built and run (`cargo build`): valid input never fails in const evaluation.
     t.pass("pass/*.rs");
 }
@@ -37,7 +38,9 @@ fn ui() {
 #[test]
 fn every_case_has_a_snapshot() {
     let mut cases = 0;
-    for family in ["macro", "compose", "view", "runtime", "algebra", "bypass"] {
+    for family in [
+        "macro", "compose", "view", "runtime", "algebra", "bypass", "operand",
+    ] {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("ui")
             .join(family);

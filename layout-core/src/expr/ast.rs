@@ -318,6 +318,37 @@ impl SwizzleSpec {
     }
 }
 
+/// The hardware operand a clause requires a declared shared-memory tile to be.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Operand {
+    /// `wgmma K-major` / `wgmma MN-major`: an operand tile a `wgmma` shared-memory descriptor
+    /// describes ([`crate::gmma::descriptor`]).
+    Wgmma(crate::gmma::Major),
+    /// `tma box`: the image of a tiled tensor map's box ([`crate::tma::tensor_map`]).
+    TmaBox,
+}
+
+impl fmt::Display for Operand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Operand::Wgmma(major) => write!(f, "wgmma {major}"),
+            Operand::TmaBox => f.write_str("tma box"),
+        }
+    }
+}
+
+/// An operand clause as written: `wgmma K-major`, `wgmma MN-major` or `tma box`, optionally
+/// followed by `of N-bit elements`.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct OperandClause<S> {
+    /// The operand.
+    pub operand: Operand,
+    /// The element width written after `of` (bits), and its tokens `of N-bit elements`.
+    pub elem_bits: Option<(u32, S)>,
+    /// The clause's tokens.
+    pub span: S,
+}
+
 /// A declaration `layout ',' side '->' side (',' option)*`.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Decl<S> {
@@ -331,6 +362,8 @@ pub struct Decl<S> {
     pub swizzle: Option<(SwizzleSpec, S)>,
     /// `index = T` and the type's token.
     pub index: Option<(IntType, S)>,
+    /// The operand clauses (`wgmma K-major`, `tma box`), in the order written.
+    pub operands: Vec<OperandClause<S>>,
 }
 
 impl<S: Clone> Decl<S> {
@@ -348,6 +381,15 @@ impl<S: Clone> Decl<S> {
             codomain: side(&self.codomain, &mut *f),
             swizzle: self.swizzle.as_ref().map(|(w, s)| (*w, f(s))),
             index: self.index.as_ref().map(|(t, s)| (*t, f(s))),
+            operands: self
+                .operands
+                .iter()
+                .map(|c| OperandClause {
+                    operand: c.operand,
+                    elem_bits: c.elem_bits.as_ref().map(|(b, s)| (*b, f(s))),
+                    span: f(&c.span),
+                })
+                .collect(),
         }
     }
 }

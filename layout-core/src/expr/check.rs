@@ -2,15 +2,15 @@
 
 use alloc::vec::Vec;
 
-use super::ast::{Decl, LayoutExpr, Node, Side};
+use super::ast::{Decl, LayoutExpr, Node, Operand, Side, SwizzleSpec};
 use super::{Located, MAX_TILE_EXTENTS, MAX_TYPED_LEAVES, MAX_TYPED_RANK, Note, NoteKind};
 use crate::emit::IntType;
 use crate::error::{Error, ModePath};
 use crate::layout::{Layout, mode_errors};
 use crate::map::{Annotated, Map, check_tile};
 use crate::space::{Space, check_annotation, check_codomain};
-use crate::swizzle::Swizzle;
-use crate::tree::Tree;
+use crate::swizzle::{Swizzle, SwizzleUnit};
+use crate::tree::{Stride, Tree};
 
 /// A declaration that passed every check, in seed order.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -35,6 +35,10 @@ pub struct Checked<S> {
     /// where [`check_decl`] reported the swizzled range undecided, where the greatest is the
     /// swizzle's bound [`Swizzle::max_offset`] over the layout's.
     pub offset_range: (i64, i64),
+    /// The operand clauses with their element widths in bytes, in the order written
+    /// ([`check_operand`]: checked here for a static layout; a layout with run-time leaves is
+    /// checked when its value is built).
+    pub operands: Vec<(Operand, i64)>,
 }
 
 impl<S> Checked<S> {
@@ -348,6 +352,42 @@ pub fn check_decl<S: Clone>(d: &Decl<S>) -> (Option<Checked<S>>, Vec<Located<S>>
         }
     }
 
+    // The operand clauses: each one's element width, then (a static layout without other
+    // errors) the descriptor or tensor map it requires.
+    let mut operands = Vec::new();
+    for c in &d.operands {
+        match operand_width(d, c) {
+            Ok(bytes) => operands.push((c.operand, bytes)),
+            Err(e) => errs.push(e),
+        }
+    }
+    if errs.is_empty()
+        && !dynamic
+        && let Some(l) = &layout
+    {
+        let built = Checked::<S> {
+            layout: l.clone(),
+            domain: dom,
+            codomain: cod,
+            domain_tile: seed_tile(&d.domain, cute),
+            codomain_tile: seed_tile(&d.codomain, cute),
+            swizzle,
+            index,
+            runtime: Vec::new(),
+            offset_range: range,
+            operands: Vec::new(),
+        }
+        .map();
+        for (c, &(operand, bytes)) in d.operands.iter().zip(&operands) {
+            if let Err(e) = built
+                .clone()
+                .and_then(|m| check_operand(&m, operand, bytes))
+            {
+                errs.push(Located::new(e, operand_error_span(d, c, &e)));
+            }
+        }
+    }
+
     // A tile that failed its check is left off, so a front end can go on.
     let keep = |side: &Side<S>, size: i64| {
         seed_tile(side, cute)
@@ -363,8 +403,202 @@ pub fn check_decl<S: Clone>(d: &Decl<S>) -> (Option<Checked<S>>, Vec<Located<S>>
         index,
         runtime: seed.runtime,
         offset_range: range,
+        operands,
     });
     (checked, errs)
+}
+
+/// The element width of an operand clause, in bytes: written after `of`, or the swizzle's
+/// `over bytes of N-bit elements`.
+fn operand_width<S: Clone>(d: &Decl<S>, c: &super::OperandClause<S>) -> Result<i64, Located<S>> {
+    let from_swizzle = match &d.swizzle {
+        Some((
+            SwizzleSpec::Cute {
+                unit: SwizzleUnit::Bytes { elem_bits },
+                ..
+            },
+            span,
+        )) => Some((*elem_bits, span.clone())),
+        _ => None,
+    };
+    let operand = c.operand;
+    let (bits, span) = match (&c.elem_bits, from_swizzle) {
+        (Some((written, wspan)), Some((swizzle, _))) if *written != swizzle => {
+            return Err(Located::new(
+                Error::OperandElementConflict {
+                    operand,
+                    written: *written,
+                    swizzle,
+                },
+                wspan.clone(),
+            ));
+        }
+        (Some((bits, span)), _) => (*bits, span.clone()),
+        (None, Some(found)) => found,
+        (None, None) => {
+            return Err(Located::new(
+                Error::OperandElementMissing { operand },
+                c.span.clone(),
+            ));
+        }
+    };
+    if bits == 0 || bits % 8 != 0 {
+        return Err(Located::new(
+            Error::OperandElementBits { operand, bits },
+            span,
+        ));
+    }
+    Ok(i64::from(bits / 8))
+}
+
+/// Where a refusal of an operand clause points: the element width, the swizzle, the codomain
+/// or the layout where the rule names them, else the clause.
+fn operand_error_span<S: Clone>(d: &Decl<S>, c: &super::OperandClause<S>, e: &Error) -> S {
+    let swizzle = d.swizzle.as_ref().map(|(_, s)| s.clone());
+    match e {
+        Error::GmmaElementBytes { .. } | Error::TmaElement { .. } => c
+            .elem_bits
+            .as_ref()
+            .map(|(_, s)| s.clone())
+            .or(swizzle)
+            .unwrap_or_else(|| c.span.clone()),
+        Error::GmmaSwizzle { .. } | Error::GmmaTwoSwizzles => {
+            swizzle.unwrap_or_else(|| c.span.clone())
+        }
+        Error::GmmaSpaces { .. } | Error::TmaSpaces { .. } => {
+            if d.domain.space == Space::Logical {
+                d.codomain.span.clone()
+            } else {
+                d.domain.span.clone()
+            }
+        }
+        Error::GmmaEntries { .. } | Error::TmaRank { .. } => d.layout.span.clone(),
+        _ => c.span.clone(),
+    }
+}
+
+/// Checks that a shared-memory map is the operand a clause names, its offsets counting
+/// `element_bytes`-byte elements from a buffer aligned as the hardware requires (to 1024
+/// bytes):
+///
+/// - [`Operand::Wgmma`]: [`crate::gmma::descriptor`] describes it (the tile at shared-memory
+///   address 0, so the start address and the base offset never refuse);
+/// - [`Operand::TmaBox`]: the map is `logical -> physical` and [`crate::tma::tensor_map`]
+///   writes it as one box of a
+///   representative global tensor, whose modes are the map's top-level domain entries, each
+///   one extent as large as the tile's. Its innermost (stride-1) mode is the entry whose first
+///   step moves one element in shared memory (unswizzled; the last entry when none does);
+///   the others follow in the order of their first steps, each stride the extent of the
+///   previous ones, rounded up to 16 bytes and strictly growing. Such a global always passes
+///   the rules on global strides ([`Error::TmaInnerStride`], [`Error::TmaStride`]): those
+///   depend on the run-time strides and are checked when the tensor map is built.
+///
+/// ```
+/// use layout_core::expr::{check_operand, Operand};
+/// use layout_core::gmma::Major;
+/// use layout_core::{Annotated, Layout, Map, Space, Swizzle, SwizzleUnit};
+/// // CuTe's K-major 128-byte-swizzle atom of fp16, 64×16 of A: seed (16,64):(1,64).
+/// let tile: Map = Annotated::new("(16,64):(1,64)".parse()?, Space::Logical, Space::Physical)?.into();
+/// let sw = tile.swizzle(Swizzle::from_cute(3, 4, 3, SwizzleUnit::Bytes { elem_bits: 16 })?)?;
+/// check_operand(&sw, Operand::Wgmma(Major::K), 2)?;
+/// assert!(check_operand(&sw, Operand::Wgmma(Major::MN), 2).is_err());
+/// // A 64×64 box of the same swizzle, K innermost.
+/// let boxed: Map = Annotated::new("(64,64):(64,1)".parse()?, Space::Logical, Space::Physical)?.into();
+/// check_operand(&boxed.swizzle(sw_of(3))?, Operand::TmaBox, 2)?;
+/// # fn sw_of(b: i64) -> Swizzle { Swizzle::from_cute(b, 4, 3, SwizzleUnit::Bytes { elem_bits: 16 }).unwrap() }
+/// # Ok::<(), layout_core::Error>(())
+/// ```
+///
+/// # Errors
+/// As [`crate::gmma::descriptor`] and [`crate::tma::tensor_map`]; [`Error::TmaSpaces`] for a
+/// box of a map that is not `logical -> physical`; [`Error::Overflow`] when the
+/// representative global's strides overflow.
+pub fn check_operand(map: &Map, operand: Operand, element_bytes: i64) -> Result<(), Error> {
+    match operand {
+        Operand::Wgmma(major) => crate::gmma::descriptor(map, element_bytes, major, 0).map(|_| ()),
+        Operand::TmaBox => {
+            if (map.domain(), map.codomain()) != (Space::Logical, Space::Physical) {
+                return Err(Error::TmaSpaces {
+                    domain: map.domain(),
+                    codomain: map.codomain(),
+                });
+            }
+            let global = representative_global(map, element_bytes)?;
+            crate::tma::tensor_map(&global, map, element_bytes).map(|_| ())
+        }
+    }
+}
+
+/// The global tensor [`check_operand`] loads a box of (see there).
+fn representative_global(map: &Map, element_bytes: i64) -> Result<Layout, Error> {
+    let overflow = Error::Overflow {
+        mode: ModePath::ROOT,
+        what: crate::Quantity::Offset,
+    };
+    let sizes = map.domain_entry_sizes();
+    let inner = match map {
+        Map::Swizzled { inner, .. } => inner.as_ref(),
+        m => m,
+    };
+    // The first step of each entry: the offset at the flat index of its coordinate 1.
+    let mut steps = Vec::with_capacity(sizes.len());
+    let mut below = 1i64;
+    for &n in sizes.iter().rev() {
+        let step = if n > 1 { inner.eval_index(below)? } else { 0 };
+        steps.push(step.checked_sub(inner.eval_index(0)?).ok_or(overflow)?);
+        below = below.checked_mul(n).ok_or(overflow)?;
+    }
+    steps.reverse();
+    let rank = sizes.len();
+    let first = (0..rank)
+        .find(|&m| steps.get(m) == Some(&1))
+        .unwrap_or(rank.saturating_sub(1));
+    let mut order: Vec<usize> = (0..rank).filter(|&m| m != first).collect();
+    order.sort_by_key(|&m| steps.get(m).map_or(0, |s| s.unsigned_abs()));
+    order.insert(0, first);
+    // Strides in elements: 16-byte multiples past the innermost.
+    let unit = 16i64
+        .checked_div(element_bytes)
+        .filter(|&u| u > 0)
+        .unwrap_or(1);
+    let round = |x: i64| -> Result<i64, Error> {
+        x.checked_add(unit.saturating_sub(1))
+            .and_then(|y| y.checked_div(unit))
+            .and_then(|y| y.checked_mul(unit))
+            .ok_or(overflow)
+    };
+    let mut strides = alloc::vec![1i64; rank];
+    let (mut prev, mut prev_extent) = (1i64, 1i64);
+    for (i, &m) in order.iter().enumerate() {
+        let stride = if i == 0 {
+            1
+        } else {
+            let s = round(prev.checked_mul(prev_extent).ok_or(overflow)?)?;
+            if s > prev {
+                s
+            } else {
+                round(prev.checked_add(1).ok_or(overflow)?)?
+            }
+        };
+        if let Some(x) = strides.get_mut(m) {
+            *x = stride;
+        }
+        prev = stride;
+        prev_extent = sizes.get(m).copied().unwrap_or(1);
+    }
+    let shape: Vec<Tree<i64>> = sizes.iter().map(|&n| Tree::Leaf(n)).collect();
+    let stride: Vec<Tree<Stride>> = strides
+        .iter()
+        .map(|&s| Tree::Leaf(Stride::Int(s)))
+        .collect();
+    if rank == 1 {
+        let (n, s) = (
+            sizes.first().copied().unwrap_or(1),
+            strides.first().copied().unwrap_or(1),
+        );
+        return Layout::new(Tree::Leaf(n), Tree::Leaf(Stride::Int(s)));
+    }
+    Layout::new(Tree::Tuple(shape), Tree::Tuple(stride))
 }
 
 /// The typed API's limits on a layout as written (the rules [`Error::TypedRank`], at each

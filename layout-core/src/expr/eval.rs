@@ -428,6 +428,7 @@ impl<S: Clone> Eval<'_, S> {
                     codomain: side(*cod),
                     swizzle: None,
                     index: None,
+                    operands: Vec::new(),
                 };
                 self.decl(&d, &l.span)
             }

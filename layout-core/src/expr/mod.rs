@@ -15,6 +15,9 @@
 //! option      := 'swizzle' '(' field (',' field)* ')'       field := ('b' | 'src' | 'dst') '=' integer
 //!              | 'Swizzle' '<' int ',' int ',' int '>' 'over' unit
 //!              | 'index' '=' ('i32' | 'i64' | 'u32' | 'usize')
+//!              | 'wgmma' ('K' | 'MN') '-' 'major' width?   a wgmma operand tile
+//!              | 'tma' 'box' width?                        a tiled tensor map's box
+//! width       := 'of' integer '-' 'bit' 'elements'
 //! unit        := 'elements' | 'bytes' 'of' integer '-' 'bit' 'elements'
 //! expr        := op '(' args ')' | '[' decl ']' | path | layout (only with `Options::bare`)
 //! path        := '::'? ident ('::' ident)*
@@ -67,11 +70,13 @@ use alloc::vec::Vec;
 use core::fmt;
 
 pub use ast::{
-    Arrangement, Decl, DivideKind, Entry, Expr, Indices, LayoutExpr, Leaf, Node, Op, Path, Regroup,
-    RepeatKind, SeedTrees, Side, SwizzleSpec, Tile, Value, cute_strides,
+    Arrangement, Decl, DivideKind, Entry, Expr, Indices, LayoutExpr, Leaf, Node, Op, Operand,
+    OperandClause, Path, Regroup, RepeatKind, SeedTrees, Side, SwizzleSpec, Tile, Value,
+    cute_strides,
 };
 pub use check::{
-    Checked, check_decl, check_layout, check_typed_limits, locate_layout_error, typed_limits,
+    Checked, check_decl, check_layout, check_operand, check_typed_limits, locate_layout_error,
+    typed_limits,
 };
 pub use eval::{Env, Evaluated, evaluate};
 

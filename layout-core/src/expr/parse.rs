@@ -7,8 +7,8 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::ast::{
-    Arrangement, Decl, DivideKind, Entry, Expr, Indices, LayoutExpr, Leaf, Node, Op, Path, Regroup,
-    RepeatKind, Side, SwizzleSpec, Tile, Value,
+    Arrangement, Decl, DivideKind, Entry, Expr, Indices, LayoutExpr, Leaf, Node, Op, Operand,
+    OperandClause, Path, Regroup, RepeatKind, Side, SwizzleSpec, Tile, Value,
 };
 use super::lex::{Kind, Token, lex};
 use super::{Located, MAX_EXPR_DEPTH, Options, Order, Span};
@@ -368,6 +368,7 @@ impl<'a> Parser<'a> {
         let codomain = self.side()?;
         let mut swizzle: Option<(SwizzleSpec, Span)> = None;
         let mut index: Option<(IntType, Span)> = None;
+        let mut operands: Vec<OperandClause<Span>> = Vec::new();
         while self.is_punct(0, b',') {
             self.bump();
             if matches!(self.tok().kind, Kind::End | Kind::Punct(b']' | b';')) {
@@ -418,6 +419,18 @@ impl<'a> Parser<'a> {
                         return Err(at(Error::SecondIndexType, tspan));
                     }
                 }
+                "wgmma" | "tma" => {
+                    let clause = self.operand_clause(&name, span)?;
+                    if operands.iter().any(|c| c.operand == clause.operand) {
+                        return Err(at(
+                            Error::SecondOperandClause {
+                                operand: clause.operand,
+                            },
+                            clause.span,
+                        ));
+                    }
+                    operands.push(clause);
+                }
                 _ => {
                     return Err(at(
                         Error::Syntax {
@@ -434,6 +447,70 @@ impl<'a> Parser<'a> {
             codomain,
             swizzle,
             index,
+            operands,
+        })
+    }
+
+    /// The end of the token before the current one.
+    fn last_end(&self) -> usize {
+        self.i
+            .checked_sub(1)
+            .and_then(|j| self.toks.get(j))
+            .map_or(0, |t| t.end)
+    }
+
+    /// An operand clause after its first word (`wgmma` or `tma`, at `name`): `K-major`,
+    /// `MN-major` or `box`, then `of N-bit elements` if written.
+    fn operand_clause(&mut self, word: &str, name: Span) -> R<OperandClause<Span>> {
+        let operand = if word == "wgmma" {
+            let major = if self.is_ident(0, "K") {
+                crate::gmma::Major::K
+            } else if self.is_ident(0, "MN") {
+                crate::gmma::Major::MN
+            } else {
+                return Err(self.expected(Expected::Major));
+            };
+            if !(self.is_punct(1, b'-') && self.is_ident(2, "major")) {
+                return Err(self.expected(Expected::Major));
+            }
+            self.bump();
+            self.bump();
+            self.bump();
+            Operand::Wgmma(major)
+        } else {
+            if !self.is_ident(0, "box") {
+                return Err(self.expected(Expected::TmaBox));
+            }
+            self.bump();
+            Operand::TmaBox
+        };
+        let elem_bits = if self.is_ident(0, "of") {
+            let start = self.tok().start;
+            self.bump();
+            let (bits, bspan) = self.int(Expected::ElementBits)?;
+            let Ok(bits) = u32::try_from(bits) else {
+                return Err(at(
+                    Error::Syntax {
+                        expected: Expected::ElementBits,
+                    },
+                    bspan,
+                ));
+            };
+            if !(self.is_punct(0, b'-') && self.is_ident(1, "bit") && self.is_ident(2, "elements"))
+            {
+                return Err(self.expected(Expected::ElementBits));
+            }
+            self.bump();
+            self.bump();
+            self.bump();
+            Some((bits, start..self.last_end()))
+        } else {
+            None
+        };
+        Ok(OperandClause {
+            operand,
+            elem_bits,
+            span: name.start..self.last_end(),
         })
     }
 

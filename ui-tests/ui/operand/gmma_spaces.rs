@@ -1,0 +1,8 @@
+use layout_typed::layout;
+
+layout! {
+    // A thread-value layout is no shared-memory tile.
+    const TILE = cute (64,16):(1,64), thread-value -> logical, wgmma K-major of 16-bit elements;
+}
+
+fn main() {}
