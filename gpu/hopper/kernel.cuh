@@ -14,10 +14,15 @@
 // the TMA writes zeros for box elements outside the matrices, and the epilogue stores only
 // elements inside C.
 //
-// Written by hand, with no index arithmetic beyond loop counters and the stage/parity of the
-// ring: every shared-memory offset, descriptor, box coordinate, fragment index and the CTA order
-// is a function or constant of gpu/gen/hopper_gemm.cuh, emitted by the layout algebra, and every
-// instruction one of gpu/hopper/instructions.cuh. The same text runs on the GPU and, for the
+// Written by hand, with no index arithmetic beyond loop counters, the stage/parity of the ring,
+// the tiles' origins (kt·HG_BK, bm·HG_BM, bn·HG_BN, 64·w) and the epilogue's m + n·ldc: every
+// shared-memory offset, descriptor, box, fragment index and the CTA order is a function or
+// constant of gpu/gen/hopper_gemm.cuh, emitted by the layout algebra, and every instruction one
+// of gpu/hopper/instructions.cuh.
+//
+// Mode order: the header's functions take arguments in the order used here; a TMA box and its
+// coordinates are in CUDA's order, K first (tma_load_2d(.., k, m, ..): CuTe's (m, k) reversed),
+// and hg_acc_m(t, j) takes the thread first, as CuTe's (thread, value). The same text runs on the GPU and, for the
 // tests, on CPU threads (gpu/hopper/host_emulation.hpp).
 #pragma once
 #include "instructions.cuh"
@@ -79,6 +84,7 @@ HG_DEV void hg_gemm_body(Lane& ln, uint32_t tid, uint32_t x, uint8_t* smem, cons
                 // The ring's first pass finds every stage free (parity 1 of a fresh barrier).
                 mbar_wait(ln, &empty[s], ((kt / HG_STAGES) & 1u) ^ 1u);
                 mbar_arrive_expect_tx(ln, &full[s], HG_STAGE_TX);
+                // The boxes' first elements (k, m) and (k, n): CUDA's order, K innermost.
                 tma_load_2d(ln, smem + hg_s_a(s), ta, int32_t(kt * HG_BK), int32_t(bm * HG_BM), &full[s]);
                 tma_load_2d(ln, smem + hg_s_b(s), tb, int32_t(kt * HG_BK), int32_t(bn * HG_BN), &full[s]);
             }

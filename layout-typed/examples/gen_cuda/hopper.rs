@@ -35,11 +35,14 @@ use layout_typed::core_algebra::{
     Annotated, Error, Layout, Map, Space, compose, flatten, group, repeat, repeat_modewise,
 };
 
-/// The CTA tile's rows (M).
+/// The CTA tile's rows (M): `64 · CONSUMERS`.
 pub const BM: i64 = 128;
-/// The CTA tile's columns (N): the `wgmma` atom's N.
+/// The CTA tile's columns (N): the `wgmma` atom's N. Another N also changes the atoms imported
+/// above and the `wgmma_m64n256k16_*` instructions of `gpu/hopper/instructions.cuh` and
+/// `host_emulation.hpp` that `gpu/hopper/kernel.cuh` calls.
 pub const BN: i64 = 256;
-/// The CTA tile's depth (K) per stage.
+/// The CTA tile's depth (K) per stage: one 128-byte swizzled row of fp16, so one TMA box per
+/// operand and stage and k-blocks one stride apart (at 128 the descriptors' proof fails).
 pub const BK: i64 = 64;
 /// Shared-memory stages of the ring.
 pub const STAGES: i64 = 4;
@@ -48,7 +51,9 @@ pub const CONSUMERS: i64 = 2;
 /// The grouped CTA order: M tiles per group.
 pub const GROUP: i64 = 8;
 /// The shared memory of one SM (bytes): the descriptors' start field is proven not to carry
-/// for every 1024-aligned base with `base + HG_SMEM_BYTES` at most this.
+/// for every 1024-aligned base with `base + HG_SMEM_BYTES` at most this. The launch asks for
+/// `HG_SMEM_BYTES + 1024` (the alignment slack), which must also fit a block's 227 KiB; that
+/// is not checked here.
 pub const SMEM_LIMIT: i64 = 228 * 1024;
 /// Bytes of an element (fp16).
 const ELEM: i64 = 2;
