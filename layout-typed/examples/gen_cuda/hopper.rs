@@ -51,10 +51,11 @@ pub const CONSUMERS: i64 = 2;
 /// The grouped CTA order: M tiles per group.
 pub const GROUP: i64 = 8;
 /// The shared memory of one SM (bytes): the descriptors' start field is proven not to carry
-/// for every 1024-aligned base with `base + HG_SMEM_BYTES` at most this. The launch asks for
-/// `HG_SMEM_BYTES + 1024` (the alignment slack), which must also fit a block's 227 KiB; that
-/// is not checked here.
+/// for every 1024-aligned base with `base + HG_SMEM_BYTES` at most this.
 pub const SMEM_LIMIT: i64 = 228 * 1024;
+/// The most dynamic shared memory one block may ask for on sm_90 (bytes): the launch asks for
+/// `HG_SMEM_BYTES + 1024` (the slack that aligns the base to 1024), proven to fit.
+pub const BLOCK_SMEM_LIMIT: i64 = 227 * 1024;
 /// Bytes of an element (fp16).
 const ELEM: i64 = 2;
 /// The `wgmma` atom: M×N×K.
@@ -513,6 +514,11 @@ pub fn header() -> Result<String, GenError> {
     })?;
     prove(smem_bytes <= SMEM_LIMIT, || {
         format!("{smem_bytes} bytes of shared memory past the SM's {SMEM_LIMIT}")
+    })?;
+    prove(smem_bytes + 1024 <= BLOCK_SMEM_LIMIT, || {
+        format!(
+            "{smem_bytes} bytes of shared memory and 1024 of alignment slack past a block's {BLOCK_SMEM_LIMIT}"
+        )
     })?;
     // The largest 1024-aligned base that leaves the whole buffer inside the SM's memory.
     let max_base = (SMEM_LIMIT - smem_bytes) / 1024 * 1024;
