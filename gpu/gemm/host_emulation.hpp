@@ -404,10 +404,14 @@ struct Lane {
         s.seq[lane()] = seq;
         for (int i = 0; i < n; ++i) s.words[lane()][i] = words[i];
         wait_at(w.barrier);
+        // Every lane compares the warp against the same reference, the first lane that executed
+        // a collective, so that whichever lane reports a divergence reports the same one.
+        int r = 0;
+        while (s.seq[r] == ~uint64_t{0}) ++r;
         for (int l = 0; l < gemm_emu::kWarp; ++l)
-            if (s.what[l] != what || s.seq[l] != seq)
+            if (s.what[l] != s.what[r] || s.seq[l] != s.seq[r])
                 fail("lane " + std::to_string(l) + " of the warp did not execute " +
-                     gemm_emu::name(what) + " as warp-collective #" + std::to_string(seq) +
+                     gemm_emu::name(s.what[r]) + " as warp-collective #" + std::to_string(s.seq[r]) +
                      (s.seq[l] == ~uint64_t{0}
                           ? std::string(" (it executed none)")
                           : " (found: " + std::string(gemm_emu::name(s.what[l])) + " #" +

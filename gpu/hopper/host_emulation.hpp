@@ -532,21 +532,26 @@ struct Lane {
         s.seq[rank()] = seq;
         for (int i = 0; i < 3; ++i) s.words[rank()][i] = words[i];
         wait_at(w.barrier);
+        // Every thread compares the warpgroup against the same reference, the first thread that
+        // executed a collective, so that whichever thread reports a divergence reports the same one.
+        int r = 0;
+        while (s.seq[r] == ~uint64_t{0}) ++r;
         for (int l = 0; l < hopper_emu::kWarpgroup; ++l) {
-            if (s.what[l] != what || s.seq[l] != seq)
+            if (s.what[l] != s.what[r] || s.seq[l] != s.seq[r])
                 fail("thread " + std::to_string(l) + " of the warpgroup did not execute " +
-                     hopper_emu::name(what) + " as warpgroup-collective #" + std::to_string(seq) +
+                     hopper_emu::name(s.what[r]) + " as warpgroup-collective #" + std::to_string(s.seq[r]) +
                      (s.seq[l] == ~uint64_t{0}
                           ? std::string(" (it executed none)")
                           : " (found: " + std::string(hopper_emu::name(s.what[l])) + " #" +
                                 std::to_string(s.seq[l]) + ")") +
                      "; every thread of a warpgroup must execute the same collectives");
             for (int i = 0; i < 3; ++i)
-                if (s.words[l][i] != words[i])
+                if (s.words[l][i] != s.words[r][i])
                     fail("thread " + std::to_string(l) + " of the warpgroup executed " +
                          hopper_emu::name(what) + " #" + std::to_string(seq) +
                          " with other operands (operand " + std::to_string(i) + ": " +
-                         std::to_string(s.words[l][i]) + ", here " + std::to_string(words[i]) +
+                         std::to_string(s.words[l][i]) + ", thread " + std::to_string(r) + "'s " +
+                         std::to_string(s.words[r][i]) +
                          "); they must be uniform across the warpgroup");
         }
     }
