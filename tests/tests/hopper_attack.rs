@@ -9,11 +9,19 @@
 //!   written here of what the kernel and the driver do with each problem: every offset and
 //!   coordinate the kernel forms, the grid, the tensor maps' rules, C's extent against A's and
 //!   B's (the kernel writes C while other CTAs still load A and B). Everything admitted is
-//!   correct; everything correct within the documented limits is admitted.
+//!   correct; everything correct within the documented limits is admitted;
+//! - the generator's configuration (`layout-typed/examples/gen_cuda/hopper.rs`): a schedule the
+//!   kernel cannot run is refused (`check_schedule`), and the refusal of one stage is exact: the
+//!   kernel template over the generated header with one stage deadlocks on CPU threads, with
+//!   two it is correct (`cpp/hopper_stages.cpp`).
+
+#[path = "../../layout-typed/examples/gen_cuda/hopper.rs"]
+#[allow(dead_code)]
+mod hopper;
 
 use std::sync::OnceLock;
 
-use layout_tests::host_cpp;
+use layout_tests::host_cpp::{self, root};
 
 /// The program's stdout (compiled and run once for every test).
 fn output() -> &'static str {
@@ -69,7 +77,11 @@ fn the_hopper_gemm_is_exact_on_every_boundary_and_stays_inside_its_matrices() {
         assert_eq!((f[1], f[2]), (name, acc), "{line}");
         let n: Vec<i64> = f[3..].iter().map(|x| x.parse().expect("integer")).collect();
         assert_eq!(n[..3], mnk, "{line}");
-        assert_eq!((n[6], n[7]), (0, 0), "{name} {acc}: wrong elements, clobbered padding");
+        assert_eq!(
+            (n[6], n[7]),
+            (0, 0),
+            "{name} {acc}: wrong elements, clobbered padding"
+        );
     }
 }
 
@@ -165,4 +177,97 @@ fn the_admission_is_exactly_what_the_kernel_can_compute() {
     }
     assert!(counts[0] > 500 && counts[1] > 100, "{counts:?}");
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// `tests/cpp/hopper_stages.cpp` over a copy of `gpu/hopper/` and of the generated header with
+/// `HG_STAGES` set to `stages` (the only use of the ring's size in the kernel: stage `kt %
+/// HG_STAGES` and its parity): its line.
+fn with_stages(stages: u32) -> String {
+    let dir = std::env::temp_dir().join(format!(
+        "layout-hopper-stages-{stages}-{}",
+        std::process::id()
+    ));
+    for sub in ["gpu/hopper", "gpu/gen"] {
+        std::fs::create_dir_all(dir.join(sub)).expect("temp dir");
+    }
+    for f in std::fs::read_dir(root().join("gpu/hopper")).expect("gpu/hopper") {
+        let f = f.expect("entry").path();
+        let name = f.file_name().expect("file name");
+        std::fs::copy(&f, dir.join("gpu/hopper").join(name)).expect("copy");
+    }
+    let header = std::fs::read_to_string(root().join("gpu/gen/hopper_gemm.cuh")).expect("header");
+    let line = "#define HG_STAGES 4\n";
+    assert_eq!(header.matches(line).count(), 1, "the header's HG_STAGES");
+    let header = header.replace(line, &format!("#define HG_STAGES {stages}\n"));
+    std::fs::write(dir.join("gpu/gen/hopper_gemm.cuh"), header).expect("write");
+    let include = format!("-I{}", dir.display());
+    let out = host_cpp::run(
+        "hopper-stages",
+        include_str!("../cpp/hopper_stages.cpp"),
+        &[
+            "-std=c++20",
+            "-O2",
+            "-pthread",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            &include,
+        ],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    out
+}
+
+/// One stage deadlocks from the second k tile on (the consumers release a stage one k tile
+/// late), two stages compute the product: the generator refuses exactly fewer than two.
+#[test]
+fn one_stage_deadlocks_and_the_generator_refuses_it() {
+    let one = with_stages(1);
+    assert!(
+        one.starts_with("stages 1 error: CTA 0: no progress"),
+        "one stage: {one}"
+    );
+    assert_eq!(with_stages(2).trim_end(), "stages 2 ok 0");
+    let (p, q) = (hopper::PRODUCER_REGS, hopper::CONSUMER_REGS);
+    for stages in -1..=1 {
+        let e = hopper::check_schedule(stages, 8, 2, p, q).expect_err("one stage");
+        assert!(e.to_string().contains("STAGES"), "{e}");
+    }
+    for stages in 2..=8 {
+        hopper::check_schedule(stages, 8, 2, p, q).expect("two stages and more");
+    }
+}
+
+/// The register budgets: 384 threads enter with ⌊65536 / 384⌋ = 170 → 168 registers each; the
+/// producer's warpgroup releases 128·(168 − P), the two consumers' need 256·(Q − 168). One
+/// consumer (256 threads, 248 at entry) would have to lower its budget with `.inc`; three
+/// (512 threads, 128 at entry) need 384·104 registers more than 128·88 released. A group of no
+/// M tile divides by zero.
+#[test]
+fn the_generator_refuses_a_schedule_the_kernel_cannot_run() {
+    let ok = |s, g, c, p, q| hopper::check_schedule(s, g, c, p, q).is_ok();
+    assert!(ok(4, 8, 2, 40, 232));
+    assert!(ok(4, 1, 2, 40, 232));
+    assert!(!ok(4, 0, 2, 40, 232));
+    assert!(!ok(4, 8, 0, 40, 232));
+    assert!(!ok(4, 8, 1, 40, 232));
+    assert!(!ok(4, 8, 3, 40, 232));
+    // 128·(168 − 24) = 18432 = 256·(240 − 168): exactly enough; one register more is not.
+    assert!(ok(4, 8, 2, 24, 240));
+    assert!(!ok(4, 8, 2, 24, 248));
+    assert!(!ok(4, 8, 2, 32, 240));
+    assert!(!ok(4, 8, 2, 176, 232));
+    assert!(!ok(4, 8, 2, 40, 160));
+    // The budgets the generator checks are the kernel's.
+    let kernel = std::fs::read_to_string(root().join("gpu/hopper/kernel.cuh")).expect("kernel");
+    assert!(kernel.contains(&format!(
+        "#define HG_PRODUCER_REGS {}\n",
+        hopper::PRODUCER_REGS
+    )));
+    assert!(kernel.contains(&format!(
+        "#define HG_CONSUMER_REGS {}\n",
+        hopper::CONSUMER_REGS
+    )));
+    let launch = std::fs::read_to_string(root().join("gpu/hopper/launch.cuh")).expect("launch");
+    assert!(launch.contains("__launch_bounds__(HG_THREADS, 1)"));
 }
