@@ -2,8 +2,11 @@
 // include it with the host emulation).
 //
 // Admitted: 1 ≤ M, N, K ≤ 65536 (so every CTA coordinate and box coordinate fits in int32_t),
-// lda ≥ K and ldb ≥ K multiples of 8 (TMA: strides multiples of 16 bytes), ldc ≥ M, A and B
-// 16-byte aligned (TMA), and every offset the epilogue forms, m + n·ldc, below 2^63.
+// lda ≥ K and ldb ≥ K multiples of 8 (TMA: strides multiples of 16 bytes), ldc ≥ M, every
+// leading dimension at most 2^31 − 1 (the launcher's `int`), A and B non-null and 16-byte
+// aligned (TMA), C non-null and 2-byte aligned, C's elements ((N − 1)·ldc + M from C) disjoint
+// from A's ((M − 1)·lda + K) and B's ((N − 1)·ldb + K): the kernel writes C while other CTAs
+// still load A and B. Every offset the epilogue forms, m + n·ldc, is then below 2^63.
 #pragma once
 #include <cstdint>
 
@@ -28,8 +31,17 @@ inline bool hg_gemm_supported(long long M, long long N, long long K, long long l
     const long long limit = 65536;
     if (M < 1 || N < 1 || K < 1 || M > limit || N > limit || K > limit) return false;
     if (lda < K || ldb < K || ldc < M || lda % 8 != 0 || ldb % 8 != 0) return false;
-    if (lda > (1LL << 31) || ldb > (1LL << 31) || ldc > (1LL << 31)) return false;
-    if (reinterpret_cast<uintptr_t>(A) % 16 != 0 || reinterpret_cast<uintptr_t>(B) % 16 != 0) return false;
-    if (C == nullptr) return false;
+    if (lda > INT32_MAX || ldb > INT32_MAX || ldc > INT32_MAX) return false;
+    if (A == nullptr || B == nullptr || C == nullptr) return false;
+    const uintptr_t a = reinterpret_cast<uintptr_t>(A), b = reinterpret_cast<uintptr_t>(B),
+                    c = reinterpret_cast<uintptr_t>(C);
+    if (a % 16 != 0 || b % 16 != 0 || c % 2 != 0) return false;
+    // Byte extents (below 2^49 under the limits above), compared without wrapping.
+    const unsigned long long ea = 2ULL * ((unsigned long long)(M - 1) * lda + K),
+                             eb = 2ULL * ((unsigned long long)(N - 1) * ldb + K),
+                             ec = 2ULL * ((unsigned long long)(N - 1) * ldc + M);
+    if (c > UINTPTR_MAX - ec) return false;
+    auto overlaps = [&](uintptr_t p, unsigned long long e) { return c >= p ? c - p < e : p - c < ec; };
+    if (overlaps(a, ea) || overlaps(b, eb)) return false;
     return true;
 }

@@ -22,6 +22,9 @@
 //! - the grouped CTA order over a 1-D grid and the k tiles: C text, the order proven to cover
 //!   every C tile once for every tile grid up to 48 × 48.
 //!
+//! - the schedule ([`check_schedule`]): enough stages for the ring not to deadlock, and the
+//!   `setmaxnreg` budgets the register file can grant.
+//!
 //! A failed proof is a [`GenError`] naming it: nothing unproven is emitted.
 
 use layout_typed::atoms::{
@@ -65,6 +68,13 @@ const ATOM_K: i64 = 16;
 const WARPGROUP: i64 = 128;
 /// Bytes of one mbarrier.
 const MBARRIER: i64 = 8;
+/// The producer warpgroup's registers per thread after `setmaxnreg` (`HG_PRODUCER_REGS` of
+/// `gpu/hopper/kernel.cuh`).
+pub const PRODUCER_REGS: i64 = 40;
+/// The consumer warpgroups' registers per thread after `setmaxnreg` (`HG_CONSUMER_REGS`).
+pub const CONSUMER_REGS: i64 = 232;
+/// Registers of an SM's register file: the kernel runs one CTA per SM.
+const REGISTER_FILE: i64 = 65536;
 
 /// What stops the generator: an error of the algebra, or one of the generator's own proofs
 /// (what it proved, where it failed).
@@ -465,10 +475,11 @@ fn cta(x: i64, tm: i64, tn: i64) -> (i64, i64) {
     (first + r % size, r / size)
 }
 
-/// The CTA order's proof: for every tile grid up to 48 × 48, the `tm · tn` blocks take every C
-/// tile exactly once.
+/// The CTA order's proof: for every tile grid up to 48 × 48 (M tiles up to `2·GROUP + 1` if
+/// that is more: two whole groups and a short one), the `tm · tn` blocks take every C tile
+/// exactly once.
 fn prove_cta_order() -> Result<(), GenError> {
-    for tm in 1..=48 {
+    for tm in 1..=48.max(2 * GROUP + 1) {
         for tn in 1..=48 {
             let mut seen = vec![0u8; usize::try_from(tm * tn).unwrap_or(0)];
             for x in 0..tm * tn {
@@ -486,12 +497,66 @@ fn prove_cta_order() -> Result<(), GenError> {
     Ok(())
 }
 
+/// The kernel's schedule, which no layout proof covers: `stages` of the ring, `group` M tiles
+/// per group of the CTA order, `consumers` warpgroups, the registers per thread the producer
+/// and the consumers move to with `setmaxnreg`.
+///
+/// - At least 2 stages: a consumer releases the stage of k tile `kt − 1` only after waiting
+///   for k tile `kt` (one wgmma group stays in flight), so with one stage the producer waits for
+///   a release that needs its own next load: a deadlock from the second k tile on.
+/// - At least one M tile per group.
+/// - The registers: `__launch_bounds__(threads, 1)` gives each thread `r0 = ⌊65536 / threads⌋`
+///   rounded down to a multiple of 8 (at most 248) at entry; `setmaxnreg.dec` may only lower a
+///   budget and `.inc` only raise it (producer ≤ r0 ≤ consumer), and `.inc` waits until the
+///   registers the producer released cover the consumers' increase: otherwise the consumers
+///   wait forever.
+///
+/// # Errors
+/// The first requirement broken, named.
+pub fn check_schedule(
+    stages: i64,
+    group: i64,
+    consumers: i64,
+    producer_regs: i64,
+    consumer_regs: i64,
+) -> Result<(), GenError> {
+    prove(stages >= 2, || {
+        format!(
+            "STAGES = {stages}: a consumer releases a stage one k tile late, so the producer \
+             needs at least 2 stages not to wait for its own next load"
+        )
+    })?;
+    prove(group >= 1, || {
+        format!("GROUP = {group}: a group needs an M tile")
+    })?;
+    prove(consumers >= 1, || format!("CONSUMERS = {consumers}"))?;
+    let threads = WARPGROUP * (1 + consumers);
+    let entry = (REGISTER_FILE / threads / 8 * 8).min(248);
+    prove(producer_regs <= entry && entry <= consumer_regs, || {
+        format!(
+            "setmaxnreg: {threads} threads enter with {entry} registers each, which the \
+                 producer's {producer_regs} must not exceed and the consumers' {consumer_regs} \
+                 must not be below"
+        )
+    })?;
+    let released = WARPGROUP * (entry - producer_regs);
+    let wanted = WARPGROUP * consumers * (consumer_regs - entry);
+    prove(wanted <= released, || {
+        format!(
+            "setmaxnreg: the consumers' {consumers} warpgroups need {wanted} more registers \
+             than the {threads} threads' {entry} each, the producer releases {released}: \
+             setmaxnreg.inc waits forever"
+        )
+    })
+}
+
 /// The text of `gpu/gen/hopper_gemm.cuh`.
 ///
 /// # Errors
 /// Any error of the algebra, or a proof of the generator that fails (named).
 #[allow(clippy::too_many_lines)]
 pub fn header() -> Result<String, GenError> {
+    check_schedule(STAGES, GROUP, CONSUMERS, PRODUCER_REGS, CONSUMER_REGS)?;
     prove(CONSUMERS * ATOM_M == BM, || {
         format!("{CONSUMERS} consumers of {ATOM_M} rows do not cover BM = {BM}")
     })?;
