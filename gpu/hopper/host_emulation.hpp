@@ -688,6 +688,20 @@ inline void check_desc(Lane& l, uint64_t d, const char* which) {
         l.fail(std::string(which) +
                " descriptor has a non-zero base offset (not emulated: the swizzle pattern "
                "must start on its repeat boundary)");
+    // A swizzled operand that starts on another row of its pattern (address bits [7, 7 + b)
+    // not zero) is what the base offset exists for; with base offset 0 the hardware's reading
+    // is not documented, so it is refused rather than emulated by address. A start inside a
+    // row (the k-block steps of 32 bytes) stays on row 0 and is emulated.
+    if (x.layout != 0) {
+        const uint32_t bits = x.layout == 1 ? 3u : x.layout == 2 ? 2u : 1u;
+        const uint32_t rows = (x.start >> 7) & ((1u << bits) - 1u);
+        if (rows != 0)
+            l.fail(std::string(which) + " descriptor starts on row " + std::to_string(rows) +
+                   " of its " + std::to_string(16u << bits) +
+                   "-byte swizzle pattern (shared address " + std::to_string(x.start) +
+                   ") with base offset 0 (not emulated: the pattern must start on its "
+                   "repeat boundary)");
+    }
 }
 
 inline float to_float(uint16_t bits) {

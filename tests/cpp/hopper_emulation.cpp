@@ -674,6 +674,14 @@ void check_errors() {
                wgmma_commit(ln);
                wgmma_wait<0>(ln);
            }));
+    report("wgmma_start_row", outcome(1, 128, 65536, [&](Lane& ln, uint8_t* smem, uint32_t, uint32_t) {
+               float d[128] = {};
+               uint64_t desc = encode(hg_smem_u32(smem) + 128, 16, 1024, 1);
+               wgmma_fence(ln);
+               wgmma_m64n256k16_f32(ln, d, desc, desc, false);
+               wgmma_commit(ln);
+               wgmma_wait<0>(ln);
+           }));
     report("wgmma_outside_smem", outcome(1, 128, 8192, [&](Lane& ln, uint8_t* smem, uint32_t, uint32_t) {
                float d[128] = {};
                uint64_t desc = encode(hg_smem_u32(smem), 16, 1024, 1);

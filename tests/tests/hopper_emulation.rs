@@ -88,7 +88,7 @@ fn emulated_instructions_match_independent_computations() {
 fn faulty_kernels_are_reported_with_their_cta_and_thread() {
     let out = output();
     // The report of each kernel contains all of these.
-    let expected: [(&str, &[&str]); 22] = [
+    let expected: [(&str, &[&str]); 23] = [
         ("tiny_gemm", &["none"]),
         // The consumers never wait: the wgmmas read the poison, the loads never land.
         (
@@ -177,6 +177,13 @@ fn faulty_kernels_are_reported_with_their_cta_and_thread() {
             &["the A descriptor has a non-zero base offset"],
         ),
         (
+            "wgmma_start_row",
+            &[
+                "descriptor starts on row 1 of its 128-byte swizzle pattern",
+                "with base offset 0",
+            ],
+        ),
+        (
             "wgmma_outside_smem",
             &[
                 "a wgmma's B operand is not in the CTA's shared memory (shared address ",
@@ -202,7 +209,7 @@ fn faulty_kernels_are_reported_with_their_cta_and_thread() {
     }
     assert_eq!(
         out.lines().filter(|l| l.starts_with("report ")).count(),
-        22,
+        expected.len(),
         "a report this test does not know:\n{out}"
     );
 }
