@@ -465,6 +465,7 @@ impl Layout {
 
     /// The leaves and the profile, to be filled in place by an operation that built the layout
     /// with [`Layout::from_checked`] from empty ones (the layout is not moved while it grows).
+    #[inline]
     pub(crate) fn parts_mut(&mut self) -> (&mut Leaves, &mut Profile) {
         (&mut self.leaves, &mut self.profile)
     }
@@ -494,6 +495,7 @@ impl Layout {
 
     /// Number of top-level modes.
     #[must_use]
+    #[inline]
     pub fn rank(&self) -> usize {
         match self.profile.first().copied() {
             Some(LEAF) | None => 1,
@@ -507,18 +509,21 @@ impl Layout {
     }
 
     /// The nesting tokens (see [`Profile`]).
+    #[inline]
     pub(crate) fn profile(&self) -> &[u16] {
         &self.profile
     }
 
     /// `size(L)`: the product of the sizes, the number of coordinates.
     #[must_use]
+    #[inline]
     pub fn size(&self) -> i64 {
         self.size
     }
 
     /// `span(L)`: the smallest and largest offset over the domain (elements).
     #[must_use]
+    #[inline]
     pub fn span(&self) -> (i64, i64) {
         (self.min, self.max)
     }
@@ -567,6 +572,7 @@ impl Layout {
     }
 
     /// The leaves (sizes and strides), in order, without a copy.
+    #[inline]
     pub(crate) fn leaves(&self) -> &[Leaf] {
         &self.leaves
     }

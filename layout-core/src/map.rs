@@ -923,8 +923,34 @@ impl Map {
 /// # Errors
 /// [`Error::RightSwizzled`], [`Error::RightNotLogical`], [`Error::LeftDomainNotLogical`],
 /// [`Error::SizeMismatch`], [`Error::TileMismatch`], in that order.
-#[inline]
+#[inline(always)]
 pub fn compose(left: &Map, right: &Map) -> Result<Map, Error> {
+    // The common case, two annotated layouts that compose: every check of the general path
+    // below passes, read in one look at the two operands' parts. Any other case, and every
+    // error, takes the general path, so that the errors and their order are its own.
+    if let (Map::Layout(l), Map::Layout(r)) = (left, right) {
+        let (lp, rp) = (&*l.0, &*r.0);
+        if rp.codomain == Space::Logical
+            && lp.domain == Space::Logical
+            && lp.layout.size() == rp.layout.size()
+            && match (&lp.domain_tile, &rp.codomain_tile) {
+                (Some(a), Some(b)) => a == b,
+                _ => true,
+            }
+        {
+            return Ok(Map::Composite(Arc::new(Composite {
+                left: Map::Layout(Annotated(Arc::clone(&l.0))),
+                right: Map::Layout(Annotated(Arc::clone(&r.0))),
+            })));
+        }
+    }
+    compose_general(left, right)
+}
+
+/// [`compose`] for any operands: its checks in their documented order, then the composite.
+/// Kept out of line, so that [`compose`]'s common case inlines into its callers.
+#[inline(never)]
+fn compose_general(left: &Map, right: &Map) -> Result<Map, Error> {
     if right.is_restricted() {
         return Err(Error::RightNotLogical {
             codomain: right.codomain(),
@@ -963,4 +989,149 @@ pub fn compose(left: &Map, right: &Map) -> Result<Map, Error> {
         left: left.clone(),
         right: right.clone(),
     })))
+}
+
+#[cfg(test)]
+mod tests {
+    // Test code is exempt from the checked-arithmetic lints of the workspace: an overflow or a
+    // failed cast in a test panics, which fails the test.
+    #![allow(clippy::arithmetic_side_effects)]
+
+    use super::*;
+    use alloc::format;
+    use alloc::string::ToString;
+    use alloc::vec;
+
+    /// The annotations a layout can carry.
+    const PAIRS: [(Space, Space); 5] = [
+        (Space::Logical, Space::Physical),
+        (Space::Logical, Space::Logical),
+        (Space::ThreadValue, Space::Logical),
+        (Space::Logical, Space::ThreadValue),
+        (Space::ThreadValue, Space::ThreadValue),
+    ];
+
+    /// An operand of a given form (0 a layout, 1 swizzled, 2 a composite, 3 a restriction;
+    /// a form the layout cannot take falls back to the layout): flat modes `sizes`, strides
+    /// the row-major weights of the modes rotated by `rot` times `scale` (into physical only),
+    /// the spaces `PAIRS[pair]`, tiles picked by `tiles` (none, the mode sizes, the whole
+    /// size, the mode sizes reversed) on the logical sides.
+    fn operand(
+        sizes: &[i64],
+        rot: usize,
+        scale: i64,
+        pair: usize,
+        tiles: (usize, usize),
+        form: usize,
+    ) -> Map {
+        let (domain, codomain) = PAIRS[pair];
+        let scale = if codomain == Space::Physical {
+            scale
+        } else {
+            1
+        };
+        let n = sizes.len();
+        let mut strides = vec![0i64; n];
+        let mut w = 1;
+        for k in (0..n).rev() {
+            let i = (k + rot) % n;
+            strides[i] = w * scale;
+            w *= sizes[i];
+        }
+        let tile = |space: Space, pick: usize| -> Option<Vec<i64>> {
+            match (space, pick) {
+                (Space::Logical, 1) => Some(sizes.to_vec()),
+                (Space::Logical, 2) => Some(vec![sizes.iter().product()]),
+                (Space::Logical, 3) => Some(sizes.iter().rev().copied().collect()),
+                _ => None,
+            }
+        };
+        let join = |v: &[i64]| {
+            v.iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let layout: Layout = format!("({}):({})", join(sizes), join(&strides))
+            .parse()
+            .expect("layout");
+        let size = layout.size();
+        let m: Map = Annotated::new(layout, domain, codomain)
+            .and_then(|a| a.with_tiles(tile(domain, tiles.0), tile(codomain, tiles.1)))
+            .expect("annotated")
+            .into();
+        let other = match form {
+            1 => m
+                .clone()
+                .swizzle(Swizzle::new(1, 0, 1).expect("swizzle"))
+                .ok(),
+            2 if domain == Space::Logical => {
+                // `m` after a permutation of its logical domain, from either space.
+                let from = if rot.is_multiple_of(2) {
+                    Space::Logical
+                } else {
+                    Space::ThreadValue
+                };
+                let p: Layout = format!("({size}):(1)").parse().expect("layout");
+                let p = Annotated::new(p, from, Space::Logical).expect("annotated");
+                compose_general(&m, &p.into()).ok()
+            }
+            3 => m.restrict(&[(0, 0)]).ok(),
+            _ => None,
+        };
+        other.unwrap_or(m)
+    }
+
+    /// `compose`'s common case (two annotated layouts) gives what the general path gives, the
+    /// composite or the error, for operands of every form, annotation, size and tile; and the
+    /// common case is reached, with and without success.
+    #[test]
+    fn compose_fast_path_is_the_general_path() {
+        use proptest::prelude::*;
+        use proptest::test_runner::{Config, TestRunner};
+        let mut runner = TestRunner::new(Config {
+            cases: 1000,
+            ..Config::default()
+        });
+        let side = (
+            (0usize..3, prop::sample::select(vec![1i64, 2, -1])),
+            (0usize..PAIRS.len(), (0usize..4, 0usize..4)),
+            prop::sample::select(vec![0usize, 0, 0, 1, 2, 3]),
+        );
+        let sizes = prop::collection::vec(prop::sample::select(vec![1i64, 2, 3, 4, 6]), 1..4);
+        let (fast_ok, fast_err) = (core::cell::Cell::new(0), core::cell::Cell::new(0));
+        runner
+            .run(
+                &(sizes, any::<bool>(), 0usize..4, side.clone(), side),
+                |(sizes, reversed, grow, (lr, lp, lf), (rr, rp, rf))| {
+                    // Equal sizes, the right operand's modes reversed, or one side larger.
+                    let mut left_sizes = sizes.clone();
+                    let mut right_sizes = sizes;
+                    if reversed {
+                        right_sizes.reverse();
+                    }
+                    match grow {
+                        1 => right_sizes.push(2),
+                        2 => left_sizes.push(3),
+                        _ => {}
+                    }
+                    let left = operand(&left_sizes, lr.0, lr.1, lp.0, lp.1, lf);
+                    let right = operand(&right_sizes, rr.0, rr.1, rp.0, rp.1, rf);
+                    let fast = compose(&left, &right);
+                    prop_assert_eq!(&fast, &compose_general(&left, &right));
+                    if let (Map::Layout(_), Map::Layout(_)) = (&left, &right) {
+                        let count = if fast.is_ok() { &fast_ok } else { &fast_err };
+                        count.set(count.get() + 1);
+                    }
+                    Ok(())
+                },
+            )
+            .expect("agrees");
+        assert!(
+            fast_ok.get() > 50 && fast_err.get() > 50,
+            "{} {}",
+            fast_ok.get(),
+            fast_err.get()
+        );
+    }
 }

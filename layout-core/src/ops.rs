@@ -305,7 +305,87 @@ pub fn scale_mode(l: &Layout, shape: &Tree<i64>) -> Result<Layout, Error> {
 /// naming the mode, its size and the entry when `k_i` is not a positive divisor of `n_i`,
 /// [`Error::TileSplit`] naming the leaf where a nested mode cannot be cut,
 /// [`Error::Overflow`] when a stride `k·d` does not fit in `i64`.
+#[inline]
 pub fn divide(l: &Layout, tile: &[i64]) -> Result<Layout, Error> {
+    match divide_flat(l, tile) {
+        Some(d) => Ok(d),
+        None => divide_general(l, tile),
+    }
+}
+
+/// [`divide`] of a flat layout of at most [`FLAT_DIVIDE`] leaves, one per top-level mode, that
+/// every tile entry divides and whose rest strides fit: the result's profile and leaves written
+/// directly, `(tile: (k_1..k_m), rest: (n_1/k_1..n_m/k_m)) : ((d_1..d_m), (k_1·d_1..k_m·d_m))`
+/// (each group the leaf itself for one mode). `None` for any other layout or tile, and wherever
+/// [`divide`] fails, so that the general path gives the result and every error.
+#[inline]
+fn divide_flat(l: &Layout, tile: &[i64]) -> Option<Layout> {
+    let (profile, leaves) = (l.profile(), l.leaves());
+    let m = leaves.len();
+    if m == 0 || m > FLAT_DIVIDE || tile.len() != m {
+        return None;
+    }
+    // A bare leaf, or a tuple of `m` leaves.
+    let flat = match profile {
+        [LEAF] => true,
+        [t, rest @ ..] => usize::from(*t) == m.saturating_add(1) && rest.iter().all(|&p| p == LEAF),
+        [] => false,
+    };
+    if !flat {
+        return None;
+    }
+    let mut p = [LEAF; 16];
+    p[0] = 3;
+    let len = if m == 1 {
+        3
+    } else {
+        for i in [1, m.saturating_add(2)] {
+            *p.get_mut(i)? = token(m);
+        }
+        m.saturating_mul(2).saturating_add(3)
+    };
+    // The result is made blank and filled in place (no copy of its leaves): the tile pieces
+    // `k_i:d_i`, then the rest pieces `n_i/k_i : k_i·d_i`.
+    let blank = Leaf {
+        size: 1,
+        stride: Stride::Int(0),
+    };
+    let (min, max) = l.span();
+    let mut result = Layout::from_checked(
+        Leaves::from_buf_and_len([blank; crate::layout::INLINE_LEAVES], m.saturating_mul(2)),
+        Profile::from_buf_and_len(p, len),
+        Cow::Borrowed(tile_rest()),
+        (l.size(), min, max),
+    );
+    let (out, _) = result.parts_mut();
+    let (tiles, rests) = out.split_at_mut(m);
+    for (((leaf, &k), t), r) in leaves.iter().zip(tile).zip(tiles).zip(rests) {
+        if k < 1 || leaf.size.checked_rem(k) != Some(0) {
+            return None;
+        }
+        *t = Leaf {
+            size: k,
+            stride: leaf.stride,
+        };
+        *r = Leaf {
+            size: leaf.size.checked_div(k)?,
+            stride: match leaf.stride {
+                Stride::Broadcast => Stride::Broadcast,
+                Stride::Int(d) => Stride::Int(d.checked_mul(k)?),
+            },
+        };
+    }
+    Some(result)
+}
+
+/// The most leaves of a layout that [`divide`]'s flat path takes: its result's leaves, twice
+/// as many, stay inline.
+const FLAT_DIVIDE: usize = crate::layout::INLINE_LEAVES / 2;
+
+/// [`divide`] for any layout: every top-level mode cut along its leaves, the pieces
+/// regrouped. Kept out of line, so that [`divide`]'s flat path inlines into its callers.
+#[inline(never)]
+fn divide_general(l: &Layout, tile: &[i64]) -> Result<Layout, Error> {
     let mut cuts = Cuts::new();
     cut_all(l, tile, &mut cuts)?;
     let leaves = l.leaves();
@@ -356,6 +436,7 @@ fn regrouping(l: &Layout, names: Cow<'static, [Option<String>]>) -> Layout {
 }
 
 /// `divide`'s names, made once.
+#[inline]
 fn tile_rest() -> &'static [Option<String>] {
     static NAMES: OnceBox<[Option<String>; 2]> = OnceBox::new();
     NAMES.get_or_init(|| {
@@ -1108,4 +1189,165 @@ pub fn coalesce(l: &Layout) -> Result<Layout, Error> {
         .map(|r| (Tree::Leaf(r.size), Tree::Leaf(r.stride)))
         .unzip();
     make(Tree::Tuple(shape), Tree::Tuple(stride), names)
+}
+
+#[cfg(test)]
+mod tests {
+    // Test code is exempt from the checked-arithmetic lints of the workspace: an overflow or a
+    // failed cast in a test panics, which fails the test.
+    #![allow(clippy::arithmetic_side_effects)]
+
+    use super::*;
+    use alloc::format;
+
+    /// A layout of leaves `(size, stride)` (`None`: `_`) in top-level modes of `widths` leaves
+    /// (a mode of several leaves a tuple, its first two nested once more when `deep`), named
+    /// when `named`; `None` when it is not a layout (an offset past `i64`).
+    fn layout(
+        leaves: &[(i64, Option<i64>)],
+        widths: &[usize],
+        deep: bool,
+        named: bool,
+    ) -> Option<Layout> {
+        let leaf = |m: &(i64, Option<i64>)| {
+            (
+                Tree::Leaf(m.0),
+                Tree::Leaf(m.1.map_or(Stride::Broadcast, Stride::Int)),
+            )
+        };
+        let mut modes = Vec::new();
+        let mut at = 0;
+        for &w in widths {
+            let mode = &leaves[at..at + w];
+            at += w;
+            modes.push(match mode {
+                [one] => leaf(one),
+                [a, b, rest @ ..] if deep => {
+                    let (s, d) = unzip(vec![leaf(a), leaf(b)]);
+                    let mut pairs = vec![(s, d)];
+                    pairs.extend(rest.iter().map(leaf));
+                    unzip(pairs)
+                }
+                _ => unzip(mode.iter().map(leaf).collect()),
+            });
+        }
+        let names: Vec<Option<String>> = (0..modes.len())
+            .map(|i| named.then(|| format!("m{i}")))
+            .collect();
+        let (shape, stride) = if modes.len() == 1 && !named {
+            modes.swap_remove(0)
+        } else {
+            unzip(modes)
+        };
+        Layout::new(shape, stride).ok()?.with_names(names).ok()
+    }
+
+    /// `divide`'s flat path gives what the general path gives, the layout (leaves, profile,
+    /// names, size, span, trees) or the error, for flat and nested layouts of one to six
+    /// leaves (past the flat path's limit), named or not, with broadcasts, negative strides and
+    /// strides whose rest overflows, by tiles that divide, that do not, of entries below 1 and
+    /// of the wrong rank; and the flat path is reached, with and without success.
+    #[test]
+    fn divide_flat_path_is_the_general_path() {
+        use proptest::prelude::*;
+        use proptest::test_runner::{Config, TestRunner};
+        let mut runner = TestRunner::new(Config {
+            cases: 2000,
+            ..Config::default()
+        });
+        let stride = prop::sample::select(vec![
+            Some(1i64),
+            Some(2),
+            Some(-3),
+            Some(7),
+            None,
+            Some(i64::MAX / 64),
+            Some(-(i64::MAX / 96)),
+            // A leaf of size 2 whose rest stride, by a tile entry 2, is past `i64`.
+            Some(1 << 62),
+            Some(-(1 << 62) - 1),
+        ]);
+        let leaf = (prop::sample::select(vec![1i64, 2, 3, 4, 6, 8, 12]), stride);
+        let leaves = prop::collection::vec(leaf, 1..7);
+        let split = prop::collection::vec(1usize..4, 6);
+        let ks = prop::collection::vec((0usize..8, prop::sample::select(vec![0i64, -2, 5, 16])), 7);
+        let (flat_ok, flat_err) = (core::cell::Cell::new(0), core::cell::Cell::new(0));
+        runner
+            .run(
+                &(
+                    leaves,
+                    split,
+                    any::<bool>(),
+                    any::<bool>(),
+                    any::<bool>(),
+                    ks,
+                    0usize..8,
+                ),
+                |(leaves, split, flat, deep, named, ks, rank_off)| {
+                    // Modes of one leaf each, or of the widths `split`.
+                    let mut widths = Vec::new();
+                    let mut left = leaves.len();
+                    for w in split {
+                        if left == 0 {
+                            break;
+                        }
+                        let w = if flat { 1 } else { w.min(left) };
+                        widths.push(w);
+                        left -= w;
+                    }
+                    if left > 0 {
+                        widths.push(left);
+                    }
+                    let Some(l) = layout(&leaves, &widths, deep, named) else {
+                        return Ok(());
+                    };
+                    // Per mode: a divisor of its size (mostly), or an entry from the list.
+                    let mut at = 0;
+                    let mut tile: Vec<i64> = widths
+                        .iter()
+                        .zip(&ks)
+                        .map(|(&w, &(pick, other))| {
+                            let size: i64 = leaves[at..at + w].iter().map(|m| m.0).product();
+                            at += w;
+                            let divisors: Vec<i64> = (1..=size).filter(|d| size % d == 0).collect();
+                            if pick < 6 {
+                                divisors[pick % divisors.len()]
+                            } else {
+                                other
+                            }
+                        })
+                        .collect();
+                    match rank_off {
+                        0 => tile.push(1),
+                        1 => {
+                            tile.pop();
+                        }
+                        _ => {}
+                    }
+                    let fast = divide(&l, &tile);
+                    let general = divide_general(&l, &tile);
+                    prop_assert_eq!(&fast, &general);
+                    if let (Ok(a), Ok(b)) = (&fast, &general) {
+                        prop_assert_eq!((a.size(), a.span()), (b.size(), b.span()));
+                        prop_assert_eq!((a.shape(), a.stride()), (b.shape(), b.stride()));
+                        prop_assert_eq!(a.profile(), b.profile());
+                        prop_assert_eq!(a.modes(), b.modes());
+                        prop_assert_eq!(a.to_string(), b.to_string());
+                    }
+                    if divide_flat(&l, &tile).is_some() {
+                        flat_ok.set(flat_ok.get() + 1);
+                    } else if flat && leaves.len() <= FLAT_DIVIDE && tile.len() == leaves.len() {
+                        flat_err.set(flat_err.get() + 1);
+                    }
+                    Ok(())
+                },
+            )
+            .expect("agrees");
+        assert!(
+            flat_ok.get() > 200 && flat_err.get() > 50,
+            "{} {}",
+            flat_ok.get(),
+            flat_err.get()
+        );
+    }
 }
