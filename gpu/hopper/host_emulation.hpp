@@ -89,6 +89,8 @@
 // `hopper_emu::Error` whose message names the CTA and the thread.
 #pragma once
 
+#include "../host_barrier.hpp"
+
 #include <atomic>
 #include <bit>
 #include <chrono>
@@ -155,61 +157,8 @@ struct Error : std::runtime_error {
 };
 struct Cancelled {};
 
-// A barrier of a fixed set of threads that can shrink and be poisoned (as the GEMM's).
-class Barrier {
-   public:
-    void init(int threads) { state_.store(pack(0, static_cast<uint32_t>(threads))); }
-    bool arrive_and_wait() {
-        uint32_t phase = phase_.load(std::memory_order_acquire);
-        if (poisoned_.load(std::memory_order_acquire)) return false;
-        uint64_t s = state_.load(std::memory_order_relaxed);
-        for (;;) {
-            uint32_t arrived = low(s) + 1, expected = high(s);
-            bool last = arrived == expected;
-            if (state_.compare_exchange_weak(s, pack(last ? 0 : arrived, expected),
-                                             std::memory_order_acq_rel)) {
-                if (last) {
-                    complete();
-                    return true;
-                }
-                break;
-            }
-        }
-        while (phase_.load(std::memory_order_acquire) == phase) phase_.wait(phase);
-        return !poisoned_.load(std::memory_order_acquire);
-    }
-    void leave() {
-        uint64_t s = state_.load(std::memory_order_relaxed);
-        for (;;) {
-            uint32_t arrived = low(s), expected = high(s) - 1;
-            bool last = arrived != 0 && arrived == expected;
-            if (state_.compare_exchange_weak(s, pack(last ? 0 : arrived, expected),
-                                             std::memory_order_acq_rel)) {
-                if (last) complete();
-                return;
-            }
-        }
-    }
-    void poison() {
-        poisoned_.store(true, std::memory_order_release);
-        complete();
-    }
-    uint32_t phase() const { return phase_.load(std::memory_order_acquire); }
-    int arrived() const { return static_cast<int>(low(state_.load())); }
-    int expected() const { return static_cast<int>(high(state_.load())); }
-
-   private:
-    static uint64_t pack(uint32_t a, uint32_t e) { return a | (static_cast<uint64_t>(e) << 32); }
-    static uint32_t low(uint64_t s) { return static_cast<uint32_t>(s); }
-    static uint32_t high(uint64_t s) { return static_cast<uint32_t>(s >> 32); }
-    void complete() {
-        phase_.fetch_add(1, std::memory_order_acq_rel);
-        phase_.notify_all();
-    }
-    std::atomic<uint64_t> state_{0};
-    std::atomic<uint32_t> phase_{0};
-    std::atomic<bool> poisoned_{false};
-};
+// The barrier of a CTA's, a warpgroup's threads (shared with the HGEMM's emulation).
+using Barrier = host_threads::Barrier;
 
 enum class Collective : uint32_t { None, WgmmaF32, WgmmaF16, SetmaxnregInc, SetmaxnregDec };
 

@@ -179,7 +179,7 @@ fn the_admission_is_exactly_what_the_kernel_can_compute() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
-/// `tests/cpp/hopper_stages.cpp` over a copy of `gpu/hopper/` and of the generated header with
+/// `tests/cpp/hopper_stages.cpp` over a copy of `gpu/hopper/`, `gpu/host_barrier.hpp` and of the generated header with
 /// `HG_STAGES` set to `stages` (the only use of the ring's size in the kernel: stage `kt %
 /// HG_STAGES` and its parity): its line.
 fn with_stages(stages: u32) -> String {
@@ -195,6 +195,11 @@ fn with_stages(stages: u32) -> String {
         let name = f.file_name().expect("file name");
         std::fs::copy(&f, dir.join("gpu/hopper").join(name)).expect("copy");
     }
+    std::fs::copy(
+        root().join("gpu/host_barrier.hpp"),
+        dir.join("gpu/host_barrier.hpp"),
+    )
+    .expect("copy");
     let header = std::fs::read_to_string(root().join("gpu/gen/hopper_gemm.cuh")).expect("header");
     let line = "#define HG_STAGES 4\n";
     assert_eq!(header.matches(line).count(), 1, "the header's HG_STAGES");
