@@ -268,7 +268,7 @@ fn operands(
                 let span = text.at(&path.span).span();
                 let ty = crate::expand::typed_type(k, &c);
                 let path_tokens = text.path_tokens(path);
-                same_item.extend(quote::quote_spanned!(span=> let _: #ty = #path_tokens;));
+                same_item.extend([quote::quote_spanned!(span=> let _: #ty = #path_tokens;)]);
                 env.define(path.key(), c);
             }
             _ => return Err(errs),
@@ -290,7 +290,7 @@ fn operands(
                 Err(e) => return Err(text.errors(&expr::Located::new(e, path.span.clone()))),
             };
             let path_tokens = text.path_tokens(path);
-            same_item.extend(quote::quote_spanned!(span=> let _: #ty = #path_tokens;));
+            same_item.extend([quote::quote_spanned!(span=> let _: #ty = #path_tokens;)]);
         }
     }
     Ok((same_item, env))

@@ -42,10 +42,10 @@ pub fn layout(tokens: TokenStream) -> TokenStream {
         Input::Items(items, frame_error) => {
             let mut out = TokenStream::new();
             for it in items {
-                out.extend(item(k, &it));
+                out.extend([item(k, &it)]);
             }
             if let Some(e) = frame_error {
-                out.extend(e.to_compile_error());
+                out.extend([e.to_compile_error()]);
             }
             out
         }
@@ -65,21 +65,19 @@ fn item(k: &Krate, it: &frame::Item) -> TokenStream {
     let (checked, errs) = valid::check(&d, &text);
     let mut out = errors(errs);
     if d.layout.has_runtime() {
-        out.extend(
-            crate::text::At::one(it.name.span())
-                .error(crate::text::message(&expr::Located::new(
-                    Error::RuntimeConstant,
-                    0..0,
-                )))
-                .to_compile_error(),
-        );
+        out.extend([crate::text::At::one(it.name.span())
+            .error(crate::text::message(&expr::Located::new(
+                Error::RuntimeConstant,
+                0..0,
+            )))
+            .to_compile_error()]);
         return out;
     }
     let Some(c) = checked else {
         return out;
     };
     let ty = typed_type(k, &c);
-    out.extend(named(k, it, &ty, &text.text));
+    out.extend([named(k, it, &ty, &text.text)]);
     out
 }
 
@@ -111,16 +109,16 @@ fn algebra_item(k: &Krate, it: &frame::Item, text: &Text) -> TokenStream {
     let cfgs: Vec<&TokenStream> = it.attrs.iter().filter(|a| is_cfg(a)).collect();
     let mut out = TokenStream::new();
     for (i, d) in defs.iter().enumerate() {
-        out.extend(if i == 0 {
+        out.extend([if i == 0 {
             quote!(#(#cfgs)* #[doc(hidden)] #[allow(non_camel_case_types)] #vis #d)
         } else {
             quote!(#(#cfgs)* #d)
-        });
+        }]);
     }
     if !same_item.is_empty() {
-        out.extend(quote!(#(#cfgs)* const _: () = { #same_item };));
+        out.extend([quote!(#(#cfgs)* const _: () = { #same_item };)]);
     }
-    out.extend(named(k, it, &ty, &text.text));
+    out.extend([named(k, it, &ty, &text.text)]);
     out
 }
 
@@ -147,6 +145,7 @@ fn named(k: &Krate, it: &frame::Item, ty: &TokenStream, text: &str) -> TokenStre
     // alternative definitions under `#[cfg]` do not collide.
     let cfgs = it.attrs.iter().filter(|a| is_cfg(a));
     let cfgs2 = cfgs.clone();
+    let rules = definition_rules(decl);
     quote! {
         #(#attrs)*
         #[allow(non_camel_case_types)]
@@ -158,15 +157,58 @@ fn named(k: &Krate, it: &frame::Item, ty: &TokenStream, text: &str) -> TokenStre
         #[doc(hidden)]
         #[allow(unused_macros)]
         #export
-        macro_rules! #def {
-            ({ $($cb:tt)* } { $($key:tt)* } { $($pre:tt)* } $($rest:tt)*) => {
-                $($cb)*! { $($pre)* [$($key)* = #decl] $($rest)* }
-            };
-        }
+        macro_rules! #def #rules
         #(#cfgs2)*
         #[allow(unused_imports)]
         #vis use #def as #name;
     }
+}
+
+/// The rules of an item's definition macro: `{ ({ $($cb:tt)* } { $($key:tt)* } { $($pre:tt)*
+/// } $($rest:tt)*) => { $($cb)*! { $($pre)* [$($key)* = DECL] $($rest)* } }; }`. Made tree by
+/// tree: `quote!` writes each `$` by parsing a text, a call across the macro's bridge.
+fn definition_rules(decl: &TokenStream) -> TokenStream {
+    let group = |d: Delimiter, t: TokenStream| TokenTree::Group(Group::new(d, t));
+    let punct = |c: char| TokenTree::Punct(Punct::new(c, Spacing::Alone));
+    let ident = |n: &str| TokenTree::Ident(Ident::new(n, proc_macro2::Span::call_site()));
+    // `$($name:tt)*` (a matcher) or `$($name)*` (a transcriber).
+    let repeat = |name: &str, matcher: bool| {
+        let mut inner = vec![punct('$'), ident(name)];
+        if matcher {
+            inner.extend([punct(':'), ident("tt")]);
+        }
+        [
+            punct('$'),
+            group(Delimiter::Parenthesis, inner.into_iter().collect()),
+            punct('*'),
+        ]
+    };
+    let mut matcher = TokenStream::new();
+    for name in ["cb", "key", "pre"] {
+        matcher.extend([group(
+            Delimiter::Brace,
+            repeat(name, true).into_iter().collect(),
+        )]);
+    }
+    matcher.extend(repeat("rest", true));
+    let mut key: TokenStream = repeat("key", false).into_iter().collect();
+    key.extend([punct('=')]);
+    key.extend([decl.clone()]);
+    let mut call: TokenStream = repeat("pre", false).into_iter().collect();
+    call.extend([group(Delimiter::Bracket, key)]);
+    call.extend(repeat("rest", false));
+    let mut body: TokenStream = repeat("cb", false).into_iter().collect();
+    body.extend([punct('!'), group(Delimiter::Brace, call)]);
+    let arrow = [
+        TokenTree::Punct(Punct::new('=', Spacing::Joint)),
+        punct('>'),
+    ];
+    let mut rules: TokenStream = [group(Delimiter::Parenthesis, matcher)]
+        .into_iter()
+        .collect();
+    rules.extend(arrow);
+    rules.extend([group(Delimiter::Brace, body), punct(';')]);
+    [group(Delimiter::Brace, rules)].into_iter().collect()
 }
 
 /// A hash of an item (its name, its declaration's text `decl`, where it is written): the
@@ -1355,7 +1397,7 @@ fn generated(
             for (j, (entry, value)) in rt.entries.iter().enumerate() {
                 let esize = Literal::i64_unsuffixed(entry_size(map, *entry));
                 let name = Ident::new(&format!("__t{j}"), proc_macro2::Span::call_site());
-                take.extend(quote!(
+                take.extend([quote!(
                     let __value = #value;
                     let #name: isize = match ::core::convert::TryInto::<isize>::try_into(__value) {
                         ::core::result::Result::Ok(t) if (0..#esize).contains(&t) => t,
@@ -1381,10 +1423,10 @@ fn generated(
                             )
                         }
                     };
-                ));
+                )]);
                 names.push(name);
             }
-            take.extend(quote!(let t: [isize; #n] = [#(#names),*];));
+            take.extend([quote!(let t: [isize; #n] = [#(#names),*];)]);
             if agree {
                 // The base is computed once, when the value is built, in `isize`.
                 let wide: Vec<TokenStream> = full_coords(&|_| quote!(0isize))

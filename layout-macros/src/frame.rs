@@ -75,6 +75,8 @@ pub fn invocation(tokens: TokenStream) -> syn::Result<Invocation> {
     let rest: TokenStream = iter.collect();
     let input = if algebra_at_a_glance(&rest) {
         Input::Algebra
+    } else if let Some(input) = at_a_glance(&rest) {
+        input
     } else {
         input.parse2(rest.clone())?
     };
@@ -101,16 +103,187 @@ fn algebra_at_a_glance(rest: &TokenStream) -> bool {
     }
 }
 
+/// The well-formed common cases of [`input`] read by scanning the token trees, without `syn`
+/// (whose buffer of the whole input is most of the frame's cost): a layout that starts with
+/// its parenthesised shape or with `cute (`, and items whose parts are plain (outer
+/// attributes, `pub` or no visibility, `const NAME =`, tokens, `;`). Anything else, and every
+/// error, is left to [`input`] (`None`), which reads the same cases the same way.
+fn at_a_glance(rest: &TokenStream) -> Option<Input> {
+    let trees: Vec<TokenTree> = rest.clone().into_iter().collect();
+    // A group without delimiters (a `macro_rules!` fragment) is one that `syn` sees through.
+    if trees
+        .iter()
+        .any(|t| matches!(t, TokenTree::Group(g) if g.delimiter() == Delimiter::None))
+    {
+        return None;
+    }
+    match trees.as_slice() {
+        [TokenTree::Group(g), _, ..] if g.delimiter() == Delimiter::Parenthesis => {
+            Some(Input::Expr)
+        }
+        [TokenTree::Ident(i), TokenTree::Group(g), ..]
+            if g.delimiter() == Delimiter::Parenthesis && i == "cute" =>
+        {
+            Some(Input::Expr)
+        }
+        [TokenTree::Punct(_) | TokenTree::Ident(_), ..] => {
+            let mut items = Vec::new();
+            let mut rest = trees.as_slice();
+            while !rest.is_empty() {
+                let (item, after) = plain_item(rest)?;
+                items.push(item);
+                rest = after;
+            }
+            Some(Input::Items(items, None))
+        }
+        _ => None,
+    }
+}
+
+/// One item of [`at_a_glance`]'s plain form and the trees after it; `None` for anything else.
+fn plain_item(trees: &[TokenTree]) -> Option<(Item, &[TokenTree])> {
+    let mut rest = trees;
+    let mut attrs = Vec::new();
+    while let [TokenTree::Punct(p), TokenTree::Group(g), after @ ..] = rest {
+        if p.as_char() != '#' || g.delimiter() != Delimiter::Bracket {
+            return None;
+        }
+        // As `syn` prints `#`: a lone punct at its span.
+        let mut pound = proc_macro2::Punct::new('#', proc_macro2::Spacing::Alone);
+        pound.set_span(p.span());
+        attrs.push(TokenStream::from_iter([
+            TokenTree::Punct(pound),
+            TokenTree::Group(g.clone()),
+        ]));
+        rest = after;
+    }
+    let vis = match rest {
+        // `pub(..)` (a restricted visibility) is `syn`'s to read.
+        [TokenTree::Ident(v), after @ ..]
+            if v == "pub" && matches!(after.first(), Some(TokenTree::Ident(_))) =>
+        {
+            rest = after;
+            syn::Visibility::Public(Token![pub](v.span()))
+        }
+        _ => syn::Visibility::Inherited,
+    };
+    let [
+        TokenTree::Ident(kw),
+        TokenTree::Ident(name),
+        TokenTree::Punct(eq),
+        after @ ..,
+    ] = rest
+    else {
+        return None;
+    };
+    if kw != "const" || eq.as_char() != '=' || is_keyword(&name.to_string()) {
+        return None;
+    }
+    let semi = after
+        .iter()
+        .position(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ';'))?;
+    let (decl, after) = after.split_at(semi);
+    let (TokenTree::Punct(end), after) = after.split_first()? else {
+        return None;
+    };
+    Some((
+        Item {
+            attrs,
+            vis,
+            name: name.clone(),
+            tokens: decl.iter().cloned().collect(),
+            end: end.span(),
+        },
+        after,
+    ))
+}
+
+/// Whether `syn` refuses `name` as an item's name (a keyword, or `_`): such an item is left to
+/// `syn`, which reports it. A word listed here that `syn` accepts is only read more slowly.
+fn is_keyword(name: &str) -> bool {
+    matches!(
+        name,
+        "_" | "abstract"
+            | "as"
+            | "async"
+            | "await"
+            | "become"
+            | "box"
+            | "break"
+            | "const"
+            | "continue"
+            | "crate"
+            | "do"
+            | "dyn"
+            | "else"
+            | "enum"
+            | "extern"
+            | "false"
+            | "final"
+            | "fn"
+            | "for"
+            | "gen"
+            | "if"
+            | "impl"
+            | "in"
+            | "let"
+            | "loop"
+            | "macro"
+            | "match"
+            | "mod"
+            | "move"
+            | "mut"
+            | "override"
+            | "priv"
+            | "pub"
+            | "ref"
+            | "return"
+            | "Self"
+            | "self"
+            | "static"
+            | "struct"
+            | "super"
+            | "trait"
+            | "true"
+            | "try"
+            | "type"
+            | "typeof"
+            | "union"
+            | "unsafe"
+            | "unsized"
+            | "use"
+            | "virtual"
+            | "where"
+            | "while"
+            | "yield"
+            | "default"
+            | "macro_rules"
+            | "raw"
+            | "safe"
+            | "auto"
+    )
+}
+
 /// Whether an item's right-hand side is an algebra expression (definitions, an operation, or
 /// a path alone) rather than a declaration.
 pub fn is_algebra(tokens: &TokenStream) -> bool {
-    algebra_at_a_glance(tokens)
-        || (|s: ParseStream| {
-            s.call(syn::Path::parse_mod_style)?;
-            Ok(())
+    // A path is identifiers and `::`: a literal or a group (every declaration has one) rules
+    // it out without `syn`.
+    let plain_path = || {
+        tokens.clone().into_iter().all(|t| match t {
+            TokenTree::Ident(_) => true,
+            TokenTree::Punct(p) => p.as_char() == ':',
+            _ => false,
         })
-        .parse2(tokens.clone())
-        .is_ok()
+    };
+    algebra_at_a_glance(tokens)
+        || (plain_path()
+            && (|s: ParseStream| {
+                s.call(syn::Path::parse_mod_style)?;
+                Ok(())
+            })
+            .parse2(tokens.clone())
+            .is_ok())
 }
 
 fn input(s: ParseStream) -> syn::Result<Input> {
@@ -196,4 +369,101 @@ fn item(s: ParseStream) -> syn::Result<Item> {
         tokens,
         end: semi.span,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proc_macro2::Group;
+
+    /// An input's form and items as text, to compare the two readings.
+    fn shape(i: &Input) -> String {
+        match i {
+            Input::Expr => "expr".into(),
+            Input::Algebra => "algebra".into(),
+            Input::Items(items, err) => {
+                let items: Vec<String> = items
+                    .iter()
+                    .map(|it| {
+                        let attrs: Vec<String> = it.attrs.iter().map(|a| a.to_string()).collect();
+                        let vis = &it.vis;
+                        format!(
+                            "{attrs:?} [{}] {} = [{}]",
+                            quote::quote!(#vis),
+                            it.name,
+                            it.tokens
+                        )
+                    })
+                    .collect();
+                format!("items {items:?} {}", err.is_some())
+            }
+        }
+    }
+
+    /// The scan reads what `syn` reads, or leaves the input to it.
+    #[test]
+    fn the_scan_reads_as_syn_does() {
+        let inputs = [
+            "(4,8):(32,1), logical -> physical",
+            "cute (4,8):(1,4), logical -> physical, index = i32",
+            "(4,8)",
+            "cute",
+            "cute (4,8)",
+            "SMEM",
+            "crate::m::SMEM",
+            "compose(A, B)",
+            "foo(A, B)",
+            "[A = (4):(1), logical -> physical] compose(A, A)",
+            "const A = (4):(1), logical -> physical;",
+            "pub const A = (4):(1), logical -> physical;",
+            "#[doc = \"x\"] #[cfg(test)] pub const A = (4):(1), logical -> physical; const B = compose(A, A);",
+            "pub(crate) const A = (4):(1), logical -> physical;",
+            "pub(in crate::m) const A = (4):(1), logical -> physical;",
+            "pub const A = (4):(1), logical -> physical",
+            "pub const type = (4):(1), logical -> physical;",
+            "pub const _ = (4):(1), logical -> physical;",
+            "pub const r#type = (4):(1), logical -> physical;",
+            "const A == (4):(1);",
+            "const A = ;",
+            "static A = (4):(1);",
+            "pub static A = (4):(1);",
+            "const A = (4):(1); junk",
+            "# const A = (4):(1);",
+            "#(x) const A = (4):(1);",
+            "! const A = (4):(1);",
+            "const = (4):(1);",
+            "const A (4):(1);",
+            "",
+        ];
+        for text in inputs {
+            let tokens: TokenStream = text.parse().unwrap_or_default();
+            let by_syn = input.parse2(tokens.clone());
+            match at_a_glance(&tokens) {
+                Some(scanned) => {
+                    let by_syn = by_syn.unwrap_or_else(|e| panic!("{text}: syn refused it: {e}"));
+                    assert_eq!(shape(&scanned), shape(&by_syn), "{text}");
+                    // The scan only reads inputs that `syn` reads without an error.
+                    assert!(!matches!(by_syn, Input::Items(_, Some(_))), "{text}");
+                }
+                None => {
+                    // Left to `syn`: an error, an algebra expression or a form the scan
+                    // does not read.
+                    let _ = by_syn;
+                }
+            }
+        }
+        // The common forms are read by the scan.
+        for text in [inputs[0], inputs[1], inputs[10], inputs[11], inputs[12]] {
+            let tokens: TokenStream = text.parse().unwrap_or_default();
+            assert!(at_a_glance(&tokens).is_some(), "{text}");
+        }
+    }
+
+    /// A group without delimiters (as `macro_rules!` makes) is left to `syn`.
+    #[test]
+    fn undelimited_groups_are_left_to_syn() {
+        let vis = Group::new(Delimiter::None, quote::quote!(pub));
+        let tokens = quote::quote!(#vis const A = (4):(1), logical -> physical;);
+        assert!(at_a_glance(&tokens).is_none());
+    }
 }
