@@ -307,76 +307,107 @@ pub fn scale_mode(l: &Layout, shape: &Tree<i64>) -> Result<Layout, Error> {
 /// [`Error::Overflow`] when a stride `k·d` does not fit in `i64`.
 #[inline]
 pub fn divide(l: &Layout, tile: &[i64]) -> Result<Layout, Error> {
-    match divide_flat(l, tile) {
+    let flat = match l.leaves().len() {
+        1 => divide_flat::<1>(l, tile),
+        2 => divide_flat::<2>(l, tile),
+        3 => divide_flat::<3>(l, tile),
+        4 => divide_flat::<4>(l, tile),
+        _ => None,
+    };
+    match flat {
         Some(d) => Ok(d),
         None => divide_general(l, tile),
     }
 }
 
-/// [`divide`] of a flat layout of at most [`FLAT_DIVIDE`] leaves, one per top-level mode, that
+/// [`divide`] of a flat layout of `M` ≤ [`FLAT_DIVIDE`] leaves, one per top-level mode, that
 /// every tile entry divides and whose rest strides fit: the result's profile and leaves written
 /// directly, `(tile: (k_1..k_m), rest: (n_1/k_1..n_m/k_m)) : ((d_1..d_m), (k_1·d_1..k_m·d_m))`
 /// (each group the leaf itself for one mode). `None` for any other layout or tile, and wherever
 /// [`divide`] fails, so that the general path gives the result and every error.
+///
+/// `M` is a constant so that the leaves are computed in registers and written once, each with
+/// one store, and the profile is a constant: nothing is written twice or read back right
+/// after a narrower write.
 #[inline]
-fn divide_flat(l: &Layout, tile: &[i64]) -> Option<Layout> {
+fn divide_flat<const M: usize>(l: &Layout, tile: &[i64]) -> Option<Layout> {
     let (profile, leaves) = (l.profile(), l.leaves());
-    let m = leaves.len();
-    if m == 0 || m > FLAT_DIVIDE || tile.len() != m {
-        return None;
-    }
-    // A bare leaf, or a tuple of `m` leaves.
+    let leaves: &[Leaf; M] = leaves.try_into().ok()?;
+    let tile: &[i64; M] = tile.try_into().ok()?;
+    // A bare leaf, or a tuple of `M` leaves.
     let flat = match profile {
-        [LEAF] => true,
-        [t, rest @ ..] => usize::from(*t) == m.saturating_add(1) && rest.iter().all(|&p| p == LEAF),
+        [LEAF] => M == 1,
+        [t, rest @ ..] => usize::from(*t) == M.saturating_add(1) && rest.iter().all(|&p| p == LEAF),
         [] => false,
     };
     if !flat {
         return None;
     }
-    let mut p = [LEAF; 16];
-    p[0] = 3;
-    let len = if m == 1 {
-        3
-    } else {
-        for i in [1, m.saturating_add(2)] {
-            *p.get_mut(i)? = token(m);
-        }
-        m.saturating_mul(2).saturating_add(3)
-    };
-    // The result is made blank and filled in place (no copy of its leaves): the tile pieces
-    // `k_i:d_i`, then the rest pieces `n_i/k_i : k_i·d_i`.
-    let blank = Leaf {
-        size: 1,
-        stride: Stride::Int(0),
-    };
-    let (min, max) = l.span();
-    let mut result = Layout::from_checked(
-        Leaves::from_buf_and_len([blank; crate::layout::INLINE_LEAVES], m.saturating_mul(2)),
-        Profile::from_buf_and_len(p, len),
-        Cow::Borrowed(tile_rest()),
-        (l.size(), min, max),
-    );
-    let (out, _) = result.parts_mut();
-    let (tiles, rests) = out.split_at_mut(m);
-    for (((leaf, &k), t), r) in leaves.iter().zip(tile).zip(tiles).zip(rests) {
+    // The rest pieces `n_i/k_i : k_i·d_i` (the tile pieces are `k_i:d_i`).
+    let mut rests = [(0i64, Stride::Broadcast); M];
+    for ((r, leaf), &k) in rests.iter_mut().zip(leaves).zip(tile) {
         if k < 1 || leaf.size.checked_rem(k) != Some(0) {
             return None;
         }
-        *t = Leaf {
-            size: k,
-            stride: leaf.stride,
-        };
-        *r = Leaf {
-            size: leaf.size.checked_div(k)?,
-            stride: match leaf.stride {
+        *r = (
+            leaf.size.checked_div(k)?,
+            match leaf.stride {
                 Stride::Broadcast => Stride::Broadcast,
                 Stride::Int(d) => Stride::Int(d.checked_mul(k)?),
             },
-        };
+        );
     }
-    Some(result)
+    let out: [Leaf; crate::layout::INLINE_LEAVES] = core::array::from_fn(|i| {
+        if let (Some(leaf), Some(&k)) = (leaves.get(i), tile.get(i)) {
+            Leaf {
+                size: k,
+                stride: leaf.stride,
+            }
+        } else if let Some(&(size, stride)) = rests.get(i.wrapping_sub(M)) {
+            Leaf { size, stride }
+        } else {
+            Leaf {
+                size: 1,
+                stride: Stride::Int(0),
+            }
+        }
+    });
+    let (p, len) = FLAT_PROFILES.get(M)?;
+    let (min, max) = l.span();
+    Some(Layout::from_checked(
+        Leaves::from_buf_and_len(out, M.saturating_mul(2)),
+        Profile::from_buf_and_len(*p, *len),
+        Cow::Borrowed(tile_rest()),
+        (l.size(), min, max),
+    ))
 }
+
+/// The profile of [`divide`]'s result for a flat layout of `m` leaves, indexed by `m`:
+/// `(tile, rest)`, each a tuple of `m` leaves, or the leaf itself for one mode.
+const FLAT_PROFILES: [([u16; 16], usize); FLAT_DIVIDE + 1] = {
+    let mut table = [([LEAF; 16], 0); FLAT_DIVIDE + 1];
+    let mut m = 1;
+    while m <= FLAT_DIVIDE {
+        let p = &mut table[m].0;
+        p[0] = 3;
+        if m == 1 {
+            table[m].1 = 3;
+        } else {
+            // `1 + m` for a tuple of `m`; the profile fits: 2·m + 3 ≤ 16 tokens.
+            #[allow(clippy::arithmetic_side_effects, clippy::cast_possible_truncation)]
+            {
+                p[1] = (m + 1) as u16;
+                p[m + 2] = (m + 1) as u16;
+                table[m].1 = 2 * m + 3;
+            }
+        }
+        #[allow(clippy::arithmetic_side_effects)]
+        {
+            m += 1;
+        }
+    }
+    table
+};
 
 /// The most leaves of a layout that [`divide`]'s flat path takes: its result's leaves, twice
 /// as many, stay inline.
@@ -1334,7 +1365,14 @@ mod tests {
                         prop_assert_eq!(a.modes(), b.modes());
                         prop_assert_eq!(a.to_string(), b.to_string());
                     }
-                    if divide_flat(&l, &tile).is_some() {
+                    let flat_path = match leaves.len() {
+                        1 => divide_flat::<1>(&l, &tile),
+                        2 => divide_flat::<2>(&l, &tile),
+                        3 => divide_flat::<3>(&l, &tile),
+                        4 => divide_flat::<4>(&l, &tile),
+                        _ => None,
+                    };
+                    if flat_path.is_some() {
                         flat_ok.set(flat_ok.get() + 1);
                     } else if flat && leaves.len() <= FLAT_DIVIDE && tile.len() == leaves.len() {
                         flat_err.set(flat_err.get() + 1);
