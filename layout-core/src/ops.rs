@@ -334,11 +334,14 @@ fn divide_flat<const M: usize>(l: &Layout, tile: &[i64]) -> Option<Layout> {
     let (profile, leaves) = (l.profile(), l.leaves());
     let leaves: &[Leaf; M] = leaves.try_into().ok()?;
     let tile: &[i64; M] = tile.try_into().ok()?;
-    // A bare leaf, or a tuple of `M` leaves.
-    let flat = match profile {
+    // A bare leaf, or a tuple of `M` leaves (`1 + M`, then `M` leaves).
+    let flat = match *profile {
         [LEAF] => M == 1,
-        [t, rest @ ..] => usize::from(*t) == M.saturating_add(1) && rest.iter().all(|&p| p == LEAF),
-        [] => false,
+        [t, LEAF] => M == 1 && t == 2,
+        [t, LEAF, LEAF] => M == 2 && t == 3,
+        [t, LEAF, LEAF, LEAF] => M == 3 && t == 4,
+        [t, LEAF, LEAF, LEAF, LEAF] => M == 4 && t == 5,
+        _ => false,
     };
     if !flat {
         return None;
