@@ -326,9 +326,9 @@ pub fn divide(l: &Layout, tile: &[i64]) -> Result<Layout, Error> {
 /// (each group the leaf itself for one mode). `None` for any other layout or tile, and wherever
 /// [`divide`] fails, so that the general path gives the result and every error.
 ///
-/// `M` is a constant so that the leaves are computed in registers and written once, each with
-/// one store, and the profile is a constant: nothing is written twice or read back right
-/// after a narrower write.
+/// `M` is a constant so that the leaves are computed in registers and written once, and the
+/// profile is a constant: nothing is written twice or read back right after a narrower write,
+/// and the unused inline entries of the result are not written at all.
 #[inline]
 fn divide_flat<const M: usize>(l: &Layout, tile: &[i64]) -> Option<Layout> {
     let (profile, leaves) = (l.profile(), l.leaves());
@@ -378,8 +378,8 @@ fn divide_flat<const M: usize>(l: &Layout, tile: &[i64]) -> Option<Layout> {
     let (p, len) = FLAT_PROFILES.get(M)?;
     let (min, max) = l.span();
     Some(Layout::from_checked(
-        Leaves::from_buf_and_len(out, M.saturating_mul(2)),
-        Profile::from_buf_and_len(*p, *len),
+        Leaves::from_slice(out.get(..M.saturating_mul(2))?),
+        Profile::from_slice(p.get(..*len)?),
         Cow::Borrowed(tile_rest()),
         (l.size(), min, max),
     ))
