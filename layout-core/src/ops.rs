@@ -346,33 +346,22 @@ fn divide_flat<const M: usize>(l: &Layout, tile: &[i64]) -> Option<Layout> {
     if !flat {
         return None;
     }
-    // The rest pieces `n_i/k_i : k_i·d_i` (the tile pieces are `k_i:d_i`).
-    let mut rests = [(0i64, Stride::Broadcast); M];
+    // The rest pieces `n_i/k_i : k_i·d_i` (the tile pieces are `k_i:d_i`); a broadcast's
+    // stride value, 0, stays 0.
+    let mut rests = [Leaf::new(1, Stride::Int(0)); M];
     for ((r, leaf), &k) in rests.iter_mut().zip(leaves).zip(tile) {
-        if k < 1 || leaf.size.checked_rem(k) != Some(0) {
+        if k < 1 || leaf.size().checked_rem(k) != Some(0) {
             return None;
         }
-        *r = (
-            leaf.size.checked_div(k)?,
-            match leaf.stride {
-                Stride::Broadcast => Stride::Broadcast,
-                Stride::Int(d) => Stride::Int(d.checked_mul(k)?),
-            },
-        );
+        *r = leaf.resized(leaf.size().checked_div(k)?).scaled(k)?;
     }
     let out: [Leaf; crate::layout::INLINE_LEAVES] = core::array::from_fn(|i| {
         if let (Some(leaf), Some(&k)) = (leaves.get(i), tile.get(i)) {
-            Leaf {
-                size: k,
-                stride: leaf.stride,
-            }
-        } else if let Some(&(size, stride)) = rests.get(i.wrapping_sub(M)) {
-            Leaf { size, stride }
+            leaf.resized(k)
+        } else if let Some(&rest) = rests.get(i.wrapping_sub(M)) {
+            rest
         } else {
-            Leaf {
-                size: 1,
-                stride: Stride::Int(0),
-            }
+            Leaf::new(1, Stride::Int(0))
         }
     });
     let (p, len) = FLAT_PROFILES.get(M)?;
@@ -504,7 +493,7 @@ fn push_piece(
         if n != 1 {
             at.child(j)?;
         }
-        out.push(Leaf { size, stride });
+        out.push(Leaf::new(size, stride));
     }
     Ok(())
 }
@@ -526,7 +515,7 @@ impl Cut {
     fn tile<'a>(&self, leaves: &'a [Leaf]) -> impl Iterator<Item = (i64, Stride)> + Clone + 'a {
         let (first, from) = match self.part {
             Some((c, _, _)) => (
-                leaves.get(self.at).map(|m| (c, m.stride)),
+                leaves.get(self.at).map(|m| (c, m.stride())),
                 self.at.saturating_add(1),
             ),
             None => (None, self.at),
@@ -536,7 +525,7 @@ impl Cut {
                 .get(from..self.range.end)
                 .unwrap_or_default()
                 .iter()
-                .map(|m| (m.size, m.stride)),
+                .map(|m| (m.size(), m.stride())),
         )
     }
 
@@ -545,7 +534,7 @@ impl Cut {
             .get(self.range.start..self.at)
             .unwrap_or_default()
             .iter()
-            .map(|m| (m.size, m.stride))
+            .map(|m| (m.size(), m.stride()))
             .chain(self.part.map(|(_, r, d)| (r, d)))
     }
 }
@@ -559,7 +548,7 @@ fn cut_mode(
 ) -> Result<Cut, Error> {
     let mode = leaves.get(range.clone()).unwrap_or_default();
     // The sizes of a constructed layout multiply without overflow.
-    let size = mode.iter().map(|m| m.size).product::<i64>();
+    let size = mode.iter().map(|m| m.size()).product::<i64>();
     let not_divisible = Error::NotDivisible {
         mode: path,
         size,
@@ -571,15 +560,15 @@ fn cut_mode(
     let mut needed = k;
     for (q, m) in mode.iter().enumerate().rev() {
         let at = range.start.saturating_add(q);
-        if m.size == needed && q > 0 {
+        if m.size() == needed && q > 0 {
             return Ok(Cut {
                 range,
                 at,
                 part: None,
             });
         }
-        if m.size.checked_rem(needed) == Some(0) {
-            let rest = m.size.checked_div(needed).unwrap_or(1);
+        if m.size().checked_rem(needed) == Some(0) {
+            let rest = m.size().checked_div(needed).unwrap_or(1);
             return Ok(Cut {
                 range,
                 at,
@@ -587,22 +576,22 @@ fn cut_mode(
                     needed,
                     rest,
                     // The leaf's path only for the error: it is computed when needed.
-                    scale(ModePath::ROOT, m.stride, needed).map_err(|_| Error::Overflow {
+                    scale(ModePath::ROOT, m.stride(), needed).map_err(|_| Error::Overflow {
                         mode: leaf_path(profile, at),
                         what: Quantity::Offset,
                     })?,
                 )),
             });
         }
-        if needed.checked_rem(m.size) != Some(0) {
+        if needed.checked_rem(m.size()) != Some(0) {
             return Err(Error::TileSplit {
                 mode: leaf_path(profile, at),
                 tile: k,
                 needed,
-                size: m.size,
+                size: m.size(),
             });
         }
-        needed = needed.checked_div(m.size).unwrap_or(1);
+        needed = needed.checked_div(m.size()).unwrap_or(1);
     }
     // Unreachable: with k | size the slowest leaf is reached with `needed` dividing it.
     Err(not_divisible)
@@ -913,10 +902,10 @@ pub fn inverse(l: &Layout) -> Result<Layout, Error> {
         .iter()
         .enumerate()
         .rev()
-        .filter(|(_, m)| m.size > 1)
+        .filter(|(_, m)| m.size() > 1)
     {
         weighted.push((i, m, w));
-        w = w.checked_mul(m.size).ok_or_else(|| Error::Overflow {
+        w = w.checked_mul(m.size()).ok_or_else(|| Error::Overflow {
             mode: l.leaf_path(i),
             what: Quantity::Positions,
         })?;
@@ -924,7 +913,7 @@ pub fn inverse(l: &Layout) -> Result<Layout, Error> {
     if weighted.is_empty() {
         return Layout::new(Tree::Leaf(1), Tree::Leaf(Stride::Int(1)));
     }
-    weighted.sort_by_key(|(_, m, _)| core::cmp::Reverse(m.stride.value()));
+    weighted.sort_by_key(|(_, m, _)| core::cmp::Reverse(m.value()));
     let mut leaves = Leaves::new();
     let mut profile = Profile::new();
     if weighted.len() != 1 {
@@ -937,10 +926,7 @@ pub fn inverse(l: &Layout) -> Result<Layout, Error> {
         if weighted.len() != 1 {
             ModePath::ROOT.child(j)?;
         }
-        leaves.push(Leaf {
-            size: m.size,
-            stride: Stride::Int(w),
-        });
+        leaves.push(Leaf::new(m.size(), Stride::Int(w)));
         named |= !l.names().is_empty()
             && matches!(l.leaf_path(i).indices(), [k] if l.names().get(usize::from(*k)).is_some_and(Option::is_some));
     }
