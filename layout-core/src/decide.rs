@@ -61,6 +61,12 @@ impl<T> InlineVec<T> {
 }
 
 impl<T: Copy> InlineVec<T> {
+    /// The list of one entry.
+    #[inline]
+    fn one(x: T) -> InlineVec<T> {
+        InlineVec(SmallVec::from_buf_and_len([x, x], 1))
+    }
+
     /// A copy of `values`.
     #[must_use]
     pub fn from_slice(values: &[T]) -> InlineVec<T> {
@@ -683,7 +689,13 @@ fn layouts_composite(left: &Layout, right: &Layout) -> Option<Vec<Chain>> {
         return None;
     }
     // The union of both sorted lists, every entry dividing the next larger one.
-    let divides = |lo: i64, hi: i64| hi.checked_rem(lo) == Some(0);
+    let divides = |lo: i64, hi: i64| {
+        if lo > 0 && lo & lo.wrapping_sub(1) == 0 {
+            hi & lo.wrapping_sub(1) == 0
+        } else {
+            hi.checked_rem(lo) == Some(0)
+        }
+    };
     let (mut i, mut j, mut before) = (0usize, 0usize, 1i64);
     loop {
         let x = match (u.get(i), bounds.get(..nb).and_then(|b| b.get(j))) {
@@ -716,22 +728,39 @@ fn layouts_composite(left: &Layout, right: &Layout) -> Option<Vec<Chain>> {
             continue;
         }
         let end = d.checked_mul(n)?;
-        // The coarsest modes (weight, size, stride), fastest first.
+        // The coarsest modes (weight, size, stride), fastest first: the leaf's digits
+        // `[d, d·n)` cut at the left modes' boundaries, modes below and above it skipped. The
+        // quotients are those of `leaf_of_composite`, taken without a division where they are
+        // known: a whole left mode (`size`), the whole leaf (`n`), a cut at a mode's start (`e`).
         let mut modes = [(0i64, 0i64, 0i64); FAST_MODES];
         let mut nm = 0usize;
         let mut next = 1i64;
         for (&(size, e), &w) in a.iter().zip(u) {
-            let lo = d.max(w);
-            let hi = end.min(w.checked_mul(size)?);
-            if lo >= hi {
+            let top = w.checked_mul(size)?;
+            if top <= d {
                 continue;
             }
-            let weight = lo.checked_div(d)?;
-            let sub = hi.checked_div(lo)?;
-            let stride = e.checked_mul(lo.checked_div(w)?)?;
-            if weight != next {
+            if w >= end {
+                break;
+            }
+            let (lo, hi) = (d.max(w), end.min(top));
+            // The weight `lo/d` must be `next`; a cut `lo` that is not `next·d` declines.
+            if lo != d && next.checked_mul(d) != Some(lo) {
                 return None;
             }
+            let weight = next;
+            let sub = if lo == w && hi == top {
+                size
+            } else if lo == d && hi == end {
+                n
+            } else {
+                quotient(hi, lo)?
+            };
+            let stride = if lo == w {
+                e
+            } else {
+                e.checked_mul(quotient(lo, w)?)?
+            };
             next = weight.checked_mul(sub)?;
             if let Some(last) = nm.checked_sub(1).and_then(|k| modes.get_mut(k))
                 && i128::from(last.1).checked_mul(i128::from(last.2)) == Some(i128::from(stride))
@@ -760,25 +789,38 @@ fn layouts_composite(left: &Layout, right: &Layout) -> Option<Vec<Chain>> {
             }
             prev = Some((size, stride));
         }
-        // Copied out through fixed buffers: a slice copies inline without `extend`'s loop.
-        let (mut chain, mut shape, mut strides) =
-            ([0i64; FAST_MODES], [0; FAST_MODES], [0; FAST_MODES]);
-        for (k, &(w, size, stride)) in modes.iter().enumerate() {
-            let back = nm.saturating_sub(1).saturating_sub(k);
-            (
-                *chain.get_mut(k)?,
-                *shape.get_mut(back)?,
-                *strides.get_mut(back)?,
-            ) = (w, size, stride);
-        }
+        let (chain, shape, strides) = match *modes {
+            [(w, m, s)] => (InlineVec::one(w), InlineVec::one(m), InlineVec::one(s)),
+            [(w0, m0, s0), (w1, m1, s1)] => (
+                InlineVec(SmallVec::from_buf([w0, w1])),
+                InlineVec(SmallVec::from_buf([m1, m0])),
+                InlineVec(SmallVec::from_buf([s1, s0])),
+            ),
+            _ => (
+                modes.iter().map(|m| m.0).collect(),
+                modes.iter().rev().map(|m| m.1).collect(),
+                modes.iter().rev().map(|m| m.2).collect(),
+            ),
+        };
         chains.push(Chain {
-            chain: InlineVec::from_slice(chain.get(..nm)?),
-            shape: InlineVec::from_slice(shape.get(..nm)?),
-            strides: InlineVec::from_slice(strides.get(..nm)?),
+            chain,
+            shape,
+            strides,
             recorded,
         });
     }
     Some(chains)
+}
+
+/// `a / b` (truncated) for `a ≥ 0`, `b > 0`, a shift where `b` is a power of two; `None` for
+/// `b = 0`.
+#[inline]
+fn quotient(a: i64, b: i64) -> Option<i64> {
+    if b > 0 && b & b.wrapping_sub(1) == 0 && a >= 0 {
+        a.checked_shr(b.trailing_zeros())
+    } else {
+        a.checked_div(b)
+    }
 }
 
 /// The chain of one domain leaf of `left ∘ right` under [`symbolic`]'s condition, read off the
@@ -866,19 +908,15 @@ fn leaf_of_composite(pieces: &[(i64, i64)], left: &[(i64, i64)], weights: &[i64]
 /// The chain of one leaf `n:d` of a layout, `g(t) = t·d` (what [`scan`] returns for it).
 fn leaf_chain(n: i64, d: i64) -> Chain {
     let (shape, strides) = if n == 1 { (1, 0) } else { (n, d) };
-    let mut recorded = InlineVec::new();
-    if n > 1 && d != 0 {
-        recorded.push((1, i128::from(d)));
-    }
-    let one = |x: i64| {
-        let mut v = InlineVec::new();
-        v.push(x);
-        v
+    let recorded = if n > 1 && d != 0 {
+        InlineVec::one((1, i128::from(d)))
+    } else {
+        InlineVec::new()
     };
     Chain {
-        chain: one(1),
-        shape: one(shape),
-        strides: one(strides),
+        chain: InlineVec::one(1),
+        shape: InlineVec::one(shape),
+        strides: InlineVec::one(strides),
         recorded,
     }
 }
