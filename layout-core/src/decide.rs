@@ -638,7 +638,7 @@ fn layouts_composite(left: &Layout, right: &Layout) -> Option<Vec<Chain>> {
     let mut a = [(0i64, 0i64); FAST_MODES];
     let mut na = 0usize;
     for m in left.leaves().iter().rev() {
-        let (n, d) = (m.size, m.stride.value());
+        let (n, d) = (m.size(), m.value());
         if n == 1 {
             continue;
         }
@@ -666,7 +666,7 @@ fn layouts_composite(left: &Layout, right: &Layout) -> Option<Vec<Chain>> {
     let mut nb = 0usize;
     let mut right_total = 1i64;
     for m in leaves {
-        let (n, d) = (m.size, m.stride.value());
+        let (n, d) = (m.size(), m.value());
         right_total = right_total.checked_mul(n)?;
         if n > 1 {
             if d <= 0 {
@@ -722,7 +722,7 @@ fn layouts_composite(left: &Layout, right: &Layout) -> Option<Vec<Chain>> {
     }
     let mut chains = Vec::with_capacity(leaves.len());
     for m in leaves {
-        let (n, d) = (m.size, m.stride.value());
+        let (n, d) = (m.size(), m.value());
         if n == 1 {
             chains.push(leaf_chain(1, 0));
             continue;
