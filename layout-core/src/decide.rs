@@ -446,6 +446,65 @@ fn domain_leaf_sizes(map: &Map) -> Vec<i64> {
 /// # Errors
 /// [`Error::DecideTooLarge`] past [`DECIDE_LIMIT`] coordinates; evaluation errors of the map.
 pub fn decide(map: &Map, by_mode: bool) -> Result<Decision, Error> {
+    // A composite of two layouts, by domain leaf: the one pass answers alone where it can
+    // (what the general path below returns first for it, see `direct` and `symbolic`).
+    if !by_mode
+        && let Map::Composite(c) = map
+        && let (Map::Layout(l), Map::Layout(r)) = (&c.left, &c.right)
+        && let Some(d) = layouts_decision(l.layout(), r.layout())
+    {
+        return Ok(d);
+    }
+    decide_general(map, by_mode)
+}
+
+/// `decide(&compose(left, right)?, by_mode)`, without building the composite where both
+/// operands are annotated layouts that [`compose`](crate::compose) accepts and the one-pass
+/// decision of their composite answers. Every other case (an error of `compose` included)
+/// builds the composite and decides it, so the checks, the errors, their order and the
+/// [`Decision`] are exactly those of `compose` and then [`decide`].
+///
+/// ```
+/// use layout_core::{compose, decide, decide_composition, Annotated, Map, Space};
+/// // CuTe's documented composition (6,2):(8,2) ∘ (4,3):(3,1), in seed order.
+/// let a: Map = Annotated::new("(2,6):(2,8)".parse()?, Space::Logical, Space::Physical)?.into();
+/// let b: Map = Annotated::new("(3,4):(1,3)".parse()?, Space::ThreadValue, Space::Logical)?.into();
+/// let d = decide_composition(&a, &b, false)?;
+/// assert_eq!(d, decide(&compose(&a, &b)?, false)?);
+/// assert_eq!(d.coordinate_shape, vec![3, 4]);
+/// // `b ∘ a`: `a` is not into logical, the error of `compose`.
+/// assert_eq!(decide_composition(&b, &a, false), Err(compose(&b, &a).unwrap_err()));
+/// # Ok::<(), layout_core::Error>(())
+/// ```
+///
+/// # Errors
+/// Those of [`compose`](crate::compose), in its order, then those of [`decide`].
+pub fn decide_composition(left: &Map, right: &Map, by_mode: bool) -> Result<Decision, Error> {
+    if !by_mode
+        && let (Map::Layout(l), Map::Layout(r)) = (left, right)
+        && crate::map::layouts_compose(l, r)
+        && let Some(d) = layouts_decision(l.layout(), r.layout())
+    {
+        return Ok(d);
+    }
+    decide(&crate::map::compose(left, right)?, by_mode)
+}
+
+/// The [`Decision`] of `left ∘ right` of two layouts by domain leaf where
+/// [`layouts_composite`] answers: the right operand's leaf sizes, constant 0, its chains.
+#[inline]
+fn layouts_decision(left: &Layout, right: &Layout) -> Option<Decision> {
+    let chains = layouts_composite(left, right)?;
+    Some(Decision {
+        coordinate_shape: right.leaves().iter().map(|m| m.size()).collect(),
+        constant: 0,
+        result: Ok(chains),
+    })
+}
+
+/// [`decide`] by its general method: the coordinates, then a direct decision
+/// ([`direct`]) where there is one, else enumeration.
+fn decide_general(map: &Map, by_mode: bool) -> Result<Decision, Error> {
     let sizes = map_coordinate_sizes(map, by_mode);
     // One chain per coordinate, or the decision is not direct.
     if !by_mode
@@ -1393,6 +1452,21 @@ mod tests {
                     .map(|i| eval(&shape, &strides, eval(&b_sizes, &b_strides, i)))
                     .collect();
                 let brute = decide_values(&b_sizes, &values);
+                // The lean path of `decide` and the borrowed entry point against the general
+                // method of `decide` and against the brute force, whichever path answers.
+                let lean = decide(&map, false).expect("decided");
+                prop_assert_eq!(
+                    &Ok(lean.clone()),
+                    &decide_general(&map, false),
+                    "{} o {}",
+                    text,
+                    b_text
+                );
+                let borrowed = decide_composition(&a.clone().into(), &b, false);
+                prop_assert_eq!(&Ok(lean.clone()), &borrowed, "{} o {}", text, b_text);
+                prop_assert_eq!(&lean.coordinate_shape, &b_sizes, "{} o {}", text, b_text);
+                prop_assert_eq!(lean.constant, 0);
+                prop_assert_eq!(&lean.result, &brute, "{} o {}", text, b_text);
                 let fast = layouts_composite(la.layout(), lb.layout());
                 let general = symbolic_pieces(&map);
                 match fast {
