@@ -779,11 +779,22 @@ fn layouts_composite(left: &Layout, right: &Layout) -> Option<Vec<Chain>> {
             before = x;
         }
     }
-    let mut chains = Vec::with_capacity(leaves.len());
+    // Each chain is written in place: pushed empty, then filled, so that no chain is built
+    // aside and copied in.
+    let mut chains: Vec<Chain> = Vec::with_capacity(leaves.len());
     for m in leaves {
         let (n, d) = (m.size(), m.value());
+        chains.push(Chain {
+            chain: InlineVec::new(),
+            shape: InlineVec::new(),
+            strides: InlineVec::new(),
+            recorded: InlineVec::new(),
+        });
+        let c = chains.last_mut()?;
         if n == 1 {
-            chains.push(leaf_chain(1, 0));
+            c.chain.push(1);
+            c.shape.push(1);
+            c.strides.push(0);
             continue;
         }
         let end = d.checked_mul(n)?;
@@ -834,7 +845,6 @@ fn layouts_composite(left: &Layout, right: &Layout) -> Option<Vec<Chain>> {
             return None;
         }
         let modes = modes.get(..nm)?;
-        let mut recorded = InlineVec::new();
         let mut prev: Option<(i64, i64)> = None;
         for &(w, size, stride) in modes {
             let at = match prev {
@@ -844,29 +854,15 @@ fn layouts_composite(left: &Layout, right: &Layout) -> Option<Vec<Chain>> {
                 }
             };
             if at != 0 {
-                recorded.push((w, at));
+                c.recorded.push((w, at));
             }
+            c.chain.push(w);
             prev = Some((size, stride));
         }
-        let (chain, shape, strides) = match *modes {
-            [(w, m, s)] => (InlineVec::one(w), InlineVec::one(m), InlineVec::one(s)),
-            [(w0, m0, s0), (w1, m1, s1)] => (
-                InlineVec(SmallVec::from_buf([w0, w1])),
-                InlineVec(SmallVec::from_buf([m1, m0])),
-                InlineVec(SmallVec::from_buf([s1, s0])),
-            ),
-            _ => (
-                modes.iter().map(|m| m.0).collect(),
-                modes.iter().rev().map(|m| m.1).collect(),
-                modes.iter().rev().map(|m| m.2).collect(),
-            ),
-        };
-        chains.push(Chain {
-            chain,
-            shape,
-            strides,
-            recorded,
-        });
+        for &(_, size, stride) in modes.iter().rev() {
+            c.shape.push(size);
+            c.strides.push(stride);
+        }
     }
     Some(chains)
 }
