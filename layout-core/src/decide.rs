@@ -779,18 +779,18 @@ fn layouts_composite(left: &Layout, right: &Layout) -> Option<Vec<Chain>> {
             before = x;
         }
     }
-    // Each chain is written in place: pushed empty, then filled, so that no chain is built
-    // aside and copied in.
-    let mut chains: Vec<Chain> = Vec::with_capacity(leaves.len());
-    for m in leaves {
+    // Each chain is written in place: the list made of empty chains, then each filled, so
+    // that no chain is built aside and copied in.
+    let mut chains: Vec<Chain> = core::iter::repeat_with(|| Chain {
+        chain: InlineVec::new(),
+        shape: InlineVec::new(),
+        strides: InlineVec::new(),
+        recorded: InlineVec::new(),
+    })
+    .take(leaves.len())
+    .collect();
+    for (m, c) in leaves.iter().zip(chains.iter_mut()) {
         let (n, d) = (m.size(), m.value());
-        chains.push(Chain {
-            chain: InlineVec::new(),
-            shape: InlineVec::new(),
-            strides: InlineVec::new(),
-            recorded: InlineVec::new(),
-        });
-        let c = chains.last_mut()?;
         if n == 1 {
             c.chain.push(1);
             c.shape.push(1);
