@@ -31,7 +31,8 @@ pub struct Chain {
     pub recorded: InlineVec<(i64, i128)>,
 }
 
-/// A short list kept inline: up to two entries without a heap allocation, more on the heap.
+/// A short list kept inline: up to `N` entries (two unless given) without a heap allocation,
+/// more on the heap.
 /// It reads as a slice (`Deref<Target = [T]>`: `len`, indexing, `iter`, `to_vec`) and compares
 /// equal to a `Vec`, an array or a slice with the same entries; `Debug` prints it as a list.
 /// The fields of [`Chain`] are of this type, so that deciding a map allocates nothing for its
@@ -45,12 +46,12 @@ pub struct Chain {
 /// assert_eq!(format!("{v:?}"), "[4, 2]");
 /// ```
 #[derive(Clone, PartialEq, Eq, Hash, Default)]
-pub struct InlineVec<T>(SmallVec<[T; 2]>);
+pub struct InlineVec<T, const N: usize = 2>(SmallVec<[T; N]>);
 
-impl<T> InlineVec<T> {
+impl<T, const N: usize> InlineVec<T, N> {
     /// An empty list.
     #[must_use]
-    pub fn new() -> InlineVec<T> {
+    pub fn new() -> InlineVec<T, N> {
         InlineVec(SmallVec::new())
     }
 
@@ -79,59 +80,59 @@ impl<T: Copy> InlineVec<T> {
     }
 }
 
-impl<T> core::ops::Deref for InlineVec<T> {
+impl<T, const N: usize> core::ops::Deref for InlineVec<T, N> {
     type Target = [T];
     fn deref(&self) -> &[T] {
         &self.0
     }
 }
 
-impl<T> core::ops::DerefMut for InlineVec<T> {
+impl<T, const N: usize> core::ops::DerefMut for InlineVec<T, N> {
     fn deref_mut(&mut self) -> &mut [T] {
         &mut self.0
     }
 }
 
-impl<T: core::fmt::Debug> core::fmt::Debug for InlineVec<T> {
+impl<T: core::fmt::Debug, const N: usize> core::fmt::Debug for InlineVec<T, N> {
     /// As a list: `[1, 2]`.
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_list().entries(self.0.iter()).finish()
     }
 }
 
-impl<T> FromIterator<T> for InlineVec<T> {
-    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> InlineVec<T> {
+impl<T, const N: usize> FromIterator<T> for InlineVec<T, N> {
+    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> InlineVec<T, N> {
         InlineVec(iter.into_iter().collect())
     }
 }
 
-impl<T> Extend<T> for InlineVec<T> {
+impl<T, const N: usize> Extend<T> for InlineVec<T, N> {
     fn extend<I: IntoIterator<Item = T>>(&mut self, iter: I) {
         self.0.extend(iter);
     }
 }
 
-impl<T> From<Vec<T>> for InlineVec<T> {
-    fn from(v: Vec<T>) -> InlineVec<T> {
+impl<T, const N: usize> From<Vec<T>> for InlineVec<T, N> {
+    fn from(v: Vec<T>) -> InlineVec<T, N> {
         InlineVec(SmallVec::from_vec(v))
     }
 }
 
-impl<T> From<InlineVec<T>> for Vec<T> {
-    fn from(v: InlineVec<T>) -> Vec<T> {
+impl<T, const N: usize> From<InlineVec<T, N>> for Vec<T> {
+    fn from(v: InlineVec<T, N>) -> Vec<T> {
         v.0.into_vec()
     }
 }
 
-impl<T> IntoIterator for InlineVec<T> {
+impl<T, const N: usize> IntoIterator for InlineVec<T, N> {
     type Item = T;
-    type IntoIter = smallvec::IntoIter<[T; 2]>;
+    type IntoIter = smallvec::IntoIter<[T; N]>;
     fn into_iter(self) -> Self::IntoIter {
         self.0.into_iter()
     }
 }
 
-impl<'a, T> IntoIterator for &'a InlineVec<T> {
+impl<'a, T, const N: usize> IntoIterator for &'a InlineVec<T, N> {
     type Item = &'a T;
     type IntoIter = core::slice::Iter<'a, T>;
     fn into_iter(self) -> Self::IntoIter {
@@ -139,32 +140,32 @@ impl<'a, T> IntoIterator for &'a InlineVec<T> {
     }
 }
 
-impl<T: PartialEq<U>, U> PartialEq<Vec<U>> for InlineVec<T> {
+impl<T: PartialEq<U>, U, const N: usize> PartialEq<Vec<U>> for InlineVec<T, N> {
     fn eq(&self, other: &Vec<U>) -> bool {
         self.0[..] == other[..]
     }
 }
 
-impl<T: PartialEq<U>, U> PartialEq<InlineVec<U>> for Vec<T> {
-    fn eq(&self, other: &InlineVec<U>) -> bool {
+impl<T: PartialEq<U>, U, const N: usize> PartialEq<InlineVec<U, N>> for Vec<T> {
+    fn eq(&self, other: &InlineVec<U, N>) -> bool {
         self[..] == other.0[..]
     }
 }
 
-impl<T: PartialEq<U>, U> PartialEq<[U]> for InlineVec<T> {
+impl<T: PartialEq<U>, U, const N: usize> PartialEq<[U]> for InlineVec<T, N> {
     fn eq(&self, other: &[U]) -> bool {
         self.0[..] == *other
     }
 }
 
-impl<T: PartialEq<U>, U> PartialEq<&[U]> for InlineVec<T> {
+impl<T: PartialEq<U>, U, const N: usize> PartialEq<&[U]> for InlineVec<T, N> {
     fn eq(&self, other: &&[U]) -> bool {
         self.0[..] == **other
     }
 }
 
-impl<T: PartialEq<U>, U, const N: usize> PartialEq<[U; N]> for InlineVec<T> {
-    fn eq(&self, other: &[U; N]) -> bool {
+impl<T: PartialEq<U>, U, const N: usize, const M: usize> PartialEq<[U; M]> for InlineVec<T, N> {
+    fn eq(&self, other: &[U; M]) -> bool {
         self.0[..] == other[..]
     }
 }
@@ -310,11 +311,15 @@ impl core::fmt::Display for NotLayout {
     }
 }
 
+/// How many coordinate sizes a [`Decision`] holds inline.
+pub const COORDINATES_INLINE: usize = 8;
+
 /// The outcome of [`decide`].
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Decision {
-    /// The sizes of the decided coordinates (the domain leaves, or the top-level modes).
-    pub coordinate_shape: Vec<i64>,
+    /// The sizes of the decided coordinates (the domain leaves, or the top-level modes); up to
+    /// [`COORDINATES_INLINE`] of them without a heap allocation.
+    pub coordinate_shape: InlineVec<i64, COORDINATES_INLINE>,
     /// `f(0)`: 0 except for a restriction, whose constant part it is (spec: Restriction).
     pub constant: i64,
     /// Per coordinate, the coarsest refinement when the map is a layout.
@@ -496,7 +501,18 @@ pub fn decide_composition(left: &Map, right: &Map, by_mode: bool) -> Result<Deci
 fn layouts_decision(left: &Layout, right: &Layout) -> Option<Decision> {
     let chains = layouts_composite(left, right)?;
     Some(Decision {
-        coordinate_shape: right.leaves().iter().map(|m| m.size()).collect(),
+        coordinate_shape: {
+            let leaves = right.leaves();
+            let mut buf = [0i64; COORDINATES_INLINE];
+            for (b, m) in buf.iter_mut().zip(leaves) {
+                *b = m.size();
+            }
+            if leaves.len() <= COORDINATES_INLINE {
+                InlineVec(SmallVec::from_buf_and_len(buf, leaves.len()))
+            } else {
+                leaves.iter().map(|m| m.size()).collect()
+            }
+        },
         constant: 0,
         result: Ok(chains),
     })
@@ -518,7 +534,7 @@ fn decide_general(map: &Map, by_mode: bool) -> Result<Decision, Error> {
             0
         };
         return Ok(Decision {
-            coordinate_shape: sizes,
+            coordinate_shape: sizes.into(),
             constant,
             result: Ok(chains),
         });
@@ -539,7 +555,7 @@ fn decide_general(map: &Map, by_mode: bool) -> Result<Decision, Error> {
         })?;
     }
     Ok(Decision {
-        coordinate_shape: sizes.clone(),
+        coordinate_shape: sizes.as_slice().iter().copied().collect(),
         constant,
         result: decide_values(&sizes, &values),
     })
@@ -1460,7 +1476,13 @@ mod tests {
                 );
                 let borrowed = decide_composition(&a.clone().into(), &b, false);
                 prop_assert_eq!(&Ok(lean.clone()), &borrowed, "{} o {}", text, b_text);
-                prop_assert_eq!(&lean.coordinate_shape, &b_sizes, "{} o {}", text, b_text);
+                prop_assert_eq!(
+                    &lean.coordinate_shape[..],
+                    &b_sizes[..],
+                    "{} o {}",
+                    text,
+                    b_text
+                );
                 prop_assert_eq!(lean.constant, 0);
                 prop_assert_eq!(&lean.result, &brute, "{} o {}", text, b_text);
                 let fast = layouts_composite(la.layout(), lb.layout());

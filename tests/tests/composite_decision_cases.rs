@@ -120,7 +120,7 @@ fn decide_cases() {
         let by_mode = flag(&c["by_mode"]);
         let d = decide(&map, by_mode).unwrap_or_else(|e| panic!("{what}: {e}"));
         assert_eq!(
-            Some(d.coordinate_shape.clone()),
+            Some(d.coordinate_shape.to_vec()),
             ints(&c["coordinate_shape"]),
             "{what}"
         );
@@ -186,7 +186,7 @@ fn restrict_cases() {
         check_values(what, &map, &values);
         let d = decide(&map, false).unwrap_or_else(|e| panic!("{what}: {e}"));
         assert_eq!(
-            Some(d.coordinate_shape.clone()),
+            Some(d.coordinate_shape.to_vec()),
             ints(&c["free_leaf_shape"]),
             "{what}"
         );
