@@ -975,7 +975,7 @@ pub fn written(map: &Map, by_mode: bool) -> Program {
 #[must_use]
 pub fn layout_form(decision: &Decision) -> Option<Program> {
     let chains = decision.result.as_ref().ok()?;
-    let mut p = Program::new(decision.coordinate_shape.clone());
+    let mut p = Program::new(decision.coordinate_shape.to_vec());
     p.result.constant = decision.constant;
     for (i, c) in chains.iter().enumerate() {
         // Pieces slowest first; the chain is increasing, so piece j has weight chain[k-1-j].

@@ -575,7 +575,7 @@ fn restricted(m: &Model) -> bool {
 /// layout of one mode; the layout form equal to the map everywhere when it is a layout.
 pub fn check_decision(m: &Map, model: &Model, by_mode: bool, d: &Decision) {
     let size = model.size();
-    let sizes: Vec<i64> = d.coordinate_shape.clone();
+    let sizes: Vec<i64> = d.coordinate_shape.to_vec();
     let total: i128 = sizes.iter().map(|&n| i128::from(n)).product();
     assert_eq!(total, size, "decide({m:?}): coordinate sizes {sizes:?}");
     if by_mode && sizes != model.entries() {
