@@ -286,7 +286,7 @@ fn map_coordinate_sizes(map: &Map, by_mode: bool) -> Vec<i64> {
 /// (the right operand's, the inner map's) without building the shape.
 fn domain_leaf_sizes(map: &Map) -> Vec<i64> {
     match map {
-        Map::Layout(a) => a.layout().leaves().iter().map(|m| m.size).collect(),
+        Map::Layout(a) => a.layout().leaves().iter().map(|m| m.size()).collect(),
         Map::Swizzled { inner, .. } => domain_leaf_sizes(inner),
         Map::Composite(c) => domain_leaf_sizes(&c.right),
         Map::Restricted { .. } => coordinate_sizes(&map.domain_shape()),
@@ -363,7 +363,7 @@ fn grouped_leaves(map: &Map, flat: &mut Flat, ends: &mut SmallVec<[usize; 8]>) -
     match map {
         Map::Layout(a) => {
             for m in a.layout().leaves() {
-                flat.push((m.size, m.stride.value()));
+                flat.push((m.size(), m.stride().value()));
                 ends.push(flat.len());
             }
         }
@@ -579,7 +579,7 @@ fn direct(map: &Map) -> Option<Vec<Chain>> {
             a.layout()
                 .leaves()
                 .iter()
-                .map(|m| leaf_chain(m.size, m.stride.value()))
+                .map(|m| leaf_chain(m.size(), m.stride().value()))
                 .collect(),
         ),
         Map::Composite { .. } => symbolic(map),
@@ -656,13 +656,13 @@ fn layout_values(l: &Layout) -> Result<Vec<i64>, Error> {
         out.push(acc);
         // Every intermediate value is an offset of `l` (checked to fit at construction).
         for (c, m) in coord.iter_mut().zip(leaves).rev() {
-            let d = m.stride.value();
-            if *c < m.size.saturating_sub(1) {
+            let d = m.stride().value();
+            if *c < m.size().saturating_sub(1) {
                 *c = c.saturating_add(1);
                 acc = acc.checked_add(d).ok_or(overflow)?;
                 break;
             }
-            let back = m.size.saturating_sub(1).checked_mul(d).ok_or(overflow)?;
+            let back = m.size().saturating_sub(1).checked_mul(d).ok_or(overflow)?;
             acc = acc.checked_sub(back).ok_or(overflow)?;
             *c = 0;
         }

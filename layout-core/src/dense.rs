@@ -35,18 +35,18 @@ pub fn check_dense_bijection(layout: &Layout) -> Result<(), Error> {
         .leaves()
         .iter()
         .enumerate()
-        .filter(|(_, m)| m.size > 1)
+        .filter(|(_, m)| m.size() > 1)
         .collect();
-    if let Some((i, m)) = modes.iter().find(|(_, m)| m.stride == Stride::Broadcast) {
+    if let Some((i, m)) = modes.iter().find(|(_, m)| m.stride() == Stride::Broadcast) {
         return Err(Error::BroadcastNotDense {
             mode: layout.leaf_path(*i),
-            size: m.size,
+            size: m.size(),
         });
     }
-    modes.sort_by_key(|(_, m)| m.stride.value());
+    modes.sort_by_key(|(_, m)| m.stride().value());
     let mut expected = 1i64;
     for &(i, m) in &modes {
-        let found = m.stride.value();
+        let found = m.stride().value();
         if found != expected {
             return Err(Error::NotDense {
                 mode: layout.leaf_path(i),
@@ -55,7 +55,7 @@ pub fn check_dense_bijection(layout: &Layout) -> Result<(), Error> {
             });
         }
         // The running product is a divisor of size(L), which fits in i64.
-        expected = expected.saturating_mul(m.size);
+        expected = expected.saturating_mul(m.size());
     }
     Ok(())
 }

@@ -55,14 +55,84 @@ pub(crate) const INLINE_LEAVES: usize = 8;
 /// The leaves of a layout: inline up to [`INLINE_LEAVES`], on the heap beyond.
 pub(crate) type Leaves = SmallVec<[Leaf; INLINE_LEAVES]>;
 
-/// One leaf as a layout stores it: its size and stride. Its path is a function of the
-/// profile, computed when asked for ([`Layout::modes`], errors), so that a layout stays small.
+/// One leaf as a layout stores it: its size and stride in 16 bytes. Its path is a function of
+/// the profile, computed when asked for ([`Layout::modes`], errors), so that a layout stays
+/// small.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) struct Leaf {
+    /// Its size (≥ 1), its bits inverted (`!size`, negative) when its stride is the broadcast
+    /// `_`.
+    signed_size: i64,
+    /// Its stride's value: the integer, 0 for `_`.
+    value: i64,
+}
+
+impl Leaf {
+    /// The leaf `size : stride`, for a `size` of at least 1 (a leaf of a smaller size does
+    /// not read back as it was written; no layout keeps one).
+    #[inline]
+    pub(crate) const fn new(size: i64, stride: Stride) -> Leaf {
+        match stride {
+            Stride::Int(d) => Leaf {
+                signed_size: size,
+                value: d,
+            },
+            Stride::Broadcast => Leaf {
+                signed_size: !size,
+                value: 0,
+            },
+        }
+    }
+
     /// Its size (≥ 1).
-    pub(crate) size: i64,
+    #[inline]
+    pub(crate) const fn size(self) -> i64 {
+        self.signed_size ^ self.broadcast_mask()
+    }
+
+    /// All ones for a broadcast, else 0: what [`Leaf::size`] is stored XOR-ed with.
+    #[inline]
+    const fn broadcast_mask(self) -> i64 {
+        self.signed_size.wrapping_shr(63)
+    }
+
     /// Its stride.
-    pub(crate) stride: Stride,
+    #[inline]
+    pub(crate) const fn stride(self) -> Stride {
+        if self.signed_size < 0 {
+            Stride::Broadcast
+        } else {
+            Stride::Int(self.value)
+        }
+    }
+
+    /// Its stride's value, [`Stride::value`]: the integer, 0 for `_`.
+    #[inline]
+    pub(crate) const fn value(self) -> i64 {
+        self.value
+    }
+
+    /// The leaf of its size and its stride times `k` (a broadcast stays a broadcast); `None`
+    /// when the stride does not fit in `i64`.
+    #[inline]
+    pub(crate) const fn scaled(self, k: i64) -> Option<Leaf> {
+        match self.value.checked_mul(k) {
+            Some(value) => Some(Leaf {
+                signed_size: self.signed_size,
+                value,
+            }),
+            None => None,
+        }
+    }
+
+    /// The leaf of the same stride and another size (≥ 1).
+    #[inline]
+    pub(crate) const fn resized(self, size: i64) -> Leaf {
+        Leaf {
+            signed_size: size ^ self.broadcast_mask(),
+            value: self.value,
+        }
+    }
 }
 
 /// The nesting of a layout in preorder tokens: [`LEAF`], or `1 + k` for a tuple of `k`.
@@ -95,7 +165,7 @@ impl PartialEq for Layout {
                 .leaves
                 .iter()
                 .zip(&other.leaves)
-                .all(|(a, b)| a.size == b.size && a.stride == b.stride)
+                .all(|(a, b)| a.size() == b.size() && a.stride() == b.stride())
             && self.names == other.names
     }
 }
@@ -107,7 +177,7 @@ impl core::hash::Hash for Layout {
         // The trees and the paths are functions of the leaves and the profile.
         self.profile.hash(state);
         for m in &self.leaves {
-            (m.size, m.stride).hash(state);
+            (m.size(), m.stride()).hash(state);
         }
         self.names.hash(state);
         (self.size, self.min, self.max).hash(state);
@@ -187,10 +257,8 @@ impl Walk {
                     });
                 }
                 self.profile.push(LEAF);
-                self.modes.push(Leaf {
-                    size: *n,
-                    stride: *d,
-                });
+                // A leaf of a size below 1 is an error above: it is never kept.
+                self.modes.push(Leaf::new(*n, *d));
             }
             (Tree::Tuple(a), Tree::Tuple(b)) if a.len() == b.len() => {
                 // A tuple wider than a path can name is reported by `child` below.
@@ -222,7 +290,7 @@ fn decode(profile: &[u16], leaves: &[Leaf]) -> (Tree<i64>, Tree<Stride>) {
             LEAF => l
                 .next()
                 .map_or((Tree::Leaf(1), Tree::Leaf(Stride::Int(0))), |m| {
-                    (Tree::Leaf(m.size), Tree::Leaf(m.stride))
+                    (Tree::Leaf(m.size()), Tree::Leaf(m.stride()))
                 }),
             t => {
                 let k = usize::from(t.saturating_sub(1));
@@ -423,12 +491,12 @@ impl Layout {
         };
         for (i, m) in leaves.iter().enumerate() {
             size = size
-                .checked_mul(m.size)
+                .checked_mul(m.size())
                 .ok_or_else(|| overflow(i, Quantity::Positions))?;
             let reach = m
-                .size
+                .size()
                 .saturating_sub(1)
-                .checked_mul(m.stride.value())
+                .checked_mul(m.value())
                 .ok_or_else(|| overflow(i, Quantity::Offset))?;
             let acc = if reach >= 0 { &mut max } else { &mut min };
             *acc = acc
@@ -562,8 +630,8 @@ impl Layout {
             .iter()
             .map(|m| Mode {
                 path: ModePath::ROOT,
-                size: m.size,
-                stride: m.stride,
+                size: m.size(),
+                stride: m.stride(),
             })
             .collect();
         // The paths were checked when the layout was built.
@@ -588,7 +656,7 @@ impl Layout {
     pub fn is_broadcast(&self) -> bool {
         self.leaves
             .iter()
-            .any(|m| m.size > 1 && m.stride == Stride::Broadcast)
+            .any(|m| m.size() > 1 && m.stride() == Stride::Broadcast)
     }
 
     /// `L(i)` at a flat index `i ∈ [0, size)`, unflattened over the leaves with the last leaf
@@ -607,7 +675,8 @@ impl Layout {
         let mut acc = 0i64;
         for (i, m) in self.leaves.iter().enumerate().rev() {
             // Sizes are at least 1, so neither division can fail.
-            let (Some(c), Some(r)) = (rest.checked_rem(m.size), rest.checked_div(m.size)) else {
+            let (Some(c), Some(r)) = (rest.checked_rem(m.size()), rest.checked_div(m.size()))
+            else {
                 return Err(Error::IndexOutOfRange {
                     index,
                     size: self.size,
@@ -615,7 +684,7 @@ impl Layout {
             };
             rest = r;
             acc = c
-                .checked_mul(m.stride.value())
+                .checked_mul(m.value())
                 .and_then(|t| acc.checked_add(t))
                 .ok_or_else(|| Error::Overflow {
                     mode: self.leaf_path(i),
@@ -851,6 +920,50 @@ mod tests {
                 }
             }
             assert_eq!(l.reversed().reversed(), l);
+        }
+    }
+
+    /// A leaf reads back the size and stride it was made of, at the extremes of both, and
+    /// keeps its stride (a broadcast stays one) when resized or scaled; distinct leaves stay
+    /// distinct.
+    #[test]
+    fn leaves_read_back_what_they_were_made_of() {
+        let sizes = [1i64, 2, 3, 1 << 40, i64::MAX - 1, i64::MAX];
+        let strides = [
+            Stride::Int(i64::MIN),
+            Stride::Int(i64::MIN + 1),
+            Stride::Int(-1),
+            Stride::Int(0),
+            Stride::Int(1),
+            Stride::Int(i64::MAX),
+            Stride::Broadcast,
+        ];
+        let mut made = Vec::new();
+        for &n in &sizes {
+            for &d in &strides {
+                let m = Leaf::new(n, d);
+                assert_eq!((m.size(), m.stride()), (n, d));
+                assert_eq!(m.value(), d.value());
+                for &k in &sizes {
+                    let r = m.resized(k);
+                    assert_eq!((r.size(), r.stride()), (k, d));
+                }
+                for k in [-2i64, -1, 0, 1, 2, 3, i64::MAX] {
+                    let want = i64::try_from(i128::from(d.value()) * i128::from(k)).ok();
+                    let got = m.scaled(k);
+                    assert_eq!(got.map(|s| (s.size(), s.value())), want.map(|v| (n, v)));
+                    assert!(got.is_none_or(|s| s.stride().value() == s.value()));
+                    assert!(got.is_none_or(
+                        |s| (s.stride() == Stride::Broadcast) == (d == Stride::Broadcast)
+                    ));
+                }
+                made.push(m);
+            }
+        }
+        for (i, a) in made.iter().enumerate() {
+            for b in &made[..i] {
+                assert_ne!(a, b);
+            }
         }
     }
 

@@ -1241,7 +1241,7 @@ pub fn fragment_like(
         .leaves()
         .iter()
         .rev()
-        .map(|m| (m.size, m.stride.value()))
+        .map(|m| (m.size(), m.stride().value()))
         .collect();
     // CuTe's first mode: the fastest leaves up to `atom_values` values, a leaf split if needed.
     let mut mode0: Vec<(i64, i64)> = Vec::new();

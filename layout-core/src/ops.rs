@@ -307,76 +307,99 @@ pub fn scale_mode(l: &Layout, shape: &Tree<i64>) -> Result<Layout, Error> {
 /// [`Error::Overflow`] when a stride `k·d` does not fit in `i64`.
 #[inline]
 pub fn divide(l: &Layout, tile: &[i64]) -> Result<Layout, Error> {
-    match divide_flat(l, tile) {
+    let flat = match l.leaves().len() {
+        1 => divide_flat::<1>(l, tile),
+        2 => divide_flat::<2>(l, tile),
+        3 => divide_flat::<3>(l, tile),
+        4 => divide_flat::<4>(l, tile),
+        _ => None,
+    };
+    match flat {
         Some(d) => Ok(d),
         None => divide_general(l, tile),
     }
 }
 
-/// [`divide`] of a flat layout of at most [`FLAT_DIVIDE`] leaves, one per top-level mode, that
+/// [`divide`] of a flat layout of `M` ≤ [`FLAT_DIVIDE`] leaves, one per top-level mode, that
 /// every tile entry divides and whose rest strides fit: the result's profile and leaves written
 /// directly, `(tile: (k_1..k_m), rest: (n_1/k_1..n_m/k_m)) : ((d_1..d_m), (k_1·d_1..k_m·d_m))`
 /// (each group the leaf itself for one mode). `None` for any other layout or tile, and wherever
 /// [`divide`] fails, so that the general path gives the result and every error.
+///
+/// `M` is a constant so that the leaves are computed in registers and written once, and the
+/// profile is a constant: nothing is written twice or read back right after a narrower write,
+/// and the unused inline entries of the result are not written at all.
 #[inline]
-fn divide_flat(l: &Layout, tile: &[i64]) -> Option<Layout> {
+fn divide_flat<const M: usize>(l: &Layout, tile: &[i64]) -> Option<Layout> {
     let (profile, leaves) = (l.profile(), l.leaves());
-    let m = leaves.len();
-    if m == 0 || m > FLAT_DIVIDE || tile.len() != m {
-        return None;
-    }
-    // A bare leaf, or a tuple of `m` leaves.
-    let flat = match profile {
-        [LEAF] => true,
-        [t, rest @ ..] => usize::from(*t) == m.saturating_add(1) && rest.iter().all(|&p| p == LEAF),
-        [] => false,
+    let leaves: &[Leaf; M] = leaves.try_into().ok()?;
+    let tile: &[i64; M] = tile.try_into().ok()?;
+    // A bare leaf, or a tuple of `M` leaves (`1 + M`, then `M` leaves).
+    let flat = match *profile {
+        [LEAF] => M == 1,
+        [t, LEAF] => M == 1 && t == 2,
+        [t, LEAF, LEAF] => M == 2 && t == 3,
+        [t, LEAF, LEAF, LEAF] => M == 3 && t == 4,
+        [t, LEAF, LEAF, LEAF, LEAF] => M == 4 && t == 5,
+        _ => false,
     };
     if !flat {
         return None;
     }
-    let mut p = [LEAF; 16];
-    p[0] = 3;
-    let len = if m == 1 {
-        3
-    } else {
-        for i in [1, m.saturating_add(2)] {
-            *p.get_mut(i)? = token(m);
-        }
-        m.saturating_mul(2).saturating_add(3)
-    };
-    // The result is made blank and filled in place (no copy of its leaves): the tile pieces
-    // `k_i:d_i`, then the rest pieces `n_i/k_i : k_i·d_i`.
-    let blank = Leaf {
-        size: 1,
-        stride: Stride::Int(0),
-    };
-    let (min, max) = l.span();
-    let mut result = Layout::from_checked(
-        Leaves::from_buf_and_len([blank; crate::layout::INLINE_LEAVES], m.saturating_mul(2)),
-        Profile::from_buf_and_len(p, len),
-        Cow::Borrowed(tile_rest()),
-        (l.size(), min, max),
-    );
-    let (out, _) = result.parts_mut();
-    let (tiles, rests) = out.split_at_mut(m);
-    for (((leaf, &k), t), r) in leaves.iter().zip(tile).zip(tiles).zip(rests) {
-        if k < 1 || leaf.size.checked_rem(k) != Some(0) {
+    // The rest pieces `n_i/k_i : k_i·d_i` (the tile pieces are `k_i:d_i`); a broadcast's
+    // stride value, 0, stays 0.
+    let mut rests = [Leaf::new(1, Stride::Int(0)); M];
+    for ((r, leaf), &k) in rests.iter_mut().zip(leaves).zip(tile) {
+        if k < 1 || leaf.size().checked_rem(k) != Some(0) {
             return None;
         }
-        *t = Leaf {
-            size: k,
-            stride: leaf.stride,
-        };
-        *r = Leaf {
-            size: leaf.size.checked_div(k)?,
-            stride: match leaf.stride {
-                Stride::Broadcast => Stride::Broadcast,
-                Stride::Int(d) => Stride::Int(d.checked_mul(k)?),
-            },
-        };
+        *r = leaf.resized(leaf.size().checked_div(k)?).scaled(k)?;
     }
-    Some(result)
+    let out: [Leaf; crate::layout::INLINE_LEAVES] = core::array::from_fn(|i| {
+        if let (Some(leaf), Some(&k)) = (leaves.get(i), tile.get(i)) {
+            leaf.resized(k)
+        } else if let Some(&rest) = rests.get(i.wrapping_sub(M)) {
+            rest
+        } else {
+            Leaf::new(1, Stride::Int(0))
+        }
+    });
+    let (p, len) = FLAT_PROFILES.get(M)?;
+    let (min, max) = l.span();
+    Some(Layout::from_checked(
+        Leaves::from_slice(out.get(..M.saturating_mul(2))?),
+        Profile::from_slice(p.get(..*len)?),
+        Cow::Borrowed(tile_rest()),
+        (l.size(), min, max),
+    ))
 }
+
+/// The profile of [`divide`]'s result for a flat layout of `m` leaves, indexed by `m`:
+/// `(tile, rest)`, each a tuple of `m` leaves, or the leaf itself for one mode.
+const FLAT_PROFILES: [([u16; 16], usize); FLAT_DIVIDE + 1] = {
+    let mut table = [([LEAF; 16], 0); FLAT_DIVIDE + 1];
+    let mut m = 1;
+    while m <= FLAT_DIVIDE {
+        let p = &mut table[m].0;
+        p[0] = 3;
+        if m == 1 {
+            table[m].1 = 3;
+        } else {
+            // `1 + m` for a tuple of `m`; the profile fits: 2·m + 3 ≤ 16 tokens.
+            #[allow(clippy::arithmetic_side_effects, clippy::cast_possible_truncation)]
+            {
+                p[1] = (m + 1) as u16;
+                p[m + 2] = (m + 1) as u16;
+                table[m].1 = 2 * m + 3;
+            }
+        }
+        #[allow(clippy::arithmetic_side_effects)]
+        {
+            m += 1;
+        }
+    }
+    table
+};
 
 /// The most leaves of a layout that [`divide`]'s flat path takes: its result's leaves, twice
 /// as many, stay inline.
@@ -470,7 +493,7 @@ fn push_piece(
         if n != 1 {
             at.child(j)?;
         }
-        out.push(Leaf { size, stride });
+        out.push(Leaf::new(size, stride));
     }
     Ok(())
 }
@@ -492,7 +515,7 @@ impl Cut {
     fn tile<'a>(&self, leaves: &'a [Leaf]) -> impl Iterator<Item = (i64, Stride)> + Clone + 'a {
         let (first, from) = match self.part {
             Some((c, _, _)) => (
-                leaves.get(self.at).map(|m| (c, m.stride)),
+                leaves.get(self.at).map(|m| (c, m.stride())),
                 self.at.saturating_add(1),
             ),
             None => (None, self.at),
@@ -502,7 +525,7 @@ impl Cut {
                 .get(from..self.range.end)
                 .unwrap_or_default()
                 .iter()
-                .map(|m| (m.size, m.stride)),
+                .map(|m| (m.size(), m.stride())),
         )
     }
 
@@ -511,7 +534,7 @@ impl Cut {
             .get(self.range.start..self.at)
             .unwrap_or_default()
             .iter()
-            .map(|m| (m.size, m.stride))
+            .map(|m| (m.size(), m.stride()))
             .chain(self.part.map(|(_, r, d)| (r, d)))
     }
 }
@@ -525,7 +548,7 @@ fn cut_mode(
 ) -> Result<Cut, Error> {
     let mode = leaves.get(range.clone()).unwrap_or_default();
     // The sizes of a constructed layout multiply without overflow.
-    let size = mode.iter().map(|m| m.size).product::<i64>();
+    let size = mode.iter().map(|m| m.size()).product::<i64>();
     let not_divisible = Error::NotDivisible {
         mode: path,
         size,
@@ -537,15 +560,15 @@ fn cut_mode(
     let mut needed = k;
     for (q, m) in mode.iter().enumerate().rev() {
         let at = range.start.saturating_add(q);
-        if m.size == needed && q > 0 {
+        if m.size() == needed && q > 0 {
             return Ok(Cut {
                 range,
                 at,
                 part: None,
             });
         }
-        if m.size.checked_rem(needed) == Some(0) {
-            let rest = m.size.checked_div(needed).unwrap_or(1);
+        if m.size().checked_rem(needed) == Some(0) {
+            let rest = m.size().checked_div(needed).unwrap_or(1);
             return Ok(Cut {
                 range,
                 at,
@@ -553,22 +576,22 @@ fn cut_mode(
                     needed,
                     rest,
                     // The leaf's path only for the error: it is computed when needed.
-                    scale(ModePath::ROOT, m.stride, needed).map_err(|_| Error::Overflow {
+                    scale(ModePath::ROOT, m.stride(), needed).map_err(|_| Error::Overflow {
                         mode: leaf_path(profile, at),
                         what: Quantity::Offset,
                     })?,
                 )),
             });
         }
-        if needed.checked_rem(m.size) != Some(0) {
+        if needed.checked_rem(m.size()) != Some(0) {
             return Err(Error::TileSplit {
                 mode: leaf_path(profile, at),
                 tile: k,
                 needed,
-                size: m.size,
+                size: m.size(),
             });
         }
-        needed = needed.checked_div(m.size).unwrap_or(1);
+        needed = needed.checked_div(m.size()).unwrap_or(1);
     }
     // Unreachable: with k | size the slowest leaf is reached with `needed` dividing it.
     Err(not_divisible)
@@ -879,10 +902,10 @@ pub fn inverse(l: &Layout) -> Result<Layout, Error> {
         .iter()
         .enumerate()
         .rev()
-        .filter(|(_, m)| m.size > 1)
+        .filter(|(_, m)| m.size() > 1)
     {
         weighted.push((i, m, w));
-        w = w.checked_mul(m.size).ok_or_else(|| Error::Overflow {
+        w = w.checked_mul(m.size()).ok_or_else(|| Error::Overflow {
             mode: l.leaf_path(i),
             what: Quantity::Positions,
         })?;
@@ -890,7 +913,7 @@ pub fn inverse(l: &Layout) -> Result<Layout, Error> {
     if weighted.is_empty() {
         return Layout::new(Tree::Leaf(1), Tree::Leaf(Stride::Int(1)));
     }
-    weighted.sort_by_key(|(_, m, _)| core::cmp::Reverse(m.stride.value()));
+    weighted.sort_by_key(|(_, m, _)| core::cmp::Reverse(m.value()));
     let mut leaves = Leaves::new();
     let mut profile = Profile::new();
     if weighted.len() != 1 {
@@ -903,10 +926,7 @@ pub fn inverse(l: &Layout) -> Result<Layout, Error> {
         if weighted.len() != 1 {
             ModePath::ROOT.child(j)?;
         }
-        leaves.push(Leaf {
-            size: m.size,
-            stride: Stride::Int(w),
-        });
+        leaves.push(Leaf::new(m.size(), Stride::Int(w)));
         named |= !l.names().is_empty()
             && matches!(l.leaf_path(i).indices(), [k] if l.names().get(usize::from(*k)).is_some_and(Option::is_some));
     }
@@ -1334,7 +1354,14 @@ mod tests {
                         prop_assert_eq!(a.modes(), b.modes());
                         prop_assert_eq!(a.to_string(), b.to_string());
                     }
-                    if divide_flat(&l, &tile).is_some() {
+                    let flat_path = match leaves.len() {
+                        1 => divide_flat::<1>(&l, &tile),
+                        2 => divide_flat::<2>(&l, &tile),
+                        3 => divide_flat::<3>(&l, &tile),
+                        4 => divide_flat::<4>(&l, &tile),
+                        _ => None,
+                    };
+                    if flat_path.is_some() {
                         flat_ok.set(flat_ok.get() + 1);
                     } else if flat && leaves.len() <= FLAT_DIVIDE && tile.len() == leaves.len() {
                         flat_err.set(flat_err.get() + 1);

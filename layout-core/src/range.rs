@@ -82,7 +82,7 @@ fn affine(layout: &Layout, counts: &[usize], fixed: &[(usize, i64)]) -> Result<I
             Some(&(_, value)) => {
                 let size = group
                     .iter()
-                    .try_fold(1i64, |acc, m| acc.checked_mul(m.size))
+                    .try_fold(1i64, |acc, m| acc.checked_mul(m.size()))
                     .ok_or(OVERFLOW)?;
                 if !(0..size).contains(&value) {
                     return Err(Error::CoordOutOfRange {
@@ -93,17 +93,17 @@ fn affine(layout: &Layout, counts: &[usize], fixed: &[(usize, i64)]) -> Result<I
                 }
                 let mut rest = value;
                 for m in group.iter().rev() {
-                    let c = rest.checked_rem(m.size).ok_or(OVERFLOW)?;
-                    rest = rest.checked_div(m.size).ok_or(OVERFLOW)?;
-                    let term = c.checked_mul(m.stride.value()).ok_or(OVERFLOW)?;
+                    let c = rest.checked_rem(m.size()).ok_or(OVERFLOW)?;
+                    rest = rest.checked_div(m.size()).ok_or(OVERFLOW)?;
+                    let term = c.checked_mul(m.stride().value()).ok_or(OVERFLOW)?;
                     constant = constant.checked_add(term).ok_or(OVERFLOW)?;
                 }
             }
             None => modes.extend(
                 group
                     .iter()
-                    .filter(|m| m.size > 1 && m.stride.value() != 0)
-                    .map(|m| (m.size, m.stride.value())),
+                    .filter(|m| m.size() > 1 && m.stride().value() != 0)
+                    .map(|m| (m.size(), m.stride().value())),
             ),
         }
     }

@@ -4,6 +4,7 @@
 //! every observable part, and the errors are the documented ones in mode order (the tile's rank,
 //! then per mode divisibility and the rest stride's overflow), for layouts of one to six leaves,
 //! named or not, a bare leaf, broadcasts, negative strides and strides near `i64::MAX`.
+//! Every offset of the result is also enumerated against the operand's (one to five leaves).
 
 // Test code is exempt from the checked-arithmetic lints of the workspace: an overflow or a
 // failed cast in a test panics, which fails the test.
@@ -165,5 +166,63 @@ proptest! {
             _ => {}
         }
         agrees(&leaves, named, &tile);
+    }
+}
+
+/// Every offset of `divide`'s result, enumerated: at flat index `i` (the rest group fastest,
+/// then the tile group, the last mode fastest in each) the tile coordinates `t_j < k_j` and
+/// the rest coordinates `r_j < n_j/k_j` address the operand's coordinate `t_j + k_j·r_j` of
+/// mode `j`, whose offset is `Σ (t_j + k_j·r_j)·d_j` (0 for `_`). For flat layouts of one to
+/// five leaves (past the flat path's four), named or not, by every tile that divides.
+fn offsets_agree(leaves: &[(i64, Option<i64>)], named: bool, tile: &[i64]) {
+    let l: Layout = text(leaves, named).parse().expect("small layout");
+    let d = divide(&l, tile).expect("every entry divides");
+    assert_eq!(
+        d.names(),
+        [Some("tile".to_string()), Some("rest".to_string())]
+    );
+    assert_eq!((d.size(), d.rank()), (l.size(), 2));
+    let rests: Vec<i64> = leaves.iter().zip(tile).map(|(m, k)| m.0 / k).collect();
+    for i in 0..d.size() {
+        let mut at = i;
+        let mut r = vec![0; leaves.len()];
+        for j in (0..leaves.len()).rev() {
+            r[j] = at % rests[j];
+            at /= rests[j];
+        }
+        let mut want = 0;
+        for j in (0..leaves.len()).rev() {
+            let t = at % tile[j];
+            at /= tile[j];
+            want += (t + tile[j] * r[j]) * leaves[j].1.unwrap_or(0);
+        }
+        assert_eq!(d.eval_index(i), Ok(want), "{l} by {tile:?} at {i}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn divide_of_a_flat_layout_by_offsets(
+        leaves in prop::collection::vec(
+            (
+                prop::sample::select(vec![1i64, 2, 3, 4, 6]),
+                prop::sample::select(vec![Some(1i64), Some(7), Some(-3), Some(40), None]),
+            ),
+            1..6,
+        ),
+        named in any::<bool>(),
+        picks in prop::collection::vec(0usize..4, 5),
+    ) {
+        let tile: Vec<i64> = leaves
+            .iter()
+            .zip(&picks)
+            .map(|(&(n, _), &pick)| {
+                let divisors: Vec<i64> = (1..=n).filter(|d| n % d == 0).collect();
+                divisors[pick % divisors.len()]
+            })
+            .collect();
+        offsets_agree(&leaves, named, &tile);
     }
 }
