@@ -8,9 +8,13 @@
 //! * `compose_partition`: the 128×128 partition of corpus `big_tv_partition_128x128`
 //!   (`zipped_divide(A, <64,32>)` after `<layout_tv, _>`);
 //! * `divide`: the 128×128 row-major tile in 64×32 tiles (CuTe `zipped_divide`);
-//! * `decide_small`, `decide_partition`: `compose` and then `decide` (Theorem 1) of those two
-//!   composites: the result layout, which is what CuTe's `composition` returns (CuTe:
-//!   `coalesce(composition(A, B))`);
+//! * `decide_small`, `decide_partition`: the decision (Theorem 1) of those two compositions:
+//!   the result layout, which is what CuTe's `composition` returns (CuTe:
+//!   `coalesce(composition(A, B))`). They call `decide_composition`, which runs every check of
+//!   `compose` and decides the composite without building it where it can (the same
+//!   `Decision` and errors as `compose` and then `decide`);
+//! * `decide_small_built`, `decide_partition_built`: the same through the built composite,
+//!   `compose` and then `decide`, kept measured beside them;
 //! * `inverse_sm80`, `inverse_partition`: `inverse` of the SM80 16×8 C fragment and of the
 //!   partition's thread-value layout (CuTe has no inverse of a run-time layout).
 //!
@@ -30,7 +34,9 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use criterion::Criterion;
-use layout_core::{Annotated, Layout, Map, Space, Swizzle, compose, decide, divide, inverse};
+use layout_core::{
+    Annotated, Layout, Map, Space, Swizzle, compose, decide, decide_composition, divide, inverse,
+};
 
 fn map(text: &str, domain: Space, codomain: Space, cute: bool) -> Map {
     let l = if cute {
@@ -71,6 +77,12 @@ fn operations() -> Vec<Operation> {
         part_a.clone(),
         part_b.clone(),
     );
+    let (small_a2, small_b2, part_a2, part_b2) = (
+        small_a.clone(),
+        small_b.clone(),
+        part_a.clone(),
+        part_b.clone(),
+    );
     vec![
         (
             "compose_small",
@@ -92,12 +104,26 @@ fn operations() -> Vec<Operation> {
         (
             "decide_small",
             Box::new(move || {
+                decide_composition(black_box(&small_a2), black_box(&small_b2), false)
+                    .map_or(0, |d| usize::from(d.is_layout()))
+            }),
+        ),
+        (
+            "decide_partition",
+            Box::new(move || {
+                decide_composition(black_box(&part_a2), black_box(&part_b2), false)
+                    .map_or(0, |d| usize::from(d.is_layout()))
+            }),
+        ),
+        (
+            "decide_small_built",
+            Box::new(move || {
                 let m = compose(black_box(&sa), black_box(&sb)).expect("composable");
                 decide(&m, false).map_or(0, |d| usize::from(d.is_layout()))
             }),
         ),
         (
-            "decide_partition",
+            "decide_partition_built",
             Box::new(move || {
                 let m = compose(black_box(&pa), black_box(&pb)).expect("composable");
                 decide(&m, false).map_or(0, |d| usize::from(d.is_layout()))

@@ -20,15 +20,153 @@ pub const DECIDE_LIMIT: i64 = 1 << 24;
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Chain {
     /// `{1} ∪ R`, increasing: `1 = w₁ | w₂ | … | w_k | n`.
-    pub chain: Vec<i64>,
+    pub chain: InlineVec<i64>,
     /// The coarsest shape `T`, slowest first: `m_j = w_{j+1}/w_j` with `w_{k+1} = n`.
-    pub shape: Vec<i64>,
+    pub shape: InlineVec<i64>,
     /// Its strides, slowest first: `s_j = g(w_j)` (a stride may be 0).
-    pub strides: Vec<i64>,
+    pub strides: InlineVec<i64>,
     /// The recorded `(t, a_t)` of `R`, increasing in `t`. `a_t` is a difference of values
     /// of `g` less earlier records, so it may leave `i64` where every stride fits: it is kept
     /// in `i128`, exactly.
-    pub recorded: Vec<(i64, i128)>,
+    pub recorded: InlineVec<(i64, i128)>,
+}
+
+/// A short list kept inline: up to two entries without a heap allocation, more on the heap.
+/// It reads as a slice (`Deref<Target = [T]>`: `len`, indexing, `iter`, `to_vec`) and compares
+/// equal to a `Vec`, an array or a slice with the same entries; `Debug` prints it as a list.
+/// The fields of [`Chain`] are of this type, so that deciding a map allocates nothing for its
+/// chains in the common case.
+///
+/// ```
+/// use layout_core::InlineVec;
+/// let v: InlineVec<i64> = [4, 2].into_iter().collect();
+/// assert_eq!(v, vec![4, 2]);
+/// assert_eq!((v.len(), v[1], v.to_vec()), (2, 2, vec![4, 2]));
+/// assert_eq!(format!("{v:?}"), "[4, 2]");
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash, Default)]
+pub struct InlineVec<T>(SmallVec<[T; 2]>);
+
+impl<T> InlineVec<T> {
+    /// An empty list.
+    #[must_use]
+    pub fn new() -> InlineVec<T> {
+        InlineVec(SmallVec::new())
+    }
+
+    /// Appends `value`.
+    pub fn push(&mut self, value: T) {
+        self.0.push(value);
+    }
+}
+
+impl<T: Copy> InlineVec<T> {
+    /// The list of one entry.
+    #[inline]
+    fn one(x: T) -> InlineVec<T> {
+        InlineVec(SmallVec::from_buf_and_len([x, x], 1))
+    }
+
+    /// A copy of `values`.
+    #[must_use]
+    pub fn from_slice(values: &[T]) -> InlineVec<T> {
+        // Inline from a buffer without `SmallVec::from_slice`'s general copy.
+        match *values {
+            [x] => InlineVec(SmallVec::from_buf_and_len([x, x], 1)),
+            [x, y] => InlineVec(SmallVec::from_buf([x, y])),
+            _ => InlineVec(SmallVec::from_slice(values)),
+        }
+    }
+}
+
+impl<T> core::ops::Deref for InlineVec<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        &self.0
+    }
+}
+
+impl<T> core::ops::DerefMut for InlineVec<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        &mut self.0
+    }
+}
+
+impl<T: core::fmt::Debug> core::fmt::Debug for InlineVec<T> {
+    /// As a list: `[1, 2]`.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_list().entries(self.0.iter()).finish()
+    }
+}
+
+impl<T> FromIterator<T> for InlineVec<T> {
+    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> InlineVec<T> {
+        InlineVec(iter.into_iter().collect())
+    }
+}
+
+impl<T> Extend<T> for InlineVec<T> {
+    fn extend<I: IntoIterator<Item = T>>(&mut self, iter: I) {
+        self.0.extend(iter);
+    }
+}
+
+impl<T> From<Vec<T>> for InlineVec<T> {
+    fn from(v: Vec<T>) -> InlineVec<T> {
+        InlineVec(SmallVec::from_vec(v))
+    }
+}
+
+impl<T> From<InlineVec<T>> for Vec<T> {
+    fn from(v: InlineVec<T>) -> Vec<T> {
+        v.0.into_vec()
+    }
+}
+
+impl<T> IntoIterator for InlineVec<T> {
+    type Item = T;
+    type IntoIter = smallvec::IntoIter<[T; 2]>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+}
+
+impl<'a, T> IntoIterator for &'a InlineVec<T> {
+    type Item = &'a T;
+    type IntoIter = core::slice::Iter<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl<T: PartialEq<U>, U> PartialEq<Vec<U>> for InlineVec<T> {
+    fn eq(&self, other: &Vec<U>) -> bool {
+        self.0[..] == other[..]
+    }
+}
+
+impl<T: PartialEq<U>, U> PartialEq<InlineVec<U>> for Vec<T> {
+    fn eq(&self, other: &InlineVec<U>) -> bool {
+        self[..] == other.0[..]
+    }
+}
+
+impl<T: PartialEq<U>, U> PartialEq<[U]> for InlineVec<T> {
+    fn eq(&self, other: &[U]) -> bool {
+        self.0[..] == *other
+    }
+}
+
+impl<T: PartialEq<U>, U> PartialEq<&[U]> for InlineVec<T> {
+    fn eq(&self, other: &&[U]) -> bool {
+        self.0[..] == **other
+    }
+}
+
+impl<T: PartialEq<U>, U, const N: usize> PartialEq<[U; N]> for InlineVec<T> {
+    fn eq(&self, other: &[U; N]) -> bool {
+        self.0[..] == other[..]
+    }
 }
 
 /// How many entries of `ρ` [`scan`] keeps at a time: a window that stays in cache.
@@ -47,7 +185,7 @@ const SCAN_WINDOW: usize = 4096;
 /// ```
 /// use layout_core::scan;
 /// let c = scan(&[0, 2, 1, 3]).unwrap();          // (2,2):(1,2)
-/// assert_eq!((c.shape, c.strides), (vec![2, 2], vec![1, 2]));
+/// assert_eq!((c.shape.to_vec(), c.strides.to_vec()), (vec![2, 2], vec![1, 2]));
 /// assert_eq!(scan(&[0, 1, 3, 2]), Err(3));      // rejected at t = 3
 /// ```
 ///
@@ -61,12 +199,7 @@ pub fn scan(g: &[i64]) -> Result<Chain, i64> {
     }
     if n == 1 {
         // g = 0 is the layout (1):0.
-        return Ok(Chain {
-            chain: vec![1],
-            shape: vec![1],
-            strides: vec![0],
-            recorded: Vec::new(),
-        });
+        return Ok(leaf_chain(1, 0));
     }
     // rho[t - start] holds ρ(t) for t in the window [start, end), in i128: a difference of
     // two i64 values minus at most 64 recorded values (a chain of divisors of n < 2^64) never
@@ -118,13 +251,14 @@ pub fn scan(g: &[i64]) -> Result<Chain, i64> {
         start = end;
     }
     // A recorded value is exact in i128 (see `rho`); the strides below are values of g.
-    let recorded: Vec<(i64, i128)> = recorded.into_iter().map(|(t, a)| (reject(t), a)).collect();
-    let mut chain = Vec::with_capacity(recorded.len().saturating_add(1));
+    let recorded: InlineVec<(i64, i128)> =
+        recorded.into_iter().map(|(t, a)| (reject(t), a)).collect();
+    let mut chain = InlineVec::new();
     chain.push(1i64);
     chain.extend(recorded.iter().map(|&(t, _)| t).filter(|&t| t != 1));
     let k = chain.len();
-    let mut shape = Vec::with_capacity(k);
-    let mut strides = Vec::with_capacity(k);
+    let mut shape = InlineVec::new();
+    let mut strides = InlineVec::new();
     let n_i64 = reject(n);
     for j in (0..k).rev() {
         let here = chain.get(j).copied().unwrap_or(1);
@@ -305,13 +439,72 @@ fn domain_leaf_sizes(map: &Map) -> Vec<i64> {
 /// let b = Annotated::new("(3,4):(1,3)".parse()?, Space::ThreadValue, Space::Logical)?;
 /// let d = decide(&compose(&a.into(), &b.into())?, false)?;
 /// let chains = d.result.unwrap();
-/// assert_eq!((chains[1].shape.clone(), chains[1].strides.clone()), (vec![2, 2], vec![2, 24]));
+/// assert_eq!((chains[1].shape.to_vec(), chains[1].strides.to_vec()), (vec![2, 2], vec![2, 24]));
 /// # Ok::<(), layout_core::Error>(())
 /// ```
 ///
 /// # Errors
 /// [`Error::DecideTooLarge`] past [`DECIDE_LIMIT`] coordinates; evaluation errors of the map.
 pub fn decide(map: &Map, by_mode: bool) -> Result<Decision, Error> {
+    // A composite of two layouts, by domain leaf: the one pass answers alone where it can
+    // (what the general path below returns first for it, see `direct` and `symbolic`).
+    if !by_mode
+        && let Map::Composite(c) = map
+        && let (Map::Layout(l), Map::Layout(r)) = (&c.left, &c.right)
+        && let Some(d) = layouts_decision(l.layout(), r.layout())
+    {
+        return Ok(d);
+    }
+    decide_general(map, by_mode)
+}
+
+/// `decide(&compose(left, right)?, by_mode)`, without building the composite where both
+/// operands are annotated layouts that [`compose`](crate::compose) accepts and the one-pass
+/// decision of their composite answers. Every other case (an error of `compose` included)
+/// builds the composite and decides it, so the checks, the errors, their order and the
+/// [`Decision`] are exactly those of `compose` and then [`decide`].
+///
+/// ```
+/// use layout_core::{compose, decide, decide_composition, Annotated, Map, Space};
+/// // CuTe's documented composition (6,2):(8,2) ∘ (4,3):(3,1), in seed order.
+/// let a: Map = Annotated::new("(2,6):(2,8)".parse()?, Space::Logical, Space::Physical)?.into();
+/// let b: Map = Annotated::new("(3,4):(1,3)".parse()?, Space::ThreadValue, Space::Logical)?.into();
+/// let d = decide_composition(&a, &b, false)?;
+/// assert_eq!(d, decide(&compose(&a, &b)?, false)?);
+/// assert_eq!(d.coordinate_shape, vec![3, 4]);
+/// // `b ∘ a`: `a` is not into logical, the error of `compose`.
+/// assert_eq!(decide_composition(&b, &a, false), Err(compose(&b, &a).unwrap_err()));
+/// # Ok::<(), layout_core::Error>(())
+/// ```
+///
+/// # Errors
+/// Those of [`compose`](crate::compose), in its order, then those of [`decide`].
+pub fn decide_composition(left: &Map, right: &Map, by_mode: bool) -> Result<Decision, Error> {
+    if !by_mode
+        && let (Map::Layout(l), Map::Layout(r)) = (left, right)
+        && crate::map::layouts_compose(l, r)
+        && let Some(d) = layouts_decision(l.layout(), r.layout())
+    {
+        return Ok(d);
+    }
+    decide(&crate::map::compose(left, right)?, by_mode)
+}
+
+/// The [`Decision`] of `left ∘ right` of two layouts by domain leaf where
+/// [`layouts_composite`] answers: the right operand's leaf sizes, constant 0, its chains.
+#[inline]
+fn layouts_decision(left: &Layout, right: &Layout) -> Option<Decision> {
+    let chains = layouts_composite(left, right)?;
+    Some(Decision {
+        coordinate_shape: right.leaves().iter().map(|m| m.size()).collect(),
+        constant: 0,
+        result: Ok(chains),
+    })
+}
+
+/// [`decide`] by its general method: the coordinates, then a direct decision
+/// ([`direct`]) where there is one, else enumeration.
+fn decide_general(map: &Map, by_mode: bool) -> Result<Decision, Error> {
     let sizes = map_coordinate_sizes(map, by_mode);
     // One chain per coordinate, or the decision is not direct.
     if !by_mode
@@ -415,6 +608,20 @@ fn symbolic(map: &Map) -> Option<Vec<Chain>> {
     let Map::Composite(c) = map else {
         return None;
     };
+    if let (Map::Layout(l), Map::Layout(r)) = (&c.left, &c.right)
+        && let Some(chains) = layouts_composite(l.layout(), r.layout())
+    {
+        return Some(chains);
+    }
+    symbolic_pieces(map)
+}
+
+/// [`symbolic`] by its general method: the operands' pieces gathered, the bounds sorted, each
+/// domain leaf's sub-modes sorted by weight ([`leaf_of_composite`]).
+fn symbolic_pieces(map: &Map) -> Option<Vec<Chain>> {
+    let Map::Composite(c) = map else {
+        return None;
+    };
     let (left, right) = (&c.left, &c.right);
     let (mut left_flat, mut left_ends) = (Flat::new(), SmallVec::new());
     grouped_leaves(left, &mut left_flat, &mut left_ends)?;
@@ -469,6 +676,210 @@ fn symbolic(map: &Map) -> Option<Vec<Chain>> {
         chains.push(leaf_of_composite(pieces, &a, &weights)?);
     }
     Some(chains)
+}
+
+/// How many modes [`layouts_composite`] keeps in its fixed buffers (each operand's, after
+/// merging); past it, [`symbolic`]'s general method answers.
+const FAST_MODES: usize = 8;
+
+/// [`symbolic`] for `left ∘ right` of two layouts, in one pass over the modes and without a
+/// heap allocation other than the result: CuTe's composition read as a decision. The left
+/// operand's modes (size-1 modes dropped, continuing modes merged: [`merged_runs`]) have the
+/// canonical weights `1 = u₀ | u₁ | … | total` (fastest first), one divisibility chain by
+/// construction; each right leaf `n:d` (`n > 1`) adds `d` and `d·n`, and the whole set must stay
+/// one chain ([`symbolic`]'s condition). Then the leaf's range of digits `[d, d·n)` is cut at the
+/// left modes' boundaries in increasing order of weight — the order [`leaf_of_composite`] sorts
+/// into — and the sub-modes are merged and recorded as it does. The same `Some` as
+/// [`symbolic_pieces`] wherever this answers; `None` (beyond the buffers, an overflow, a
+/// condition that fails) leaves the decision to it.
+fn layouts_composite(left: &Layout, right: &Layout) -> Option<Vec<Chain>> {
+    // The left modes (size, stride), fastest first, merged as `merged_runs` merges them.
+    let mut a = [(0i64, 0i64); FAST_MODES];
+    let mut na = 0usize;
+    for m in left.leaves().iter().rev() {
+        let (n, d) = (m.size(), m.value());
+        if n == 1 {
+            continue;
+        }
+        if let Some(last) = na.checked_sub(1).and_then(|i| a.get_mut(i))
+            && last.0.checked_mul(last.1) == Some(d)
+        {
+            last.0 = last.0.checked_mul(n)?;
+            continue;
+        }
+        *a.get_mut(na)? = (n, d);
+        na = na.saturating_add(1);
+    }
+    let a = a.get(..na)?;
+    // Their weights u₀ = 1, u_{k+1} = u_k·size_k; the last is the total.
+    let mut u = [1i64; FAST_MODES + 1];
+    for (k, &(n, _)) in a.iter().enumerate() {
+        let next = u.get(k)?.checked_mul(n)?;
+        *u.get_mut(k.saturating_add(1))? = next;
+    }
+    let u = u.get(..=na)?;
+    let total = *u.last()?;
+    // The right leaves' bounds d and d·n, sorted (insertion sort: a handful of entries).
+    let leaves = right.leaves();
+    let mut bounds = [0i64; 2 * FAST_MODES];
+    let mut nb = 0usize;
+    let mut right_total = 1i64;
+    for m in leaves {
+        let (n, d) = (m.size(), m.value());
+        right_total = right_total.checked_mul(n)?;
+        if n > 1 {
+            if d <= 0 {
+                return None;
+            }
+            for x in [d, d.checked_mul(n)?] {
+                *bounds.get_mut(nb)? = x;
+                let mut i = nb;
+                while let Some(j) = i.checked_sub(1)
+                    && bounds.get(j).is_some_and(|&y| y > x)
+                {
+                    bounds.swap(j, i);
+                    i = j;
+                }
+                nb = nb.saturating_add(1);
+            }
+        }
+    }
+    if right_total != total {
+        return None;
+    }
+    // The union of both sorted lists, every entry dividing the next larger one.
+    let divides = |lo: i64, hi: i64| {
+        if lo > 0 && lo & lo.wrapping_sub(1) == 0 {
+            hi & lo.wrapping_sub(1) == 0
+        } else {
+            hi.checked_rem(lo) == Some(0)
+        }
+    };
+    let (mut i, mut j, mut before) = (0usize, 0usize, 1i64);
+    loop {
+        let x = match (u.get(i), bounds.get(..nb).and_then(|b| b.get(j))) {
+            (Some(&p), Some(&q)) if p <= q => {
+                i = i.saturating_add(1);
+                p
+            }
+            (_, Some(&q)) => {
+                j = j.saturating_add(1);
+                q
+            }
+            (Some(&p), None) => {
+                i = i.saturating_add(1);
+                p
+            }
+            (None, None) => break,
+        };
+        if x != before {
+            if !divides(before, x) {
+                return None;
+            }
+            before = x;
+        }
+    }
+    let mut chains = Vec::with_capacity(leaves.len());
+    for m in leaves {
+        let (n, d) = (m.size(), m.value());
+        if n == 1 {
+            chains.push(leaf_chain(1, 0));
+            continue;
+        }
+        let end = d.checked_mul(n)?;
+        // The coarsest modes (weight, size, stride), fastest first: the leaf's digits
+        // `[d, d·n)` cut at the left modes' boundaries, modes below and above it skipped. The
+        // quotients are those of `leaf_of_composite`, taken without a division where they are
+        // known: a whole left mode (`size`), the whole leaf (`n`), a cut at a mode's start (`e`).
+        let mut modes = [(0i64, 0i64, 0i64); FAST_MODES];
+        let mut nm = 0usize;
+        let mut next = 1i64;
+        for (&(size, e), &w) in a.iter().zip(u) {
+            let top = w.checked_mul(size)?;
+            if top <= d {
+                continue;
+            }
+            if w >= end {
+                break;
+            }
+            let (lo, hi) = (d.max(w), end.min(top));
+            // The weight `lo/d` must be `next`; a cut `lo` that is not `next·d` declines.
+            if lo != d && next.checked_mul(d) != Some(lo) {
+                return None;
+            }
+            let weight = next;
+            let sub = if lo == w && hi == top {
+                size
+            } else if lo == d && hi == end {
+                n
+            } else {
+                quotient(hi, lo)?
+            };
+            let stride = if lo == w {
+                e
+            } else {
+                e.checked_mul(quotient(lo, w)?)?
+            };
+            next = weight.checked_mul(sub)?;
+            if let Some(last) = nm.checked_sub(1).and_then(|k| modes.get_mut(k))
+                && i128::from(last.1).checked_mul(i128::from(last.2)) == Some(i128::from(stride))
+            {
+                last.1 = last.1.checked_mul(sub)?;
+            } else {
+                *modes.get_mut(nm)? = (weight, sub, stride);
+                nm = nm.saturating_add(1);
+            }
+        }
+        if next != n {
+            return None;
+        }
+        let modes = modes.get(..nm)?;
+        let mut recorded = InlineVec::new();
+        let mut prev: Option<(i64, i64)> = None;
+        for &(w, size, stride) in modes {
+            let at = match prev {
+                None => i128::from(stride),
+                Some((m, s)) => {
+                    i128::from(stride).checked_sub(i128::from(m).checked_mul(i128::from(s))?)?
+                }
+            };
+            if at != 0 {
+                recorded.push((w, at));
+            }
+            prev = Some((size, stride));
+        }
+        let (chain, shape, strides) = match *modes {
+            [(w, m, s)] => (InlineVec::one(w), InlineVec::one(m), InlineVec::one(s)),
+            [(w0, m0, s0), (w1, m1, s1)] => (
+                InlineVec(SmallVec::from_buf([w0, w1])),
+                InlineVec(SmallVec::from_buf([m1, m0])),
+                InlineVec(SmallVec::from_buf([s1, s0])),
+            ),
+            _ => (
+                modes.iter().map(|m| m.0).collect(),
+                modes.iter().rev().map(|m| m.1).collect(),
+                modes.iter().rev().map(|m| m.2).collect(),
+            ),
+        };
+        chains.push(Chain {
+            chain,
+            shape,
+            strides,
+            recorded,
+        });
+    }
+    Some(chains)
+}
+
+/// `a / b` (truncated) for `a ≥ 0`, `b > 0`, a shift where `b` is a power of two; `None` for
+/// `b = 0`.
+#[inline]
+fn quotient(a: i64, b: i64) -> Option<i64> {
+    if b > 0 && b & b.wrapping_sub(1) == 0 && a >= 0 {
+        a.checked_shr(b.trailing_zeros())
+    } else {
+        a.checked_div(b)
+    }
 }
 
 /// The chain of one domain leaf of `left ∘ right` under [`symbolic`]'s condition, read off the
@@ -531,7 +942,7 @@ fn leaf_of_composite(pieces: &[(i64, i64)], left: &[(i64, i64)], weights: &[i64]
     if next != n {
         return None;
     }
-    let mut recorded = Vec::with_capacity(modes.len());
+    let mut recorded = InlineVec::new();
     let mut before: Option<(i64, i64)> = None;
     for &(w, size, stride) in &modes {
         let a = match before {
@@ -556,15 +967,16 @@ fn leaf_of_composite(pieces: &[(i64, i64)], left: &[(i64, i64)], weights: &[i64]
 /// The chain of one leaf `n:d` of a layout, `g(t) = t·d` (what [`scan`] returns for it).
 fn leaf_chain(n: i64, d: i64) -> Chain {
     let (shape, strides) = if n == 1 { (1, 0) } else { (n, d) };
+    let recorded = if n > 1 && d != 0 {
+        InlineVec::one((1, i128::from(d)))
+    } else {
+        InlineVec::new()
+    };
     Chain {
-        chain: vec![1],
-        shape: vec![shape],
-        strides: vec![strides],
-        recorded: if n > 1 && d != 0 {
-            vec![(1, i128::from(d))]
-        } else {
-            Vec::new()
-        },
+        chain: InlineVec::one(1),
+        shape: InlineVec::one(shape),
+        strides: InlineVec::one(strides),
+        recorded,
     }
 }
 
@@ -883,6 +1295,213 @@ mod tests {
         assert!(merged > 20, "only {merged} decisions merged pieces");
     }
 
+    /// The one-pass decision of two layouts ([`layouts_composite`]) against the general method
+    /// ([`symbolic_pieces`]) and against a brute force written here: every value of
+    /// `left(right(i))` from the two layouts' own sizes and strides, then the scan per
+    /// coordinate. Left operands: padded, permuted, nested, broadcast and size-1 modes, and
+    /// ranks past the fixed buffers; right operands: dense bijections of every factor order,
+    /// with size-1 modes.
+    /// Wherever the one pass answers, all three agree; wherever it declines, the general method
+    /// declines too unless an operand has more modes than the buffers hold.
+    #[test]
+    fn one_pass_composition_equals_the_general_method_and_enumeration() {
+        use alloc::string::{String, ToString};
+        use proptest::prelude::*;
+        use proptest::test_runner::{Config, TestRunner};
+        let mut runner = TestRunner::new(Config {
+            cases: 1500,
+            ..Config::default()
+        });
+        let answered = core::cell::Cell::new(0usize);
+        let declined = core::cell::Cell::new(0usize);
+        let past_buffers = core::cell::Cell::new(0usize);
+        let split = core::cell::Cell::new(0usize);
+        let sizes = prop::sample::select(vec![1i64, 2, 2, 2, 2, 3, 4, 6, 8]);
+        let left = (
+            prop::collection::vec((sizes, 0i64..4), 1..12),
+            0u8..4,
+            any::<u64>(),
+        );
+        runner
+            .run(&(left, any::<u64>()), |((modes, form, seed), b_seed)| {
+                let mut rng = seed;
+                let mut next = |m: u64| {
+                    rng = rng
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    (rng >> 33) % m
+                };
+                let k = modes.len();
+                let shape: Vec<i64> = modes.iter().map(|m| m.0).collect();
+                // Small enough to enumerate.
+                let n: i64 = shape.iter().product();
+                if n > 4096 {
+                    return Ok(());
+                }
+                // Strides: the running products in a random order of the modes, each with a
+                // padding of 0..3 (form 0), or that times a random factor of 1..3 (form 1),
+                // or arbitrary small strides (form 2), or with broadcast modes (form 3).
+                let mut order: Vec<usize> = (0..k).collect();
+                for i in (1..k).rev() {
+                    order.swap(i, usize::try_from(next(i as u64 + 1)).expect("small"));
+                }
+                let mut strides = vec![0i64; k];
+                let mut w = 1i64;
+                for &i in &order {
+                    strides[i] = match form {
+                        2 => i64::try_from(next(40)).expect("small") + 1,
+                        3 if next(3) == 0 => 0,
+                        _ => w,
+                    };
+                    w = w * shape[i] + modes[i].1 * i64::from(form == 0);
+                    if form == 1 {
+                        w *= i64::try_from(next(3)).expect("small") + 1;
+                    }
+                }
+                let join = |v: &[String]| v.join(",");
+                let st = |d: i64| {
+                    if d == 0 {
+                        "_".to_string()
+                    } else {
+                        d.to_string()
+                    }
+                };
+                let s_text: Vec<String> = shape.iter().map(i64::to_string).collect();
+                let d_text: Vec<String> = strides.iter().map(|&d| st(d)).collect();
+                // Nest the first two modes when there are three or more.
+                let text = if k >= 3 && next(2) == 0 {
+                    alloc::format!(
+                        "(({},{}),{}):(({},{}),{})",
+                        s_text[0],
+                        s_text[1],
+                        join(&s_text[2..]),
+                        d_text[0],
+                        d_text[1],
+                        join(&d_text[2..])
+                    )
+                } else {
+                    alloc::format!("({}):({})", join(&s_text), join(&d_text))
+                };
+                let Ok(l) = text.parse::<Layout>() else {
+                    return Ok(());
+                };
+                let Ok(a) = Annotated::new(l, Space::Logical, Space::Physical) else {
+                    return Ok(());
+                };
+                // The right operand: a dense bijection of the same size, its factors grouped
+                // and ordered at random.
+                let mut rng = b_seed;
+                let mut next = |m: u64| {
+                    rng = rng
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    (rng >> 33) % m
+                };
+                let mut factors = Vec::new();
+                let mut rest = n;
+                for p in [2i64, 3] {
+                    while rest % p == 0 {
+                        factors.push(p);
+                        rest /= p;
+                    }
+                }
+                let mut b_sizes: Vec<i64> = Vec::new();
+                for f in factors {
+                    match b_sizes.last_mut() {
+                        Some(last) if next(4) == 0 => *last *= f,
+                        _ => b_sizes.push(f),
+                    }
+                    if next(8) == 0 {
+                        b_sizes.push(1);
+                    }
+                }
+                if b_sizes.is_empty() {
+                    b_sizes.push(1);
+                }
+                let mut perm: Vec<usize> = (0..b_sizes.len()).collect();
+                for i in (1..perm.len()).rev() {
+                    perm.swap(i, usize::try_from(next(i as u64 + 1)).expect("small"));
+                }
+                let mut b_strides = vec![0i64; b_sizes.len()];
+                let mut w = 1i64;
+                for &i in &perm {
+                    b_strides[i] = w;
+                    w *= b_sizes[i];
+                }
+                let bs: Vec<String> = b_sizes.iter().map(i64::to_string).collect();
+                let bd: Vec<String> = b_strides.iter().map(i64::to_string).collect();
+                let b_text = alloc::format!("({}):({})", join(&bs), join(&bd));
+                let b = annotated(&b_text, Space::ThreadValue, Space::Logical);
+                let map = compose(&a.clone().into(), &b).expect("sizes");
+                let Map::Composite(c) = &map else {
+                    panic!("a composite");
+                };
+                let (Map::Layout(la), Map::Layout(lb)) = (&c.left, &c.right) else {
+                    panic!("two layouts");
+                };
+                // The brute force: each value from the sizes and strides above.
+                let eval = |sizes: &[i64], strides: &[i64], mut i: i64| {
+                    let mut v = 0i64;
+                    for (&m, &d) in sizes.iter().zip(strides).rev() {
+                        v += (i % m) * d;
+                        i /= m;
+                    }
+                    v
+                };
+                let values: Vec<i64> = (0..n)
+                    .map(|i| eval(&shape, &strides, eval(&b_sizes, &b_strides, i)))
+                    .collect();
+                let brute = decide_values(&b_sizes, &values);
+                // The lean path of `decide` and the borrowed entry point against the general
+                // method of `decide` and against the brute force, whichever path answers.
+                let lean = decide(&map, false).expect("decided");
+                prop_assert_eq!(
+                    &Ok(lean.clone()),
+                    &decide_general(&map, false),
+                    "{} o {}",
+                    text,
+                    b_text
+                );
+                let borrowed = decide_composition(&a.clone().into(), &b, false);
+                prop_assert_eq!(&Ok(lean.clone()), &borrowed, "{} o {}", text, b_text);
+                prop_assert_eq!(&lean.coordinate_shape, &b_sizes, "{} o {}", text, b_text);
+                prop_assert_eq!(lean.constant, 0);
+                prop_assert_eq!(&lean.result, &brute, "{} o {}", text, b_text);
+                let fast = layouts_composite(la.layout(), lb.layout());
+                let general = symbolic_pieces(&map);
+                match fast {
+                    Some(chains) => {
+                        answered.set(answered.get() + 1);
+                        if chains.iter().any(|c| c.shape.len() > 1) {
+                            split.set(split.get() + 1);
+                        }
+                        prop_assert_eq!(Some(chains.clone()), general, "{} o {}", text, b_text);
+                        prop_assert_eq!(Ok(chains), brute, "{} o {}", text, b_text);
+                    }
+                    None => {
+                        declined.set(declined.get() + 1);
+                        let many = |v: &[i64]| v.iter().filter(|&&m| m > 1).count() > FAST_MODES;
+                        if many(&shape) || many(&b_sizes) {
+                            past_buffers.set(past_buffers.get() + 1);
+                        } else {
+                            prop_assert_eq!(general, None, "{} o {}", text, b_text);
+                        }
+                    }
+                }
+                Ok(())
+            })
+            .expect("the one pass agrees with the general method and the brute force");
+        let (answered, declined, past) = (answered.get(), declined.get(), past_buffers.get());
+        assert!(answered > 300, "only {answered} answered in one pass");
+        assert!(declined > 200, "only {declined} declined");
+        assert!(past > 20, "only {past} past the buffers");
+        assert!(
+            split.get() > 100,
+            "only {} leaves cut by the left modes",
+            split.get()
+        );
+    }
+
     /// The number of pieces that `symbolic` gives a composite's domain leaves.
     fn grouped_pieces(map: &Map) -> usize {
         let (mut flat, mut ends) = (Flat::new(), SmallVec::new());
@@ -954,7 +1573,7 @@ mod tests {
                     let mut b_sizes: Vec<i64> = Vec::new();
                     for f in factors {
                         match b_sizes.last_mut() {
-                            Some(last) if next(2) == 0 => *last *= f,
+                            Some(last) if next(4) == 0 => *last *= f,
                             _ => b_sizes.push(f),
                         }
                     }

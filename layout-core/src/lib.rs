@@ -155,7 +155,10 @@ pub use alias::{
     ALIAS_BITSET_RANGE_LIMIT, ALIAS_ENUMERATION_LIMIT, ALIAS_SORT_LIMIT, check_alias_free,
     fast_alias_test, is_alias_free,
 };
-pub use decide::{Chain, DECIDE_LIMIT, Decision, NotLayout, decide, decide_values, scan};
+pub use decide::{
+    Chain, DECIDE_LIMIT, Decision, InlineVec, NotLayout, decide, decide_composition, decide_values,
+    scan,
+};
 pub use dense::{check_dense_bijection, is_dense_bijection};
 pub use emit::{
     Emitted, IntType, Program, ProgramForm, Sum, Term, Var, emit, layout_form, written,

@@ -928,23 +928,31 @@ pub fn compose(left: &Map, right: &Map) -> Result<Map, Error> {
     // The common case, two annotated layouts that compose: every check of the general path
     // below passes, read in one look at the two operands' parts. Any other case, and every
     // error, takes the general path, so that the errors and their order are its own.
-    if let (Map::Layout(l), Map::Layout(r)) = (left, right) {
-        let (lp, rp) = (&*l.0, &*r.0);
-        if rp.codomain == Space::Logical
-            && lp.domain == Space::Logical
-            && lp.layout.size() == rp.layout.size()
-            && match (&lp.domain_tile, &rp.codomain_tile) {
-                (Some(a), Some(b)) => a == b,
-                _ => true,
-            }
-        {
-            return Ok(Map::Composite(Arc::new(Composite {
-                left: Map::Layout(Annotated(Arc::clone(&l.0))),
-                right: Map::Layout(Annotated(Arc::clone(&r.0))),
-            })));
-        }
+    if let (Map::Layout(l), Map::Layout(r)) = (left, right)
+        && layouts_compose(l, r)
+    {
+        return Ok(Map::Composite(Arc::new(Composite {
+            left: Map::Layout(Annotated(Arc::clone(&l.0))),
+            right: Map::Layout(Annotated(Arc::clone(&r.0))),
+        })));
     }
     compose_general(left, right)
+}
+
+/// Whether every check of [`compose`] passes for `left ∘ right` of two annotated layouts, read
+/// in one look at their parts: `right` into logical, `left` from logical, equal sizes, equal
+/// tile shapes where both carry one. `false` says only that the general path must look (it
+/// gives the error, or the composite).
+#[inline(always)]
+pub(crate) fn layouts_compose(l: &Annotated, r: &Annotated) -> bool {
+    let (lp, rp) = (&*l.0, &*r.0);
+    rp.codomain == Space::Logical
+        && lp.domain == Space::Logical
+        && lp.layout.size() == rp.layout.size()
+        && match (&lp.domain_tile, &rp.codomain_tile) {
+            (Some(a), Some(b)) => a == b,
+            _ => true,
+        }
 }
 
 /// [`compose`] for any operands: its checks in their documented order, then the composite.
@@ -1080,6 +1088,72 @@ mod tests {
             _ => None,
         };
         other.unwrap_or(m)
+    }
+
+    /// `decide_composition` gives what `compose` and then `decide` give — the error of
+    /// `compose`, or the decision, by leaf and by mode — for operands of every form,
+    /// annotation, size and tile; its one-pass case (two annotated layouts that compose) is
+    /// reached, and so are `compose`'s errors for two layouts.
+    #[test]
+    fn borrowed_decision_is_compose_then_decide() {
+        use crate::{decide, decide_composition};
+        use proptest::prelude::*;
+        use proptest::test_runner::{Config, TestRunner};
+        let mut runner = TestRunner::new(Config {
+            cases: 1000,
+            ..Config::default()
+        });
+        let side = (
+            (0usize..3, prop::sample::select(vec![1i64, 2, -1])),
+            (0usize..PAIRS.len(), (0usize..4, 0usize..4)),
+            prop::sample::select(vec![0usize, 0, 0, 1, 2, 3]),
+        );
+        let sizes = prop::collection::vec(prop::sample::select(vec![1i64, 2, 3, 4, 6]), 1..4);
+        let (lean, errors) = (core::cell::Cell::new(0), core::cell::Cell::new(0));
+        runner
+            .run(
+                &(
+                    sizes,
+                    any::<bool>(),
+                    0usize..4,
+                    side.clone(),
+                    side,
+                    any::<bool>(),
+                ),
+                |(sizes, reversed, grow, (lr, lp, lf), (rr, rp, rf), by_mode)| {
+                    let mut left_sizes = sizes.clone();
+                    let mut right_sizes = sizes;
+                    if reversed {
+                        right_sizes.reverse();
+                    }
+                    match grow {
+                        1 => right_sizes.push(2),
+                        2 => left_sizes.push(3),
+                        _ => {}
+                    }
+                    let left = operand(&left_sizes, lr.0, lr.1, lp.0, lp.1, lf);
+                    let right = operand(&right_sizes, rr.0, rr.1, rp.0, rp.1, rf);
+                    let borrowed = decide_composition(&left, &right, by_mode);
+                    let built = compose(&left, &right).and_then(|m| decide(&m, by_mode));
+                    prop_assert_eq!(&borrowed, &built);
+                    if let (Map::Layout(_), Map::Layout(_)) = (&left, &right) {
+                        let count = match (&borrowed, by_mode) {
+                            (Ok(_), false) => &lean,
+                            (Err(_), _) => &errors,
+                            _ => return Ok(()),
+                        };
+                        count.set(count.get() + 1);
+                    }
+                    Ok(())
+                },
+            )
+            .expect("agrees");
+        assert!(
+            lean.get() > 30 && errors.get() > 50,
+            "{} {}",
+            lean.get(),
+            errors.get()
+        );
     }
 
     /// `compose`'s common case (two annotated layouts) gives what the general path gives, the

@@ -446,7 +446,7 @@ fn a_composite_past_the_decide_limit_is_decided_alike() {
     let chains = d.result.expect("a layout");
     let got: Vec<(Vec<i64>, Vec<i64>)> = chains
         .iter()
-        .map(|ch| (ch.shape.clone(), ch.strides.clone()))
+        .map(|ch| (ch.shape.to_vec(), ch.strides.to_vec()))
         .collect();
     assert_eq!(
         got,

@@ -317,7 +317,7 @@ proptest! {
         let chains = chains.unwrap();
         for (c, &(n, d)) in chains.iter().zip(&f.modes) {
             let d = if n > 1 { d.unwrap_or(0) } else { 0 };
-            prop_assert_eq!((&c.chain, &c.shape, &c.strides), (&vec![1], &vec![n], &vec![d]));
+            prop_assert_eq!((&c.chain.to_vec(), &c.shape.to_vec(), &c.strides.to_vec()), (&vec![1], &vec![n], &vec![d]));
         }
         rebuilds(&sizes, &chains, &values)?;
         // As a logical -> physical map, where the layout is alias-free.
@@ -373,7 +373,7 @@ proptest! {
         let oracle = ChainOracle::new(n as usize);
         let verdict = oracle.check(&g);
         prop_assert!(verdict.minimal_in_all());
-        prop_assert_eq!(verdict.minimal(), Some(&c.chain));
+        prop_assert_eq!(verdict.minimal(), Some(&c.chain.to_vec()));
         prop_assert_eq!(&c.strides, &oracle.strides(&c.chain, &g));
         prop_assert_eq!(&c.shape, &oracle.shape(&c.chain));
     }
@@ -399,7 +399,7 @@ proptest! {
         match scan(&g) {
             Ok(c) => {
                 prop_assert_eq!(
-                    Ok(c.recorded.clone()),
+                    Ok(c.recorded.to_vec()),
                     expected.map(|r| r.into_iter().map(|(t, a)| (t, i128::from(a))).collect::<Vec<_>>())
                 );
                 for (t, &x) in g.iter().enumerate() {
@@ -472,7 +472,7 @@ fn composites_from_a_fixed_seed_reach_every_verdict() {
                 (Ok(chains), Ok(exp)) => {
                     let got: Vec<ChainStrides> = chains
                         .iter()
-                        .map(|c| (c.chain.clone(), c.strides.clone()))
+                        .map(|c| (c.chain.to_vec(), c.strides.to_vec()))
                         .collect();
                     assert_eq!(&got, exp);
                     "layout"

@@ -30,10 +30,10 @@ fn scan_cases() {
         match scan(&g) {
             Ok(chain) => {
                 assert!(flag(&c["accept"]), "g = {g:?}: accepted, the case rejects");
-                assert_eq!(Some(chain.chain.clone()), ints(&c["chain"]), "g = {g:?}");
-                assert_eq!(Some(chain.shape.clone()), ints(&c["shape"]), "g = {g:?}");
+                assert_eq!(Some(chain.chain.to_vec()), ints(&c["chain"]), "g = {g:?}");
+                assert_eq!(Some(chain.shape.to_vec()), ints(&c["shape"]), "g = {g:?}");
                 assert_eq!(
-                    Some(chain.strides.clone()),
+                    Some(chain.strides.to_vec()),
                     ints(&c["strides"]),
                     "g = {g:?}"
                 );
@@ -48,7 +48,11 @@ fn scan_cases() {
                         "g = {g:?}, a_{t}"
                     );
                 }
-                assert_eq!(verdict.minimal(), Some(&chain.chain), "g = {g:?}: oracle");
+                assert_eq!(
+                    verdict.minimal(),
+                    Some(&chain.chain.to_vec()),
+                    "g = {g:?}: oracle"
+                );
             }
             Err(t) => {
                 assert!(
@@ -72,8 +76,8 @@ fn check_piece(what: &str, chain: &Chain, shape: &Value, strides: &Value) {
                 chain.chain.len() > 1,
                 "{what}: a split is expected, got {chain:?}"
             );
-            assert_eq!(Some(chain.shape.clone()), ints(shape), "{what}");
-            assert_eq!(Some(chain.strides.clone()), ints(strides), "{what}");
+            assert_eq!(Some(chain.shape.to_vec()), ints(shape), "{what}");
+            assert_eq!(Some(chain.strides.to_vec()), ints(strides), "{what}");
         }
         _ => {
             assert_eq!(chain.chain, vec![1], "{what}: one piece is expected");
@@ -143,7 +147,7 @@ fn decide_cases() {
                 assert_eq!(chains.len(), expected_chains.len(), "{what}");
                 for (i, chain) in chains.iter().enumerate() {
                     let w = format!("{what}, coordinate {i}");
-                    assert_eq!(Some(chain.chain.clone()), ints(&expected_chains[i]), "{w}");
+                    assert_eq!(Some(chain.chain.to_vec()), ints(&expected_chains[i]), "{w}");
                     check_piece(&w, chain, &shapes[i], &strides[i]);
                 }
                 let split = chains.iter().filter(|ch| ch.chain.len() > 1).count() as i64;
@@ -253,7 +257,11 @@ fn tv_partition_128x128_composite() {
         .collect();
     for ((chain, n), s) in chains.iter().zip(&leaves).zip(&strides) {
         assert_eq!(
-            (&chain.chain, &chain.shape, &chain.strides),
+            (
+                &chain.chain.to_vec(),
+                &chain.shape.to_vec(),
+                &chain.strides.to_vec()
+            ),
             (&vec![1], &vec![*n], &vec![*s])
         );
     }
@@ -268,7 +276,7 @@ fn tv_partition_128x128_composite() {
         let g: Vec<i64> = (0..n).map(|t| offsets[(t * w) as usize]).collect();
         let oracle = ChainOracle::new(n as usize);
         let verdict = oracle.check(&g);
-        assert_eq!(verdict.minimal(), Some(&chain.chain), "mode {i}");
+        assert_eq!(verdict.minimal(), Some(&chain.chain.to_vec()), "mode {i}");
         assert_eq!(chain.strides, oracle.strides(&chain.chain, &g), "mode {i}");
     }
 }

@@ -169,10 +169,10 @@ fn every_listed_accepted_function_is_accepted_with_its_chain() {
             .accepted
             .get(&g)
             .unwrap_or_else(|| panic!("g = {g:?} is not among the accepted"));
-        assert_eq!(Some(found.chain.clone()), ints(&c["chain"]), "g = {g:?}");
-        assert_eq!(Some(found.shape.clone()), ints(&c["shape"]), "g = {g:?}");
+        assert_eq!(Some(found.chain.to_vec()), ints(&c["chain"]), "g = {g:?}");
+        assert_eq!(Some(found.shape.to_vec()), ints(&c["shape"]), "g = {g:?}");
         assert_eq!(
-            Some(found.strides.clone()),
+            Some(found.strides.to_vec()),
             ints(&c["strides"]),
             "g = {g:?}"
         );
