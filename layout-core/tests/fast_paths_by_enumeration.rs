@@ -137,7 +137,11 @@ fn divided(leaves: &[(i64, Stride)], tile: &[i64]) -> Result<String, &'static st
             (format!("({})", s.join(",")), format!("({})", d.join(",")))
         }
     };
-    let tiles: Vec<(i64, Stride)> = leaves.iter().zip(tile).map(|(&(_, d), &k)| (k, d)).collect();
+    let tiles: Vec<(i64, Stride)> = leaves
+        .iter()
+        .zip(tile)
+        .map(|(&(_, d), &k)| (k, d))
+        .collect();
     let (ts, td) = group(&tiles);
     let (rs, rd) = group(&rest);
     Ok(format!("(tile:{ts},rest:{rs}):({td},{rd})"))
@@ -194,7 +198,10 @@ fn flat_divide_is_the_law() {
         if !fits(&leaves) {
             continue;
         }
-        let tile: Vec<i64> = leaves.iter().map(|&(n, _)| tile_entry(&mut rng, n)).collect();
+        let tile: Vec<i64> = leaves
+            .iter()
+            .map(|&(n, _)| tile_entry(&mut rng, n))
+            .collect();
         let want = divided(&leaves, &tile);
         for form in 0..3 {
             let text = flat_text(&leaves, form);
@@ -261,13 +268,13 @@ fn flat_divide_is_the_law() {
         }
         // A tile of the wrong rank.
         for wrong in [tile[..m - 1].to_vec(), [tile.clone(), vec![1]].concat()] {
-            assert!(matches!(
-                divide(&l, &wrong),
-                Err(Error::TileRank { .. })
-            ));
+            assert!(matches!(divide(&l, &wrong), Err(Error::TileRank { .. })));
         }
     }
-    assert!(ok > 3000 && errs > 800 && enumerated > 500, "{ok} {errs} {enumerated}");
+    assert!(
+        ok > 3000 && errs > 800 && enumerated > 500,
+        "{ok} {errs} {enumerated}"
+    );
 }
 
 /// The table of `left ∘ right` by the right operand's leaves, computed here from the sizes
@@ -278,9 +285,7 @@ fn composite_table(left: &[(i64, Stride)], right: &[(i64, Stride)]) -> Option<Ve
     (0..size)
         .map(|i| {
             let r = offset(right, i);
-            (0..left_size)
-                .contains(&r)
-                .then(|| offset(left, r))
+            (0..left_size).contains(&r).then(|| offset(left, r))
         })
         .collect()
 }
@@ -344,7 +349,10 @@ fn theorem_1(sizes: &[i64], f: &[i128]) -> Result<Chains, NotLayout> {
         for q in (0..chain.len()).rev() {
             let next = chain.get(q + 1).copied().unwrap_or(n64);
             shape.push(next / chain[q]);
-            let at = g.get(usize::try_from(chain[q]).unwrap()).copied().unwrap_or(0);
+            let at = g
+                .get(usize::try_from(chain[q]).unwrap())
+                .copied()
+                .unwrap_or(0);
             strides.push(i64::try_from(at).unwrap());
         }
         // The chain's layout reproduces g, and no entry of the chain can be dropped.
@@ -404,6 +412,18 @@ fn right_leaves(rng: &mut Rng, total: i64) -> Vec<(i64, Stride)> {
         .zip(&strides)
         .map(|(&n, &d)| (n, Stride::Int(d)))
         .collect();
+    // A size-1 leaf's stride is any stride.
+    for leaf in &mut leaves {
+        if leaf.0 == 1 && rng.below(2) == 0 {
+            leaf.1 = rng.pick(&[
+                Stride::Int(i64::MIN),
+                Stride::Int(i64::MAX),
+                Stride::Int(-5),
+                Stride::Int(0),
+                Stride::Broadcast,
+            ]);
+        }
+    }
     if rng.below(5) == 0 {
         let i = rng.below(m);
         leaves[i].1 = match rng.below(5) {
@@ -537,7 +557,13 @@ fn composite_decision_is_theorem_1_on_the_table() {
 #[test]
 fn composition_decision_errors_are_composes() {
     let spaces = [Space::Logical, Space::ThreadValue, Space::Physical];
-    let layouts = ["(4,2):(1,4)", "(2,4):(4,1)", "(8):(1)", "(2,2):(1,2)", "4:_"];
+    let layouts = [
+        "(4,2):(1,4)",
+        "(2,4):(4,1)",
+        "(8):(1)",
+        "(2,2):(1,2)",
+        "4:_",
+    ];
     let tiles = [None, Some(vec![2, 4]), Some(vec![4, 2]), Some(vec![8])];
     let mut compared = 0usize;
     for lt in layouts {
@@ -560,7 +586,9 @@ fn composition_decision_errors_are_composes() {
                     let Ok(b) = Annotated::new(rt.parse().unwrap(), rd, rc) else {
                         continue;
                     };
-                    let on = |s: Space, t: usize| (s == Space::Logical).then(|| tiles[t].clone()).flatten();
+                    let on = |s: Space, t: usize| {
+                        (s == Space::Logical).then(|| tiles[t].clone()).flatten()
+                    };
                     let (Ok(a), Ok(b)) = (
                         a.with_tiles(on(ld, lt_tile), None),
                         b.with_tiles(None, on(rc, rt_tile)),
