@@ -9,7 +9,7 @@ use std::hash::{Hash, Hasher};
 
 use layout_core::{
     Annotated, Error, Layout, Map, NotLayout, Space, Stride, Tree, compose, decide,
-    decide_composition, divide,
+    decide_composition, divide, inverse,
 };
 
 /// A small deterministic generator (xorshift64*).
@@ -610,4 +610,159 @@ fn composition_decision_errors_are_composes() {
         }
     }
     assert!(compared > 1000, "{compared}");
+}
+
+/// Leaves grouped into a random nesting: flat, pairs, or one tuple holding the rest.
+fn nested_of(leaves: &[(i64, Stride)], how: usize) -> (Tree<i64>, Tree<Stride>) {
+    let leaf = |&(n, d): &(i64, Stride)| (Tree::Leaf(n), Tree::Leaf(d));
+    let tuple = |v: Vec<(Tree<i64>, Tree<Stride>)>| {
+        let (s, d): (Vec<_>, Vec<_>) = v.into_iter().unzip();
+        (Tree::Tuple(s), Tree::Tuple(d))
+    };
+    match how {
+        0 if leaves.len() == 1 => leaf(&leaves[0]),
+        1 => tuple(
+            leaves
+                .chunks(2)
+                .map(|c| tuple(c.iter().map(leaf).collect()))
+                .collect(),
+        ),
+        2 if leaves.len() > 1 => tuple(vec![
+            leaf(&leaves[0]),
+            tuple(leaves[1..].iter().map(leaf).collect()),
+        ]),
+        _ => tuple(leaves.iter().map(leaf).collect()),
+    }
+}
+
+/// A layout keeps each leaf as written, at the extremes (strides `i64::MIN`/`MAX`, `_`, sizes
+/// near overflow, nestings): it is built exactly when its size and offsets fit (an error
+/// otherwise, never a wrap), reads back its trees and modes, evaluates as the leaves say
+/// (computed here in `i128`) at the ends and inside, refuses indices outside, knows its span
+/// and whether it broadcasts, and reads back from its text, equal, with an equal hash, and
+/// from CuTe's text.
+#[test]
+fn leaves_at_the_extremes_are_kept() {
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let (mut built, mut refused) = (0usize, 0usize);
+    for round in 0..20000 {
+        let leaves = extreme_leaves(&mut rng, 1 + round % 6);
+        let (s, d) = nested_of(&leaves, rng.below(4));
+        let l = match Layout::new(s.clone(), d.clone()) {
+            Ok(l) => l,
+            Err(e) => {
+                let zero = leaves.iter().any(|&(n, d)| n > 1 && d == Stride::Int(0));
+                assert!(!fits(&leaves), "{s:?}:{d:?}: {e:?}");
+                assert!(
+                    zero || matches!(e, Error::Overflow { .. }),
+                    "{s:?}:{d:?}: {e:?}"
+                );
+                refused += 1;
+                continue;
+            }
+        };
+        assert!(fits(&leaves), "{l}");
+        built += 1;
+        // The trees as given, a tuple of one entry read as that entry.
+        fn unwrap(t: &Tree<i64>) -> Tree<i64> {
+            match t {
+                Tree::Tuple(v) if v.len() == 1 => unwrap(&v[0]),
+                Tree::Tuple(v) => Tree::Tuple(v.iter().map(unwrap).collect()),
+                Tree::Leaf(n) => Tree::Leaf(*n),
+            }
+        }
+        assert_eq!(unwrap(l.shape()), unwrap(&s), "{l}");
+        let strides: Vec<Stride> = d.leaves().into_iter().copied().collect();
+        assert_eq!(
+            l.stride().leaves().into_iter().copied().collect::<Vec<_>>(),
+            strides
+        );
+        let modes: Vec<(i64, Stride)> = l.modes().iter().map(|m| (m.size, m.stride)).collect();
+        assert_eq!(modes, leaves, "{l}");
+        let size: i128 = leaves.iter().map(|&(n, _)| i128::from(n)).product();
+        assert_eq!(i128::from(l.size()), size);
+        let (mut lo, mut hi) = (0i128, 0i128);
+        for &(n, d) in &leaves {
+            let reach = i128::from(n - 1) * value(d);
+            *(if reach < 0 { &mut lo } else { &mut hi }) += reach;
+        }
+        assert_eq!(
+            l.span(),
+            (i64::try_from(lo).unwrap(), i64::try_from(hi).unwrap()),
+            "{l}"
+        );
+        assert_eq!(
+            l.is_broadcast(),
+            leaves.iter().any(|&(n, d)| n > 1 && d == Stride::Broadcast)
+        );
+        let sample = rng.next() as i128 % size;
+        for i in [0, 1, size / 2, size - 2, size - 1, sample] {
+            if (0..size).contains(&i) {
+                let i64_i = i64::try_from(i).unwrap();
+                assert_eq!(
+                    i128::from(l.eval_index(i64_i).unwrap()),
+                    offset(&leaves, i),
+                    "{l} at {i}"
+                );
+            }
+        }
+        for i in [-1, l.size(), i64::MIN, i64::MAX] {
+            if i < 0 || i >= l.size() {
+                assert!(l.eval_index(i).is_err(), "{l} at {i}");
+            }
+        }
+        let back: Layout = l
+            .to_string()
+            .parse()
+            .unwrap_or_else(|e| panic!("{l}: {e:?}"));
+        assert_eq!(back, l);
+        assert_eq!(hash(&back), hash(&l));
+        // CuTe writes `_` as 0: a size-1 broadcast reads back as the stride 0, nothing else
+        // changes.
+        let cute = Layout::from_cute(&l.to_cute().to_string()).unwrap();
+        let want: Vec<(i64, Stride)> = leaves
+            .iter()
+            .map(|&(n, d)| match (n, d) {
+                (1, Stride::Broadcast) => (1, Stride::Int(0)),
+                m => m,
+            })
+            .collect();
+        let got: Vec<(i64, Stride)> = cute.modes().iter().map(|m| (m.size, m.stride)).collect();
+        assert_eq!(got, want, "{}", l.to_cute());
+        assert_eq!(unwrap(cute.shape()), unwrap(&s), "{}", l.to_cute());
+    }
+    assert!(built > 4000 && refused > 2000, "{built} {refused}");
+}
+
+/// `inverse` of a bijection onto `[0, n)` (a random factorization, compact in a random order,
+/// size-1 leaves of any stride among them, nested or not) undoes it at every index.
+#[test]
+fn inverse_undoes_a_bijection() {
+    let mut rng = Rng(0x0123_4567_89AB_CDEF);
+    let totals = [1i64, 2, 6, 8, 12, 24, 36, 64, 96, 144];
+    let mut inverted = 0usize;
+    for _ in 0..2000 {
+        let total = rng.pick(&totals);
+        let leaves = right_leaves(&mut rng, total);
+        // Only the spoils that keep a bijection: a size-1 leaf's stride.
+        let dense = leaves
+            .iter()
+            .all(|&(n, d)| n == 1 || matches!(d, Stride::Int(v) if v > 0));
+        let table: Vec<i128> = (0..i128::from(total)).map(|i| offset(&leaves, i)).collect();
+        let mut seen = table.clone();
+        seen.sort_unstable();
+        if !dense || seen != (0..i128::from(total)).collect::<Vec<_>>() {
+            continue;
+        }
+        let (s, d) = nested_of(&leaves, rng.below(4));
+        let l = Layout::new(s, d).unwrap();
+        let inv = inverse(&l).unwrap_or_else(|e| panic!("{l}: {e:?}"));
+        assert_eq!(inv.size(), total, "{l} ↦ {inv}");
+        for (i, &v) in table.iter().enumerate() {
+            let back = inv.eval_index(i64::try_from(v).unwrap()).unwrap();
+            assert_eq!(back, i64::try_from(i).unwrap(), "{l} ↦ {inv} at {i}");
+        }
+        inverted += 1;
+    }
+    assert!(inverted > 1000, "{inverted}");
 }
