@@ -4,6 +4,15 @@
 //! negative, `_`, size-1 modes, sizes near overflow), names, nested profiles that look flat,
 //! tiles that do not divide, one to six leaves.
 
+// Test code is exempt from the checked-arithmetic lints of the workspace: an overflow or a
+// failed cast in a test panics, which fails the test.
+#![allow(
+    clippy::arithmetic_side_effects,
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
+
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 

@@ -533,13 +533,14 @@ mod scan_against_syn {
         let trees: Vec<TokenTree> = tokens.clone().into_iter().collect();
         let mut out = vec![tokens];
         for i in 0..trees.len() {
-            for j in i + 1..=trees.len().min(i + 3) {
-                let mut v: Vec<TokenTree> = trees[..i].to_vec();
-                v.push(TokenTree::Group(Group::new(
-                    Delimiter::None,
-                    trees[i..j].iter().cloned().collect(),
-                )));
-                v.extend(trees[j..].iter().cloned());
+            for len in 1..=3 {
+                let wrapped: TokenStream = trees.iter().skip(i).take(len).cloned().collect();
+                if trees.len().saturating_sub(i) < len {
+                    break;
+                }
+                let mut v: Vec<TokenTree> = trees.iter().take(i).cloned().collect();
+                v.push(TokenTree::Group(Group::new(Delimiter::None, wrapped)));
+                v.extend(trees.iter().skip(i.saturating_add(len)).cloned());
                 out.push(v.into_iter().collect());
             }
         }
@@ -689,7 +690,7 @@ mod scan_against_syn {
                     continue;
                 }
                 if let Some(got) = at_a_glance(&tokens) {
-                    scanned += 1;
+                    scanned = scanned.saturating_add(1);
                     assert_eq!(reading(&Ok(got)), want, "{text} as {tokens:?}");
                 }
             }
