@@ -18,7 +18,7 @@ use std::hash::{Hash, Hasher};
 
 use layout_core::{
     Annotated, Error, Layout, Map, NotLayout, Space, Stride, Tree, compose, decide,
-    decide_composition, divide, inverse,
+    decide_composition, divide, divide_modes, inverse,
 };
 
 /// A small deterministic generator (xorshift64*).
@@ -216,6 +216,26 @@ fn flat_divide_is_the_law() {
             let text = flat_text(&leaves, form);
             let l: Layout = text.parse().unwrap_or_else(|e| panic!("{text}: {e:?}"));
             let got = divide(&l, &tile);
+            // `divide_modes`: the same errors; `L` regrouped, the same offset at every flat
+            // index, each mode keeping its name.
+            match (&got, divide_modes(&l, &tile)) {
+                (Err(a), Err(b)) => assert_eq!(a, &b, "{text} / {tile:?}"),
+                (Ok(_), Ok(dm)) => {
+                    assert_eq!((dm.size(), dm.span()), (l.size(), l.span()), "{text}");
+                    assert_eq!(dm.names(), l.names(), "{text} / {tile:?}");
+                    if l.size() <= 4096 {
+                        for i in 0..l.size() {
+                            let at = dm.eval_index(i).unwrap();
+                            assert_eq!(
+                                i128::from(at),
+                                offset(&leaves, i128::from(i)),
+                                "{text} at {i}"
+                            );
+                        }
+                    }
+                }
+                (a, b) => panic!("{text} / {tile:?}: divide {a:?}, divide_modes {b:?}"),
+            }
             match (&want, &got) {
                 (Err(w), Err(e)) => {
                     let same = match *w {
