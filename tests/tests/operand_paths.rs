@@ -201,10 +201,10 @@ macro_rules! item_of_path {
 
 /// Items naming an operand through a forwarded path, in every path form.
 pub mod forwarded {
-    item_of_path!(AP = crate::a::P);
+    item_of_path!(AP = super::a::P);
     item_of_path!(BP = super::b::P);
-    item_of_path!(CP = crate::c::P);
-    item_of_path!(DQ = self::super::d::Q);
+    item_of_path!(CP = self::super::c::P);
+    item_of_path!(DQ = super::d::Q);
 }
 
 /// An item whose right-hand side is a forwarded path is the operand it names, as when the
