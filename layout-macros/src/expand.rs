@@ -1803,3 +1803,32 @@ mod witness_tests {
         );
     }
 }
+
+#[cfg(test)]
+mod definition_rules_tests {
+    use super::*;
+
+    /// The rules made tree by tree are token for token (spacing included) those that `quote!`
+    /// writes from their text, for declarations of every kind of tree.
+    #[test]
+    fn rules_are_quotes() {
+        for decl in [
+            "",
+            "(4,8):(32,1), logical -> physical",
+            "cute (4):(1), logical -> physical, index = i32",
+            "{ $x } [a] 'a \"s\" 1.5 ::x => $ # !",
+        ] {
+            let decl: TokenStream = decl.parse().unwrap();
+            let want = quote! {
+                {
+                    ({ $($cb:tt)* } { $($key:tt)* } { $($pre:tt)* } $($rest:tt)*) => {
+                        $($cb)*! { $($pre)* [$($key)* = #decl] $($rest)* }
+                    };
+                }
+            };
+            let got = definition_rules(&decl);
+            assert_eq!(got.to_string(), want.to_string());
+            assert_eq!(format!("{got:?}"), format!("{want:?}"));
+        }
+    }
+}

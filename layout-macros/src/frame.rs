@@ -267,13 +267,15 @@ fn is_keyword(name: &str) -> bool {
 /// Whether an item's right-hand side is an algebra expression (definitions, an operation, or
 /// a path alone) rather than a declaration.
 pub fn is_algebra(tokens: &TokenStream) -> bool {
-    // A path is identifiers and `::`: a literal or a group (every declaration has one) rules
-    // it out without `syn`.
+    // A path is identifiers and `::`: a literal or a delimited group (every declaration has
+    // one) rules it out without `syn`. A group without delimiters (`$p:path` forwarded by
+    // `macro_rules!`) is one that `syn` sees through: it is left to `syn`.
     let plain_path = || {
         tokens.clone().into_iter().all(|t| match t {
             TokenTree::Ident(_) => true,
             TokenTree::Punct(p) => p.as_char() == ':',
-            _ => false,
+            TokenTree::Group(g) => g.delimiter() == Delimiter::None,
+            TokenTree::Literal(_) => false,
         })
     };
     algebra_at_a_glance(tokens)
@@ -465,5 +467,277 @@ mod tests {
         let vis = Group::new(Delimiter::None, quote::quote!(pub));
         let tokens = quote::quote!(#vis const A = (4):(1), logical -> physical;);
         assert!(at_a_glance(&tokens).is_none());
+    }
+}
+
+/// Adversarial inputs for the scan of plain items and for [`is_algebra`], against the reading
+/// by `syn` alone (what the frame did before the scan): the same form, the same items, the same
+/// errors, whatever the spelling, the grouping or the forwarding through `macro_rules!`.
+#[cfg(test)]
+mod scan_against_syn {
+    use super::*;
+    use proc_macro2::Group;
+
+    /// The reading by `syn` alone, as the frame read every input before the scan.
+    fn by_syn(rest: &TokenStream) -> syn::Result<Input> {
+        if algebra_at_a_glance(rest) {
+            return Ok(Input::Algebra);
+        }
+        input.parse2(rest.clone())
+    }
+
+    /// Whether `tokens` is an algebra expression, read by `syn` alone.
+    fn is_algebra_by_syn(tokens: &TokenStream) -> bool {
+        algebra_at_a_glance(tokens)
+            || (|s: ParseStream| {
+                s.call(syn::Path::parse_mod_style)?;
+                Ok(())
+            })
+            .parse2(tokens.clone())
+            .is_ok()
+    }
+
+    /// An input's reading as text: its form, its items (attributes, visibility, name, tokens)
+    /// and its error's message.
+    fn reading(r: &syn::Result<Input>) -> String {
+        let err = |e: &syn::Error| format!("error {e}");
+        match r {
+            Err(e) => err(e),
+            Ok(Input::Expr) => "expr".into(),
+            Ok(Input::Algebra) => "algebra".into(),
+            Ok(Input::Items(items, e)) => {
+                let items: Vec<String> = items
+                    .iter()
+                    .map(|it| {
+                        let attrs: Vec<String> = it.attrs.iter().map(|a| a.to_string()).collect();
+                        let vis = &it.vis;
+                        format!(
+                            "{attrs:?} [{}] {} = [{}];",
+                            quote::quote!(#vis),
+                            it.name,
+                            it.tokens,
+                        )
+                    })
+                    .collect();
+                format!("items {items:?} {:?}", e.as_ref().map(err))
+            }
+        }
+    }
+
+    /// Each text, as written and with each of its token trees in turn wrapped in a group
+    /// without delimiters (what `macro_rules!` forwards for `$x:expr`, `$p:path`, `$v:vis`…).
+    fn variants(text: &str) -> Vec<TokenStream> {
+        let Ok(tokens) = text.parse::<TokenStream>() else {
+            return Vec::new();
+        };
+        let trees: Vec<TokenTree> = tokens.clone().into_iter().collect();
+        let mut out = vec![tokens];
+        for i in 0..trees.len() {
+            for len in 1..=3 {
+                let wrapped: TokenStream = trees.iter().skip(i).take(len).cloned().collect();
+                if trees.len().saturating_sub(i) < len {
+                    break;
+                }
+                let mut v: Vec<TokenTree> = trees.iter().take(i).cloned().collect();
+                v.push(TokenTree::Group(Group::new(Delimiter::None, wrapped)));
+                v.extend(trees.iter().skip(i.saturating_add(len)).cloned());
+                out.push(v.into_iter().collect());
+            }
+        }
+        out
+    }
+
+    const INPUTS: &[&str] = &[
+        "",
+        ";",
+        "(4,8):(32,1), logical -> physical",
+        "(4,8)",
+        "(4, 8) : (1, 4)",
+        "cute (4,8):(1,4), logical -> physical",
+        "cute(4,8):(1,4), logical -> physical",
+        "r#cute (4,8):(1,4), logical -> physical",
+        "cute",
+        "cute [4]",
+        "cute {4}",
+        "{4}:{1}",
+        "[4]:[1]",
+        "4:1",
+        "\"(4):(1)\"",
+        "SMEM",
+        "r#SMEM",
+        "crate::m::SMEM",
+        "::m::SMEM",
+        "self::SMEM",
+        "compose(A, B)",
+        "compose (A, B)",
+        "r#compose(A, B)",
+        "foo(A, B)",
+        "const A = (4):(1), logical -> physical;",
+        "const A = (4):(1), logical -> physical",
+        "const A = (4):(1), logical -> physical;;",
+        "const A = (4):(1), logical -> physical; const B = A;",
+        "const A = (4):(1), logical -> physical; const B = compose(A, A);",
+        "const A = (4):(1), logical -> physical; const B = crate::A;",
+        "const A = (4):(1), logical -> physical; B",
+        "const A = (4):(1); static B = (4):(1);",
+        "const A = ;",
+        "const A = ; ;",
+        "const A;",
+        "const A: T = (4):(1);",
+        "const A == (4):(1);",
+        "const A =; const B = (2):(1);",
+        "const a = (4):(1);",
+        "const é = (4):(1);",
+        "const Ä = (4):(1);",
+        "const r#type = (4):(1);",
+        "const r#A = (4):(1);",
+        "const r#const = (4):(1);",
+        "r#const A = (4):(1);",
+        "r#pub const A = (4):(1);",
+        "const type = (4):(1);",
+        "const _ = (4):(1);",
+        "const Self = (4):(1);",
+        "const self = (4):(1);",
+        "const union = (4):(1);",
+        "const default = (4):(1);",
+        "const auto = (4):(1);",
+        "const try = (4):(1);",
+        "const gen = (4):(1);",
+        "const async = (4):(1);",
+        "const dyn = (4):(1);",
+        "const macro_rules = (4):(1);",
+        "pub const A = (4):(1);",
+        "pub pub const A = (4):(1);",
+        "pub crate const A = (4):(1);",
+        "crate const A = (4):(1);",
+        "pub(crate) const A = (4):(1);",
+        "pub (crate) const A = (4):(1);",
+        "pub(self) const A = (4):(1);",
+        "pub(super) const A = (4):(1);",
+        "pub(in crate::m) const A = (4):(1);",
+        "pub(in self) const A = (4):(1);",
+        "pub(A) const A = (4):(1);",
+        "pub(A, B) const A = (4):(1);",
+        "pub(crate) const A = (4):(1); pub const B = (2):(1);",
+        "pub const A = (4):(1); pub(crate) const B = (2):(1);",
+        "#[doc = \"x\"] const A = (4):(1);",
+        "/// A layout.\nconst A = (4):(1);",
+        "/** A layout. */ const A = (4):(1);",
+        "//! Inner.\nconst A = (4):(1);",
+        "/*! Inner. */ const A = (4):(1);",
+        "// A comment.\nconst A = (4):(1); // After.",
+        "/* A */ const /* B */ A /* C */ = /* D */ (4):(1) /* E */;",
+        "#[cfg(test)] #[allow(dead_code)] pub const A = (4):(1);",
+        "#[] const A = (4):(1);",
+        "#[1] const A = (4):(1);",
+        "#[a::b(c)] const A = (4):(1);",
+        "#![allow(x)] const A = (4):(1);",
+        "# [doc = \"x\"] const A = (4):(1);",
+        "#(doc) const A = (4):(1);",
+        "#{doc} const A = (4):(1);",
+        "# const A = (4):(1);",
+        "#",
+        "#[doc]",
+        "#[doc] const",
+        "#[doc] pub",
+        "pub",
+        "pub const",
+        "pub const A",
+        "pub const A =",
+        "const",
+        "const A",
+        "const A =",
+        "const A = (4):(1); #[doc]",
+        "! const A = (4):(1);",
+        "const = (4):(1);",
+        "const A (4):(1);",
+        "const 1 = (4):(1);",
+        "const A = [;];",
+        "const A = (;);",
+        "const A = {;};",
+        "const A = (4):(1), logical -> physical, index = i32;",
+        "const A = cute (4):(1), logical -> physical;",
+        "const A = 'a;",
+        "const A = \"x;\";",
+        "const A = b';';",
+        "static A = (4):(1);",
+        "pub static A = (4):(1);",
+        "type A = (4):(1);",
+        "fn A = (4):(1);",
+        "let A = (4):(1);",
+        "const fn A = (4):(1);",
+        "unsafe const A = (4):(1);",
+        "'a const A = (4):(1);",
+        "1 const A = (4):(1);",
+        "= (4):(1);",
+        "[A = (4):(1), logical -> physical] compose(A, A)",
+        "[A = (4):(1)]",
+        "()",
+        "() ()",
+        "(4):(1) ;",
+    ];
+
+    /// The scan gives exactly `syn`'s reading where it reads an input, for every input above
+    /// and every grouping of up to three of its trees without delimiters; whatever it leaves to
+    /// `syn` is read as before by construction. Nothing panics.
+    #[test]
+    fn every_reading_is_syns() {
+        let mut scanned = 0usize;
+        for text in INPUTS {
+            for tokens in variants(text) {
+                let want = reading(&by_syn(&tokens));
+                if algebra_at_a_glance(&tokens) {
+                    continue;
+                }
+                if let Some(got) = at_a_glance(&tokens) {
+                    scanned = scanned.saturating_add(1);
+                    assert_eq!(reading(&Ok(got)), want, "{text} as {tokens:?}");
+                }
+            }
+        }
+        assert!(scanned > 30, "{scanned}");
+    }
+
+    /// An item's right-hand side is an algebra expression exactly when `syn` reads it as one:
+    /// paths alone (plain, global, `crate::`, raw), forwarded whole or in part through groups
+    /// without delimiters (`$p:path`, `$e:expr`), and everything else, declarations included.
+    #[test]
+    fn algebra_right_hand_sides_are_syns() {
+        let sides = [
+            "A",
+            "r#A",
+            "r#type",
+            "type",
+            "crate::A",
+            "::A",
+            "self::m::A",
+            "super::A",
+            "a::b::c::D",
+            "A::",
+            "A::<B>",
+            "A:B",
+            "A :: B",
+            "A::B::",
+            "compose(A, B)",
+            "compose(A, B) extra",
+            "[B = A] B",
+            "(4):(1)",
+            "(4):(1), logical -> physical",
+            "cute (4):(1), logical -> physical",
+            "4",
+            "",
+            "A B",
+            "'a",
+            "é",
+        ];
+        for text in sides {
+            for tokens in variants(text) {
+                assert_eq!(
+                    is_algebra(&tokens),
+                    is_algebra_by_syn(&tokens),
+                    "{text} as {tokens:?}"
+                );
+            }
+        }
     }
 }

@@ -189,6 +189,38 @@ fn cfg_alternatives_resolve_to_the_compiled_definition() {
     );
 }
 
+/// Declares an item whose right-hand side is a path handed in by `macro_rules!` (`$p:path`,
+/// which reaches `layout!` as a group without delimiters).
+macro_rules! item_of_path {
+    ($name:ident = $p:path) => {
+        layout_typed::layout! {
+            pub const $name = $p;
+        }
+    };
+}
+
+/// Items naming an operand through a forwarded path, in every path form.
+pub mod forwarded {
+    item_of_path!(AP = super::a::P);
+    item_of_path!(BP = super::b::P);
+    item_of_path!(CP = self::super::c::P);
+    item_of_path!(DQ = super::d::Q);
+}
+
+/// An item whose right-hand side is a forwarded path is the operand it names, as when the
+/// path is written in place.
+#[test]
+fn an_item_of_a_forwarded_path_is_its_operand() {
+    assert_eq!(values(forwarded::AP), a_p());
+    assert_eq!(values(forwarded::BP), b_p());
+    assert_eq!(values(forwarded::CP), b_p());
+    assert_eq!(values(forwarded::DQ), b_p());
+    assert_eq!(
+        values(layout!(compose(forwarded::AP, forwarded::BP))),
+        a_after_b()
+    );
+}
+
 /// Hands an operand to `layout!` as a `macro_rules!` fragment of each kind.
 macro_rules! operand_alone {
     (path $p:path) => {

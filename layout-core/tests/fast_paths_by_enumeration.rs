@@ -1,0 +1,797 @@
+//! `divide` of flat layouts and the decision of a composite of two layouts, against brute
+//! force written here: every offset enumerated from the sizes and strides as given, in `i128`,
+//! and Theorem 1 run on the enumerated table. Extremes of the leaf (strides `i64::MIN`/`MAX`,
+//! negative, `_`, size-1 modes, sizes near overflow), names, nested profiles that look flat,
+//! tiles that do not divide, one to six leaves.
+
+// Test code is exempt from the checked-arithmetic lints of the workspace: an overflow or a
+// failed cast in a test panics, which fails the test.
+#![allow(
+    clippy::arithmetic_side_effects,
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
+
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+
+use layout_core::{
+    Annotated, Error, Layout, Map, NotLayout, Space, Stride, Tree, compose, decide,
+    decide_composition, divide, divide_modes, inverse,
+};
+
+/// A small deterministic generator (xorshift64*).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        usize::try_from(self.next() % n as u64).unwrap()
+    }
+    fn pick<T: Copy>(&mut self, v: &[T]) -> T {
+        v[self.below(v.len())]
+    }
+}
+
+/// A stride as text.
+fn stride_text(d: Stride) -> String {
+    match d {
+        Stride::Broadcast => "_".into(),
+        Stride::Int(v) => v.to_string(),
+    }
+}
+
+/// The value of a stride: 0 for `_`.
+fn value(d: Stride) -> i128 {
+    match d {
+        Stride::Broadcast => 0,
+        Stride::Int(v) => i128::from(v),
+    }
+}
+
+/// Whether leaves (size, stride) make a layout: no stride 0 but `_` on a mode of size > 1,
+/// the size and both ends of the offsets fit.
+fn fits(leaves: &[(i64, Stride)]) -> bool {
+    if leaves.iter().any(|&(n, d)| n > 1 && d == Stride::Int(0)) {
+        return false;
+    }
+    let (mut size, mut lo, mut hi) = (1i128, 0i128, 0i128);
+    for &(n, d) in leaves {
+        size = size.saturating_mul(i128::from(n));
+        let reach = i128::from(n - 1) * value(d);
+        if reach >= 0 {
+            hi = hi.saturating_add(reach);
+        } else {
+            lo = lo.saturating_add(reach);
+        }
+    }
+    let r = i128::from(i64::MIN)..=i128::from(i64::MAX);
+    r.contains(&size) && r.contains(&lo) && r.contains(&hi)
+}
+
+/// The offset at flat index `i` of leaves (size, stride), the last leaf fastest, in `i128`.
+fn offset(leaves: &[(i64, Stride)], mut i: i128) -> i128 {
+    let mut acc = 0;
+    for &(n, d) in leaves.iter().rev() {
+        let n = i128::from(n);
+        acc += (i % n) * value(d);
+        i /= n;
+    }
+    acc
+}
+
+fn hash(l: &Layout) -> u64 {
+    let mut h = DefaultHasher::new();
+    l.hash(&mut h);
+    h.finish()
+}
+
+/// The flat layout of `leaves`, written as text in one of its flat spellings: a bare leaf
+/// (one leaf), a tuple, a tuple with names.
+fn flat_text(leaves: &[(i64, Stride)], form: usize) -> String {
+    let sizes: Vec<String> = leaves
+        .iter()
+        .enumerate()
+        .map(|(i, (n, _))| match form {
+            2 => format!("m{i}:{n}"),
+            _ => n.to_string(),
+        })
+        .collect();
+    let strides: Vec<String> = leaves.iter().map(|&(_, d)| stride_text(d)).collect();
+    if form == 0 && leaves.len() == 1 {
+        format!("{}:{}", leaves[0].0, strides[0])
+    } else {
+        format!("({}):({})", sizes.join(","), strides.join(","))
+    }
+}
+
+/// The same leaves, each top-level mode a tuple of one leaf (a profile that is not flat).
+fn nested_text(leaves: &[(i64, Stride)]) -> String {
+    let s: Vec<String> = leaves.iter().map(|(n, _)| format!("({n})")).collect();
+    let d: Vec<String> = leaves
+        .iter()
+        .map(|&(_, d)| format!("({})", stride_text(d)))
+        .collect();
+    format!("({}):({})", s.join(","), d.join(","))
+}
+
+/// `divide(L, tile)` of a flat layout as the law says, written out: the error, or the text of
+/// `(tile:(k…),rest:(n/k…)):((d…),(k·d…))` (each group the leaf itself for one mode); the
+/// errors mode by mode, the first mode's first.
+fn divided(leaves: &[(i64, Stride)], tile: &[i64]) -> Result<String, &'static str> {
+    // Mode by mode, the first mode's error.
+    let mut rest = Vec::new();
+    for (&(n, d), &k) in leaves.iter().zip(tile) {
+        if k < 1 || n % k != 0 {
+            return Err("NotDivisible");
+        }
+        let d = match d {
+            Stride::Broadcast => Stride::Broadcast,
+            Stride::Int(v) => Stride::Int(v.checked_mul(k).ok_or("Overflow")?),
+        };
+        rest.push((n / k, d));
+    }
+    let group = |p: &[(i64, Stride)]| -> (String, String) {
+        let s: Vec<String> = p.iter().map(|(n, _)| n.to_string()).collect();
+        let d: Vec<String> = p.iter().map(|&(_, d)| stride_text(d)).collect();
+        if p.len() == 1 {
+            (s[0].clone(), d[0].clone())
+        } else {
+            (format!("({})", s.join(",")), format!("({})", d.join(",")))
+        }
+    };
+    let tiles: Vec<(i64, Stride)> = leaves
+        .iter()
+        .zip(tile)
+        .map(|(&(_, d), &k)| (k, d))
+        .collect();
+    let (ts, td) = group(&tiles);
+    let (rs, rd) = group(&rest);
+    Ok(format!("(tile:{ts},rest:{rs}):({td},{rd})"))
+}
+
+/// Leaves at the extremes: strides `i64::MIN`/`MAX`, negative, `_`, 0, sizes near overflow.
+fn extreme_leaves(rng: &mut Rng, m: usize) -> Vec<(i64, Stride)> {
+    let sizes = [1i64, 1, 2, 3, 4, 6, 8, 12, 1 << 31, 1 << 62, i64::MAX];
+    let strides = [
+        Stride::Int(i64::MIN),
+        Stride::Int(i64::MIN + 1),
+        Stride::Int(i64::MIN / 2),
+        Stride::Int(-7),
+        Stride::Int(-1),
+        Stride::Int(0),
+        Stride::Int(1),
+        Stride::Int(2),
+        Stride::Int(5),
+        Stride::Int(1 << 40),
+        Stride::Int(i64::MAX / 3),
+        Stride::Int(i64::MAX),
+        Stride::Broadcast,
+        Stride::Broadcast,
+    ];
+    (0..m)
+        .map(|_| (rng.pick(&sizes), rng.pick(&strides)))
+        .collect()
+}
+
+/// A tile entry for a mode of size `n`: a divisor (1, `n`, a small one) or not.
+fn tile_entry(rng: &mut Rng, n: i64) -> i64 {
+    let small: Vec<i64> = (1..=12).filter(|k| n % k == 0).collect();
+    match rng.below(8) {
+        0 => n,
+        1 => 1,
+        2 => rng.pick(&[0, -1, -2, i64::MIN, n.saturating_add(1), 5, 7]),
+        3 if n > 2 && n % 2 == 0 => n / 2,
+        _ => rng.pick(&small),
+    }
+}
+
+/// `divide` of flat layouts of 1 to 6 leaves in each flat spelling, at the extremes, agrees
+/// with the law written out: the result's text, its trees, its every offset (enumerated when
+/// small, in `i128` from the operand's sizes and strides), its size and span; it reads back
+/// from its text, equal and with an equal hash; the errors are the law's. The nested spelling
+/// of the same leaves (each mode a tuple of one leaf) gives the same result.
+#[test]
+fn flat_divide_is_the_law() {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let (mut ok, mut errs, mut enumerated) = (0usize, 0usize, 0usize);
+    for round in 0..6000 {
+        let m = 1 + round % 6;
+        let leaves = extreme_leaves(&mut rng, m);
+        if !fits(&leaves) {
+            continue;
+        }
+        let tile: Vec<i64> = leaves
+            .iter()
+            .map(|&(n, _)| tile_entry(&mut rng, n))
+            .collect();
+        let want = divided(&leaves, &tile);
+        for form in 0..3 {
+            let text = flat_text(&leaves, form);
+            let l: Layout = text.parse().unwrap_or_else(|e| panic!("{text}: {e:?}"));
+            let got = divide(&l, &tile);
+            // `divide_modes`: the same errors; `L` regrouped, the same offset at every flat
+            // index, each mode keeping its name.
+            match (&got, divide_modes(&l, &tile)) {
+                (Err(a), Err(b)) => assert_eq!(a, &b, "{text} / {tile:?}"),
+                (Ok(_), Ok(dm)) => {
+                    assert_eq!((dm.size(), dm.span()), (l.size(), l.span()), "{text}");
+                    assert_eq!(dm.names(), l.names(), "{text} / {tile:?}");
+                    if l.size() <= 4096 {
+                        for i in 0..l.size() {
+                            let at = dm.eval_index(i).unwrap();
+                            assert_eq!(
+                                i128::from(at),
+                                offset(&leaves, i128::from(i)),
+                                "{text} at {i}"
+                            );
+                        }
+                    }
+                }
+                (a, b) => panic!("{text} / {tile:?}: divide {a:?}, divide_modes {b:?}"),
+            }
+            match (&want, &got) {
+                (Err(w), Err(e)) => {
+                    let same = match *w {
+                        "NotDivisible" => matches!(e, Error::NotDivisible { .. }),
+                        _ => matches!(e, Error::Overflow { .. }),
+                    };
+                    assert!(same, "{text} / {tile:?}: {w} wanted, got {e:?}");
+                    errs += 1;
+                }
+                (Ok(w), Ok(d)) => {
+                    assert_eq!(&d.to_string(), w, "{text} / {tile:?}");
+                    let back: Layout = w.parse().unwrap();
+                    assert_eq!(&back, d, "{text} / {tile:?}");
+                    assert_eq!(hash(&back), hash(d), "{text} / {tile:?}");
+                    assert_eq!(d.shape(), back.shape());
+                    assert_eq!(d.stride(), back.stride());
+                    assert_eq!(d.size(), l.size());
+                    assert_eq!(d.span(), l.span(), "{text} / {tile:?}");
+                    // Every offset: (t, r) ↦ L(t_i + k_i·r_i), tile slowest.
+                    let size = i128::from(l.size());
+                    if size <= 4096 {
+                        enumerated += 1;
+                        let rest: Vec<(i64, Stride)> = leaves
+                            .iter()
+                            .zip(&tile)
+                            .map(|(&(n, _), &k)| (n / k, Stride::Int(0)))
+                            .collect();
+                        let rest_size: i128 = rest.iter().map(|&(n, _)| i128::from(n)).product();
+                        for i in 0..size {
+                            let (mut t, mut r) = (i / rest_size, i % rest_size);
+                            let mut coord = vec![0i128; m];
+                            for j in (0..m).rev() {
+                                let (k, q) = (i128::from(tile[j]), i128::from(rest[j].0));
+                                coord[j] = t % k + k * (r % q);
+                                t /= k;
+                                r /= q;
+                            }
+                            let mut flat = 0i128;
+                            for (j, c) in coord.iter().enumerate() {
+                                flat = flat * i128::from(leaves[j].0) + c;
+                            }
+                            let want = offset(&leaves, flat);
+                            let got = d.eval_index(i64::try_from(i).unwrap()).unwrap();
+                            assert_eq!(i128::from(got), want, "{text} / {tile:?} at {i}");
+                        }
+                    }
+                    ok += 1;
+                }
+                _ => panic!("{text} / {tile:?}: {want:?} wanted, got {got:?}"),
+            }
+        }
+        // Each mode a tuple of one leaf: the general path, the same result.
+        let text = nested_text(&leaves);
+        let l: Layout = text.parse().unwrap();
+        match (&want, divide(&l, &tile)) {
+            (Ok(w), Ok(d)) => assert_eq!(&d.to_string(), w, "{text} / {tile:?}"),
+            (Err(_), Err(_)) => {}
+            (w, got) => panic!("{text} / {tile:?}: {w:?} wanted, got {got:?}"),
+        }
+        // A tile of the wrong rank.
+        for wrong in [tile[..m - 1].to_vec(), [tile.clone(), vec![1]].concat()] {
+            assert!(matches!(divide(&l, &wrong), Err(Error::TileRank { .. })));
+        }
+    }
+    assert!(
+        ok > 3000 && errs > 800 && enumerated > 500,
+        "{ok} {errs} {enumerated}"
+    );
+}
+
+/// The table of `left ∘ right` by the right operand's leaves, computed here from the sizes
+/// and strides: `None` where a right offset leaves `[0, size(left))`.
+fn composite_table(left: &[(i64, Stride)], right: &[(i64, Stride)]) -> Option<Vec<i128>> {
+    let size: i128 = right.iter().map(|&(n, _)| i128::from(n)).product();
+    let left_size: i128 = left.iter().map(|&(n, _)| i128::from(n)).product();
+    (0..size)
+        .map(|i| {
+            let r = offset(right, i);
+            (0..left_size).contains(&r).then(|| offset(left, r))
+        })
+        .collect()
+}
+
+/// Theorem 1 on a table over `sizes` (last fastest), written from the spec: separability at
+/// the first coordinate (flat order) where it fails, then the scan of each coordinate with
+/// every subtraction made at once. Per coordinate: (chain, shape, strides, recorded).
+type Chains = Vec<(Vec<i64>, Vec<i64>, Vec<i64>, Vec<(i64, i128)>)>;
+
+fn theorem_1(sizes: &[i64], f: &[i128]) -> Result<Chains, NotLayout> {
+    let k = sizes.len();
+    let mut weights = vec![1i128; k];
+    for j in (0..k.saturating_sub(1)).rev() {
+        weights[j] = weights[j + 1] * i128::from(sizes[j + 1]);
+    }
+    for (i, &v) in f.iter().enumerate() {
+        let i = i128::try_from(i).unwrap();
+        let coord: Vec<i128> = (0..k)
+            .map(|j| (i / weights[j]) % i128::from(sizes[j]))
+            .collect();
+        let sum: i128 = (0..k)
+            .map(|j| f[usize::try_from(coord[j] * weights[j]).unwrap()])
+            .sum();
+        if sum != v {
+            return Err(NotLayout::Separability {
+                witness: coord.iter().map(|&c| i64::try_from(c).unwrap()).collect(),
+            });
+        }
+    }
+    let mut out = Vec::new();
+    for j in 0..k {
+        let n = usize::try_from(sizes[j]).unwrap();
+        let g: Vec<i128> = (0..n)
+            .map(|x| f[usize::try_from(i128::try_from(x).unwrap() * weights[j]).unwrap()])
+            .collect();
+        let mut rho: Vec<i128> = (0..n)
+            .map(|t| if t == 0 { 0 } else { g[t] - g[t - 1] })
+            .collect();
+        let (mut w_last, mut recorded) = (1usize, Vec::new());
+        for t in 1..n {
+            let a = rho[t];
+            if a == 0 {
+                continue;
+            }
+            if n % t != 0 || t % w_last != 0 {
+                return Err(NotLayout::Scan {
+                    coordinate: j,
+                    t: i64::try_from(t).unwrap(),
+                });
+            }
+            recorded.push((i64::try_from(t).unwrap(), a));
+            w_last = t;
+            for r in rho.iter_mut().skip(t).step_by(t) {
+                *r -= a;
+            }
+        }
+        let mut chain = vec![1i64];
+        chain.extend(recorded.iter().map(|&(t, _)| t).filter(|&t| t != 1));
+        let n64 = i64::try_from(n).unwrap();
+        let (mut shape, mut strides) = (Vec::new(), Vec::new());
+        for q in (0..chain.len()).rev() {
+            let next = chain.get(q + 1).copied().unwrap_or(n64);
+            shape.push(next / chain[q]);
+            let at = g
+                .get(usize::try_from(chain[q]).unwrap())
+                .copied()
+                .unwrap_or(0);
+            strides.push(i64::try_from(at).unwrap());
+        }
+        // The chain's layout reproduces g, and no entry of the chain can be dropped.
+        let rebuilt = |chain: &[i64]| -> bool {
+            (0..n).all(|x| {
+                let mut acc = 0i128;
+                for (q, &w) in chain.iter().enumerate() {
+                    let next = chain.get(q + 1).copied().unwrap_or(n64);
+                    let digit = (i64::try_from(x).unwrap() / w) % (next / w);
+                    acc += i128::from(digit) * g.get(usize::try_from(w).unwrap()).unwrap_or(&0);
+                }
+                acc == g[x]
+            })
+        };
+        assert!(rebuilt(&chain), "{g:?} {chain:?}");
+        for q in 1..chain.len() {
+            let mut fewer = chain.clone();
+            fewer.remove(q);
+            assert!(!rebuilt(&fewer), "{g:?} {chain:?} not coarsest");
+        }
+        out.push((chain, shape, strides, recorded));
+    }
+    Ok(out)
+}
+
+/// A random factorization of `total` into leaves, and strides that make it a bijection onto
+/// `[0, total)` (compact in a random order), sometimes spoiled (a stride doubled, zeroed,
+/// negated, made `_`) so that it is not one.
+fn right_leaves(rng: &mut Rng, total: i64) -> Vec<(i64, Stride)> {
+    let mut sizes = Vec::new();
+    let mut rest = total;
+    while rest > 1 {
+        let ds: Vec<i64> = (2..=rest).filter(|d| rest % d == 0).collect();
+        let d = rng.pick(&ds);
+        sizes.push(d);
+        rest /= d;
+        if rng.below(6) == 0 {
+            sizes.push(1);
+        }
+    }
+    if sizes.is_empty() || rng.below(8) == 0 {
+        sizes.insert(rng.below(sizes.len() + 1), 1);
+    }
+    let m = sizes.len();
+    let mut order: Vec<usize> = (0..m).collect();
+    for i in (1..m).rev() {
+        order.swap(i, rng.below(i + 1));
+    }
+    let mut strides = vec![0i64; m];
+    let mut w = 1i64;
+    for &i in &order {
+        strides[i] = w;
+        w *= sizes[i];
+    }
+    let mut leaves: Vec<(i64, Stride)> = sizes
+        .iter()
+        .zip(&strides)
+        .map(|(&n, &d)| (n, Stride::Int(d)))
+        .collect();
+    // A size-1 leaf's stride is any stride.
+    for leaf in &mut leaves {
+        if leaf.0 == 1 && rng.below(2) == 0 {
+            leaf.1 = rng.pick(&[
+                Stride::Int(i64::MIN),
+                Stride::Int(i64::MAX),
+                Stride::Int(-5),
+                Stride::Int(0),
+                Stride::Broadcast,
+            ]);
+        }
+    }
+    if rng.below(5) == 0 {
+        let i = rng.below(m);
+        leaves[i].1 = match rng.below(5) {
+            0 => Stride::Int(strides[i] * 2),
+            1 => Stride::Int(i64::from(sizes[i] == 1)),
+            2 => Stride::Int(-strides[i]),
+            3 => Stride::Broadcast,
+            _ => Stride::Int(i64::MIN),
+        };
+    }
+    leaves
+}
+
+/// Left leaves of a total size: a random factorization, strides small, negative, `_`, 0,
+/// extreme where the size allows, or compact in a random order.
+fn left_leaves(rng: &mut Rng, total: i64) -> Vec<(i64, Stride)> {
+    let mut leaves = right_leaves(rng, total);
+    for leaf in &mut leaves {
+        if rng.below(3) == 0 {
+            leaf.1 = rng.pick(&[
+                Stride::Int(-3),
+                Stride::Int(-1),
+                Stride::Int(0),
+                Stride::Broadcast,
+                Stride::Int(1),
+                Stride::Int(3),
+                Stride::Int(7),
+                Stride::Int(1 << 50),
+                Stride::Int(i64::MAX / 64),
+                Stride::Int(i64::MIN / 64),
+            ]);
+        }
+    }
+    leaves
+}
+
+/// Leaves written as a layout: flat, or with their modes grouped in twos (a nested profile).
+fn layout_of(leaves: &[(i64, Stride)], nested: bool) -> Layout {
+    let leaf = |&(n, d): &(i64, Stride)| (Tree::Leaf(n), Tree::Leaf(d));
+    let (s, d): (Vec<_>, Vec<_>) = if nested && leaves.len() > 2 {
+        leaves
+            .chunks(2)
+            .map(|c| {
+                let (s, d): (Vec<_>, Vec<_>) = c.iter().map(leaf).unzip();
+                (Tree::Tuple(s), Tree::Tuple(d))
+            })
+            .unzip()
+    } else {
+        leaves.iter().map(leaf).unzip()
+    };
+    let (s, d) = if s.len() == 1 && !nested {
+        (s.into_iter().next().unwrap(), d.into_iter().next().unwrap())
+    } else {
+        (Tree::Tuple(s), Tree::Tuple(d))
+    };
+    Layout::new(s, d).unwrap()
+}
+
+/// The decision of `left ∘ right` for two annotated layouts — through `decide` of the
+/// composite and through `decide_composition` — is Theorem 1 on the enumerated table of
+/// `left(right(i))`: the coordinate sizes, the verdict and its witness, and per coordinate the
+/// chain, the coarsest shape, its strides and the recorded values. The coarsest layout it
+/// makes has that table.
+#[test]
+fn composite_decision_is_theorem_1_on_the_table() {
+    let mut rng = Rng(0xD1B5_4A32_D192_ED03);
+    let totals = [1i64, 2, 4, 6, 8, 12, 16, 24, 32, 36, 48, 64, 96, 128, 144];
+    let (mut layouts, mut not_layouts, mut refused) = (0usize, 0usize, 0usize);
+    for _ in 0..4000 {
+        let total = rng.pick(&totals);
+        let left = left_leaves(&mut rng, total);
+        let right = right_leaves(&mut rng, total);
+        if !fits(&left) || !fits(&right) {
+            continue;
+        }
+        let (ln, rn) = (rng.below(2) == 0, rng.below(2) == 0);
+        let (ll, rl) = (layout_of(&left, ln), layout_of(&right, rn));
+        let (Ok(a), Ok(b)) = (
+            Annotated::new(ll.clone(), Space::Logical, Space::Physical),
+            Annotated::new(rl.clone(), Space::ThreadValue, Space::Logical),
+        ) else {
+            refused += 1;
+            continue;
+        };
+        let (a, b): (Map, Map) = (a.into(), b.into());
+        let composite = compose(&a, &b).unwrap();
+        let got = decide(&composite, false);
+        assert_eq!(decide_composition(&a, &b, false), got, "{ll} ∘ {rl}");
+        let Some(table) = composite_table(&left, &right) else {
+            // A right offset outside the left's domain: an error, never a decision.
+            assert!(got.is_err(), "{ll} ∘ {rl}: {got:?}");
+            continue;
+        };
+        let got = got.unwrap_or_else(|e| panic!("{ll} ∘ {rl}: {e:?}"));
+        let sizes: Vec<i64> = right.iter().map(|&(n, _)| n).collect();
+        assert_eq!(got.coordinate_shape, sizes, "{ll} ∘ {rl}");
+        assert_eq!(got.constant, 0);
+        match (theorem_1(&sizes, &table), &got.result) {
+            (Ok(want), Ok(chains)) => {
+                layouts += 1;
+                assert_eq!(want.len(), chains.len(), "{ll} ∘ {rl}");
+                for (w, c) in want.iter().zip(chains) {
+                    assert_eq!(c.chain, w.0, "{ll} ∘ {rl}");
+                    assert_eq!(c.shape, w.1, "{ll} ∘ {rl}");
+                    assert_eq!(c.strides, w.2, "{ll} ∘ {rl}");
+                    assert_eq!(c.recorded, w.3, "{ll} ∘ {rl}");
+                }
+                let coarsest = got
+                    .coarsest_layout(&composite.domain_shape())
+                    .unwrap_or_else(|| panic!("{ll} ∘ {rl}"));
+                for (i, &v) in table.iter().enumerate() {
+                    let at = coarsest.eval_index(i64::try_from(i).unwrap()).unwrap();
+                    assert_eq!(i128::from(at), v, "{ll} ∘ {rl} as {coarsest} at {i}");
+                }
+            }
+            (Err(want), Err(why)) => {
+                not_layouts += 1;
+                assert_eq!(&want, why, "{ll} ∘ {rl}");
+            }
+            (want, _) => panic!("{ll} ∘ {rl}: {want:?} wanted, got {got:?}"),
+        }
+    }
+    assert!(
+        layouts > 1000 && not_layouts > 100 && refused < 2000,
+        "{layouts} {not_layouts} {refused}"
+    );
+}
+
+/// `decide_composition` gives what `compose` then `decide` give for every pairing of the
+/// spaces, equal and unequal sizes, and tiles that agree or not, errors included.
+#[test]
+fn composition_decision_errors_are_composes() {
+    let spaces = [Space::Logical, Space::ThreadValue, Space::Physical];
+    let layouts = [
+        "(4,2):(1,4)",
+        "(2,4):(4,1)",
+        "(8):(1)",
+        "(2,2):(1,2)",
+        "4:_",
+    ];
+    let tiles = [None, Some(vec![2, 4]), Some(vec![4, 2]), Some(vec![8])];
+    let mut compared = 0usize;
+    for lt in layouts {
+        for rt in layouts {
+            let mut four = Vec::new();
+            for a in spaces {
+                for b in spaces {
+                    for c in spaces {
+                        for d in spaces {
+                            four.push((a, b, c, d));
+                        }
+                    }
+                }
+            }
+            for (ld, lc, rd, rc) in four {
+                for (lt_tile, rt_tile) in [(0, 0), (1, 1), (1, 2), (3, 1), (0, 2)] {
+                    let Ok(a) = Annotated::new(lt.parse().unwrap(), ld, lc) else {
+                        continue;
+                    };
+                    let Ok(b) = Annotated::new(rt.parse().unwrap(), rd, rc) else {
+                        continue;
+                    };
+                    let on = |s: Space, t: usize| {
+                        (s == Space::Logical).then(|| tiles[t].clone()).flatten()
+                    };
+                    let (Ok(a), Ok(b)) = (
+                        a.with_tiles(on(ld, lt_tile), None),
+                        b.with_tiles(None, on(rc, rt_tile)),
+                    ) else {
+                        continue;
+                    };
+                    let (a, b): (Map, Map) = (a.into(), b.into());
+                    for by_mode in [false, true] {
+                        let want = compose(&a, &b).and_then(|m| decide(&m, by_mode));
+                        assert_eq!(
+                            decide_composition(&a, &b, by_mode),
+                            want,
+                            "{lt} {ld:?}->{lc:?} ∘ {rt} {rd:?}->{rc:?}"
+                        );
+                        compared += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(compared > 1000, "{compared}");
+}
+
+/// Leaves grouped into a random nesting: flat, pairs, or one tuple holding the rest.
+fn nested_of(leaves: &[(i64, Stride)], how: usize) -> (Tree<i64>, Tree<Stride>) {
+    let leaf = |&(n, d): &(i64, Stride)| (Tree::Leaf(n), Tree::Leaf(d));
+    let tuple = |v: Vec<(Tree<i64>, Tree<Stride>)>| {
+        let (s, d): (Vec<_>, Vec<_>) = v.into_iter().unzip();
+        (Tree::Tuple(s), Tree::Tuple(d))
+    };
+    match how {
+        0 if leaves.len() == 1 => leaf(&leaves[0]),
+        1 => tuple(
+            leaves
+                .chunks(2)
+                .map(|c| tuple(c.iter().map(leaf).collect()))
+                .collect(),
+        ),
+        2 if leaves.len() > 1 => tuple(vec![
+            leaf(&leaves[0]),
+            tuple(leaves[1..].iter().map(leaf).collect()),
+        ]),
+        _ => tuple(leaves.iter().map(leaf).collect()),
+    }
+}
+
+/// A layout keeps each leaf as written, at the extremes (strides `i64::MIN`/`MAX`, `_`, sizes
+/// near overflow, nestings): it is built exactly when its size and offsets fit (an error
+/// otherwise, never a wrap), reads back its trees and modes, evaluates as the leaves say
+/// (computed here in `i128`) at the ends and inside, refuses indices outside, knows its span
+/// and whether it broadcasts, and reads back from its text, equal, with an equal hash, and
+/// from CuTe's text.
+#[test]
+fn leaves_at_the_extremes_are_kept() {
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let (mut built, mut refused) = (0usize, 0usize);
+    for round in 0..20000 {
+        let leaves = extreme_leaves(&mut rng, 1 + round % 6);
+        let (s, d) = nested_of(&leaves, rng.below(4));
+        let l = match Layout::new(s.clone(), d.clone()) {
+            Ok(l) => l,
+            Err(e) => {
+                let zero = leaves.iter().any(|&(n, d)| n > 1 && d == Stride::Int(0));
+                assert!(!fits(&leaves), "{s:?}:{d:?}: {e:?}");
+                assert!(
+                    zero || matches!(e, Error::Overflow { .. }),
+                    "{s:?}:{d:?}: {e:?}"
+                );
+                refused += 1;
+                continue;
+            }
+        };
+        assert!(fits(&leaves), "{l}");
+        built += 1;
+        // The trees as given, a tuple of one entry read as that entry.
+        fn unwrap(t: &Tree<i64>) -> Tree<i64> {
+            match t {
+                Tree::Tuple(v) if v.len() == 1 => unwrap(&v[0]),
+                Tree::Tuple(v) => Tree::Tuple(v.iter().map(unwrap).collect()),
+                Tree::Leaf(n) => Tree::Leaf(*n),
+            }
+        }
+        assert_eq!(unwrap(l.shape()), unwrap(&s), "{l}");
+        let strides: Vec<Stride> = d.leaves().into_iter().copied().collect();
+        assert_eq!(
+            l.stride().leaves().into_iter().copied().collect::<Vec<_>>(),
+            strides
+        );
+        let modes: Vec<(i64, Stride)> = l.modes().iter().map(|m| (m.size, m.stride)).collect();
+        assert_eq!(modes, leaves, "{l}");
+        let size: i128 = leaves.iter().map(|&(n, _)| i128::from(n)).product();
+        assert_eq!(i128::from(l.size()), size);
+        let (mut lo, mut hi) = (0i128, 0i128);
+        for &(n, d) in &leaves {
+            let reach = i128::from(n - 1) * value(d);
+            *(if reach < 0 { &mut lo } else { &mut hi }) += reach;
+        }
+        assert_eq!(
+            l.span(),
+            (i64::try_from(lo).unwrap(), i64::try_from(hi).unwrap()),
+            "{l}"
+        );
+        assert_eq!(
+            l.is_broadcast(),
+            leaves.iter().any(|&(n, d)| n > 1 && d == Stride::Broadcast)
+        );
+        let sample = rng.next() as i128 % size;
+        for i in [0, 1, size / 2, size - 2, size - 1, sample] {
+            if (0..size).contains(&i) {
+                let i64_i = i64::try_from(i).unwrap();
+                assert_eq!(
+                    i128::from(l.eval_index(i64_i).unwrap()),
+                    offset(&leaves, i),
+                    "{l} at {i}"
+                );
+            }
+        }
+        for i in [-1, l.size(), i64::MIN, i64::MAX] {
+            if i < 0 || i >= l.size() {
+                assert!(l.eval_index(i).is_err(), "{l} at {i}");
+            }
+        }
+        let back: Layout = l
+            .to_string()
+            .parse()
+            .unwrap_or_else(|e| panic!("{l}: {e:?}"));
+        assert_eq!(back, l);
+        assert_eq!(hash(&back), hash(&l));
+        // CuTe writes `_` as 0: a size-1 broadcast reads back as the stride 0, nothing else
+        // changes.
+        let cute = Layout::from_cute(&l.to_cute().to_string()).unwrap();
+        let want: Vec<(i64, Stride)> = leaves
+            .iter()
+            .map(|&(n, d)| match (n, d) {
+                (1, Stride::Broadcast) => (1, Stride::Int(0)),
+                m => m,
+            })
+            .collect();
+        let got: Vec<(i64, Stride)> = cute.modes().iter().map(|m| (m.size, m.stride)).collect();
+        assert_eq!(got, want, "{}", l.to_cute());
+        assert_eq!(unwrap(cute.shape()), unwrap(&s), "{}", l.to_cute());
+    }
+    assert!(built > 4000 && refused > 2000, "{built} {refused}");
+}
+
+/// `inverse` of a bijection onto `[0, n)` (a random factorization, compact in a random order,
+/// size-1 leaves of any stride among them, nested or not) undoes it at every index.
+#[test]
+fn inverse_undoes_a_bijection() {
+    let mut rng = Rng(0x0123_4567_89AB_CDEF);
+    let totals = [1i64, 2, 6, 8, 12, 24, 36, 64, 96, 144];
+    let mut inverted = 0usize;
+    for _ in 0..2000 {
+        let total = rng.pick(&totals);
+        let leaves = right_leaves(&mut rng, total);
+        // Only the spoils that keep a bijection: a size-1 leaf's stride.
+        let dense = leaves
+            .iter()
+            .all(|&(n, d)| n == 1 || matches!(d, Stride::Int(v) if v > 0));
+        let table: Vec<i128> = (0..i128::from(total)).map(|i| offset(&leaves, i)).collect();
+        let mut seen = table.clone();
+        seen.sort_unstable();
+        if !dense || seen != (0..i128::from(total)).collect::<Vec<_>>() {
+            continue;
+        }
+        let (s, d) = nested_of(&leaves, rng.below(4));
+        let l = Layout::new(s, d).unwrap();
+        let inv = inverse(&l).unwrap_or_else(|e| panic!("{l}: {e:?}"));
+        assert_eq!(inv.size(), total, "{l} ↦ {inv}");
+        for (i, &v) in table.iter().enumerate() {
+            let back = inv.eval_index(i64::try_from(v).unwrap()).unwrap();
+            assert_eq!(back, i64::try_from(i).unwrap(), "{l} ↦ {inv} at {i}");
+        }
+        inverted += 1;
+    }
+    assert!(inverted > 1000, "{inverted}");
+}
