@@ -1151,7 +1151,7 @@ mod tests {
             )
             .expect("agrees");
         assert!(
-            lean.get() > 10 && errors.get() > 50,
+            lean.get() > 30 && errors.get() > 50,
             "{} {}",
             lean.get(),
             errors.get()
