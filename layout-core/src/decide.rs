@@ -1402,44 +1402,7 @@ mod tests {
                 };
                 // The right operand: a dense bijection of the same size, its factors grouped
                 // and ordered at random.
-                let mut rng = b_seed;
-                let mut next = |m: u64| {
-                    rng = rng
-                        .wrapping_mul(6364136223846793005)
-                        .wrapping_add(1442695040888963407);
-                    (rng >> 33) % m
-                };
-                let mut factors = Vec::new();
-                let mut rest = n;
-                for p in [2i64, 3] {
-                    while rest % p == 0 {
-                        factors.push(p);
-                        rest /= p;
-                    }
-                }
-                let mut b_sizes: Vec<i64> = Vec::new();
-                for f in factors {
-                    match b_sizes.last_mut() {
-                        Some(last) if next(4) == 0 => *last *= f,
-                        _ => b_sizes.push(f),
-                    }
-                    if next(8) == 0 {
-                        b_sizes.push(1);
-                    }
-                }
-                if b_sizes.is_empty() {
-                    b_sizes.push(1);
-                }
-                let mut perm: Vec<usize> = (0..b_sizes.len()).collect();
-                for i in (1..perm.len()).rev() {
-                    perm.swap(i, usize::try_from(next(i as u64 + 1)).expect("small"));
-                }
-                let mut b_strides = vec![0i64; b_sizes.len()];
-                let mut w = 1i64;
-                for &i in &perm {
-                    b_strides[i] = w;
-                    w *= b_sizes[i];
-                }
+                let (b_sizes, b_strides) = random_dense_bijection(n, b_seed, true);
                 let bs: Vec<String> = b_sizes.iter().map(i64::to_string).collect();
                 let bd: Vec<String> = b_strides.iter().map(i64::to_string).collect();
                 let b_text = alloc::format!("({}):({})", join(&bs), join(&bd));
@@ -1520,6 +1483,52 @@ mod tests {
         );
     }
 
+    /// A random dense bijection of size `n` (a product of 2s and 3s), as its sizes and strides:
+    /// `n` factored, the factors grouped at random (with size-1 modes inserted at random when
+    /// `ones`), the modes ordered at random and given the running products as strides.
+    #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)] // test data, small
+    fn random_dense_bijection(n: i64, seed: u64, ones: bool) -> (Vec<i64>, Vec<i64>) {
+        let mut rng = seed;
+        let mut next = |m: u64| {
+            rng = rng
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (rng >> 33) % m
+        };
+        let mut factors = Vec::new();
+        let mut rest = n;
+        for p in [2i64, 3] {
+            while rest % p == 0 {
+                factors.push(p);
+                rest /= p;
+            }
+        }
+        let mut sizes: Vec<i64> = Vec::new();
+        for f in factors {
+            match sizes.last_mut() {
+                Some(last) if next(4) == 0 => *last *= f,
+                _ => sizes.push(f),
+            }
+            if ones && next(8) == 0 {
+                sizes.push(1);
+            }
+        }
+        if sizes.is_empty() {
+            sizes.push(1);
+        }
+        let mut perm: Vec<usize> = (0..sizes.len()).collect();
+        for i in (1..perm.len()).rev() {
+            perm.swap(i, usize::try_from(next(i as u64 + 1)).expect("below i + 1"));
+        }
+        let mut strides = vec![0i64; sizes.len()];
+        let mut w = 1i64;
+        for &i in &perm {
+            strides[i] = w;
+            w *= sizes[i];
+        }
+        (sizes, strides)
+    }
+
     /// The number of pieces that `symbolic` gives a composite's domain leaves.
     fn grouped_pieces(map: &Map) -> usize {
         let (mut flat, mut ends) = (Flat::new(), SmallVec::new());
@@ -1573,41 +1582,7 @@ mod tests {
                     let a = annotated(&text(&shape, &strides), Space::Logical, Space::Physical);
                     // A random dense bijection of the same size: factor, shuffle, running products.
                     let n: i64 = shape.iter().product();
-                    let mut rng = seed;
-                    let mut next = |m: u64| {
-                        rng = rng
-                            .wrapping_mul(6364136223846793005)
-                            .wrapping_add(1442695040888963407);
-                        (rng >> 33) % m
-                    };
-                    let mut factors = Vec::new();
-                    let mut rest = n;
-                    for p in [2i64, 3] {
-                        while rest % p == 0 {
-                            factors.push(p);
-                            rest /= p;
-                        }
-                    }
-                    let mut b_sizes: Vec<i64> = Vec::new();
-                    for f in factors {
-                        match b_sizes.last_mut() {
-                            Some(last) if next(4) == 0 => *last *= f,
-                            _ => b_sizes.push(f),
-                        }
-                    }
-                    if b_sizes.is_empty() {
-                        b_sizes.push(1);
-                    }
-                    let mut perm: Vec<usize> = (0..b_sizes.len()).collect();
-                    for i in (1..perm.len()).rev() {
-                        perm.swap(i, usize::try_from(next(i as u64 + 1)).expect("below i + 1"));
-                    }
-                    let mut b_strides = vec![0i64; b_sizes.len()];
-                    let mut w = 1i64;
-                    for &i in &perm {
-                        b_strides[i] = w;
-                        w *= b_sizes[i];
-                    }
+                    let (b_sizes, b_strides) = random_dense_bijection(n, seed, false);
                     let b = annotated(
                         &text(&b_sizes, &b_strides),
                         Space::ThreadValue,

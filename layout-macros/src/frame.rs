@@ -378,25 +378,25 @@ mod tests {
     use super::*;
     use proc_macro2::Group;
 
+    /// An item as text: its attributes, visibility, name and tokens.
+    pub(super) fn item_text(it: &Item) -> String {
+        let attrs: Vec<String> = it.attrs.iter().map(|a| a.to_string()).collect();
+        let vis = &it.vis;
+        format!(
+            "{attrs:?} [{}] {} = [{}]",
+            quote::quote!(#vis),
+            it.name,
+            it.tokens
+        )
+    }
+
     /// An input's form and items as text, to compare the two readings.
     fn shape(i: &Input) -> String {
         match i {
             Input::Expr => "expr".into(),
             Input::Algebra => "algebra".into(),
             Input::Items(items, err) => {
-                let items: Vec<String> = items
-                    .iter()
-                    .map(|it| {
-                        let attrs: Vec<String> = it.attrs.iter().map(|a| a.to_string()).collect();
-                        let vis = &it.vis;
-                        format!(
-                            "{attrs:?} [{}] {} = [{}]",
-                            quote::quote!(#vis),
-                            it.name,
-                            it.tokens
-                        )
-                    })
-                    .collect();
+                let items: Vec<String> = items.iter().map(item_text).collect();
                 format!("items {items:?} {}", err.is_some())
             }
         }
@@ -506,19 +506,7 @@ mod scan_against_syn {
             Ok(Input::Expr) => "expr".into(),
             Ok(Input::Algebra) => "algebra".into(),
             Ok(Input::Items(items, e)) => {
-                let items: Vec<String> = items
-                    .iter()
-                    .map(|it| {
-                        let attrs: Vec<String> = it.attrs.iter().map(|a| a.to_string()).collect();
-                        let vis = &it.vis;
-                        format!(
-                            "{attrs:?} [{}] {} = [{}];",
-                            quote::quote!(#vis),
-                            it.name,
-                            it.tokens,
-                        )
-                    })
-                    .collect();
+                let items: Vec<String> = items.iter().map(super::tests::item_text).collect();
                 format!("items {items:?} {:?}", e.as_ref().map(err))
             }
         }
