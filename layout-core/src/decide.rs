@@ -68,7 +68,8 @@ impl<T: Copy> InlineVec<T> {
         InlineVec(SmallVec::from_buf_and_len([x, x], 1))
     }
 
-    /// A copy of `values`.
+    /// A copy of `values`. Defined for the default capacity of two entries; a list of another
+    /// capacity is collected from an iterator (`values.iter().copied().collect()`).
     #[must_use]
     pub fn from_slice(values: &[T]) -> InlineVec<T> {
         // Inline from a buffer without `SmallVec::from_slice`'s general copy.
@@ -126,9 +127,37 @@ impl<T, const N: usize> From<InlineVec<T, N>> for Vec<T> {
 
 impl<T, const N: usize> IntoIterator for InlineVec<T, N> {
     type Item = T;
-    type IntoIter = smallvec::IntoIter<[T; N]>;
+    type IntoIter = InlineIntoIter<T, N>;
     fn into_iter(self) -> Self::IntoIter {
-        self.0.into_iter()
+        InlineIntoIter(self.0.into_iter())
+    }
+}
+
+/// The entries of an [`InlineVec`], by value, first to last (`InlineVec::into_iter`).
+pub struct InlineIntoIter<T, const N: usize>(smallvec::IntoIter<[T; N]>);
+
+impl<T, const N: usize> Iterator for InlineIntoIter<T, N> {
+    type Item = T;
+    fn next(&mut self) -> Option<T> {
+        self.0.next()
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.0.size_hint()
+    }
+}
+
+impl<T, const N: usize> DoubleEndedIterator for InlineIntoIter<T, N> {
+    fn next_back(&mut self) -> Option<T> {
+        self.0.next_back()
+    }
+}
+
+impl<T, const N: usize> ExactSizeIterator for InlineIntoIter<T, N> {}
+
+impl<T: core::fmt::Debug, const N: usize> core::fmt::Debug for InlineIntoIter<T, N> {
+    /// The entries not yet taken, as a list.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_list().entries(self.0.as_slice()).finish()
     }
 }
 
@@ -464,8 +493,8 @@ pub fn decide(map: &Map, by_mode: bool) -> Result<Decision, Error> {
 }
 
 /// `decide(&compose(left, right)?, by_mode)`, without building the composite where both
-/// operands are annotated layouts that [`compose`](crate::compose) accepts and the one-pass
-/// decision of their composite answers. Every other case (an error of `compose` included)
+/// operands are annotated layouts that [`compose`](crate::compose) accepts, `by_mode` is
+/// `false` and the one-pass decision of their composite answers. Every other case (an error of `compose` included)
 /// builds the composite and decides it, so the checks, the errors, their order and the
 /// [`Decision`] are exactly those of `compose` and then [`decide`].
 ///
@@ -1555,6 +1584,7 @@ mod tests {
             any::<bool>(),
         );
         let symbolic_hits = core::cell::Cell::new(0usize);
+        let pieces_hits = core::cell::Cell::new(0usize);
         let layouts = core::cell::Cell::new(0usize);
         let enumerated = core::cell::Cell::new(0usize);
         runner
@@ -1613,6 +1643,12 @@ mod tests {
                     } else {
                         enumerated.set(enumerated.get() + 1);
                     }
+                    // The general method on its own (`symbolic` tries the one pass first for
+                    // two layouts): wherever it answers, enumeration agrees.
+                    if let Some(chains) = symbolic_pieces(&map) {
+                        pieces_hits.set(pieces_hits.get() + 1);
+                        prop_assert_eq!(Ok(chains), expected.clone());
+                    }
                     let got = decide(&map, false).expect("decides");
                     if got.is_layout() {
                         layouts.set(layouts.get() + 1);
@@ -1624,6 +1660,11 @@ mod tests {
             .expect("symbolic decisions agree with enumeration");
         let (hits, layouts, enumerated) = (symbolic_hits.get(), layouts.get(), enumerated.get());
         assert!(hits > 150, "only {hits} symbolic decisions");
+        assert!(
+            pieces_hits.get() > 150,
+            "only {} decisions by the general method",
+            pieces_hits.get()
+        );
         assert!(
             layouts >= hits,
             "{layouts} layouts, {hits} decided symbolically"

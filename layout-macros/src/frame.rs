@@ -1,5 +1,7 @@
-//! The frame of an invocation, read with `syn`: the crate path before `;`, which of the three
-//! forms the rest is, and an item's attributes, visibility and name around its declaration.
+//! The frame of an invocation: the crate path before `;`, which of the three forms the rest
+//! is, and an item's attributes, visibility and name around its declaration. A plain item or
+//! layout is read by scanning its token trees; every other form, and every error, is read with
+//! `syn`, and the scan reads what `syn` reads (tested against it).
 //! What is inside a declaration or an expression is the core's (`layout_core::expr`).
 
 use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
