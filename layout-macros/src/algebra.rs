@@ -41,7 +41,7 @@ pub fn expand(k: &Krate, rest: TokenStream) -> TokenStream {
         Resolved::Ready(alg) if crate::runtime::has_runtime(&alg.expr) => {
             match operands(k, &alg, &text).and_then(|(same_item, env)| {
                 Ok((
-                    same_item,
+                    same_item.tokens(k),
                     crate::runtime::expand(k, &alg.expr, &env, &text)?,
                 ))
             }) {
@@ -50,7 +50,9 @@ pub fn expand(k: &Krate, rest: TokenStream) -> TokenStream {
             }
         }
         Resolved::Ready(alg) => match evaluate(k, &alg, &text) {
+            Ok((_, v)) if let Some(value) = library_composite(k, &alg.expr, &v, &text) => value,
             Ok((same_item, v)) => {
+                let same_item = same_item.tokens(k);
                 // In the order written: the expansion evaluates the values in this order.
                 let mut written: Vec<&(usize, expr::Span)> = v.runtime.iter().collect();
                 written.sort_by_key(|(_, span)| span.start);
@@ -67,6 +69,47 @@ pub fn expand(k: &Krate, rest: TokenStream) -> TokenStream {
             Err(errs) => diverging(errs),
         },
     }
+}
+
+/// `compose(P, Q)` of two named operands whose composite is swizzled, with a 64-bit index
+/// type, in expression position:
+/// the library's typed `compose(P, Q)`, a `Composed` of the operands' own values. Its type
+/// follows from theirs, so the expansion spells no type and asserts nothing about the
+/// operands: whatever items the paths name, `Composed` evaluates those items, and `compose`'s
+/// trait bounds check the rules of composition on their types (the macro's evaluation of the
+/// declarations, above, reports the same rules at the written tokens first). A swizzled
+/// composite is never decided into a layout type (see [`crate::expand::typed_static`]), so
+/// the value is the same map as the generated type it replaces: `B`'s value is a flat index of
+/// `A`'s domain, which `A` evaluates; the offsets, their range (`A`'s, since `B` is a bijection
+/// onto `A`'s domain), the index type (the left operand's) and the notation are those of the
+/// composite. An item (`const C = compose(P, Q);`) keeps its generated type: an item's type is
+/// spelled.
+fn library_composite(
+    k: &Krate,
+    e: &expr::Expr<expr::Span>,
+    v: &expr::Evaluated<expr::Span>,
+    text: &Text,
+) -> Option<TokenStream> {
+    let expr::Expr::Compose { left, right, .. } = e else {
+        return None;
+    };
+    let (expr::Expr::Operand(p), expr::Expr::Operand(q)) = (left.as_ref(), right.as_ref()) else {
+        return None;
+    };
+    let swizzled_composite = matches!(v.map, layout_core::Map::Composite(_))
+        && v.map.is_swizzled()
+        && !v.map.is_restricted();
+    // A 32-bit index keeps the generated program, which proves where the whole composite
+    // computes in 32 bits; `Composed` computes in 32 bits only where both operands do.
+    let wide = matches!(
+        v.index,
+        layout_core::IntType::I64 | layout_core::IntType::Usize
+    );
+    if !swizzled_composite || !wide || !v.runtime.is_empty() {
+        return None;
+    }
+    let (p, q) = (text.path_tokens(p), text.path_tokens(q));
+    Some(quote!(#k::compose(#p, #q)))
 }
 
 /// An item `#[attrs] VIS const NAME = ALGEBRA;`: the callback that fetches its operands'
@@ -98,7 +141,7 @@ pub fn item(k: &Krate, it: &Item, text: &Text) -> ItemAlgebra {
                     );
                 }
                 ItemAlgebra::Ready {
-                    same_item,
+                    same_item: same_item.tokens(k),
                     map: v.map,
                     index: v.index,
                     span: alg.expr.span().clone(),
@@ -240,7 +283,7 @@ fn evaluate(
     k: &Krate,
     a: &expr::Algebra<expr::Span>,
     text: &Text,
-) -> Result<(TokenStream, expr::Evaluated<expr::Span>), Vec<syn::Error>> {
+) -> Result<(SameItem, expr::Evaluated<expr::Span>), Vec<syn::Error>> {
     let (same_item, env) = operands(k, a, text)?;
     let v = expr::evaluate(&a.expr, &env, &Options::default())
         .map_err(|errs| errs.iter().flat_map(|l| text.errors(l)).collect::<Vec<_>>())?;
@@ -253,22 +296,25 @@ fn operands(
     k: &Krate,
     a: &expr::Algebra<expr::Span>,
     text: &Text,
-) -> Result<(TokenStream, Env<expr::Span>), Vec<syn::Error>> {
+) -> Result<(SameItem, Env<expr::Span>), Vec<syn::Error>> {
     let mut env = Env::new();
     // The declaration arrives through the macro namespace (the item's hidden macro), the
     // operand's value through the value namespace: a value of another type under the same path
     // (a `const` shadowing a glob-imported item, say) would make them two different items. The
     // expansion asserts that the operand's value has the declaration's type, which is the
     // layout itself (form, spaces, tiles, swizzle): equal types, equal offsets.
-    let mut same_item = TokenStream::new();
+    let mut same_item = SameItem {
+        declared: Vec::new(),
+        derived: TokenStream::new(),
+    };
     for (path, d) in &a.defs {
         let (c, errs) = crate::valid::check(d, text);
         match c {
             Some(c) if errs.is_empty() => {
                 let span = text.at(&path.span).span();
-                let ty = crate::expand::typed_type(k, &c);
-                let path_tokens = text.path_tokens(path);
-                same_item.extend([quote::quote_spanned!(span=> let _: #ty = #path_tokens;)]);
+                same_item
+                    .declared
+                    .push((span, text.path_tokens(path), c.clone()));
                 env.define(path.key(), c);
             }
             _ => return Err(errs),
@@ -290,8 +336,33 @@ fn operands(
                 Err(e) => return Err(text.errors(&expr::Located::new(e, path.span.clone()))),
             };
             let path_tokens = text.path_tokens(path);
-            same_item.extend([quote::quote_spanned!(span=> let _: #ty = #path_tokens;)]);
+            same_item
+                .derived
+                .extend([quote::quote_spanned!(span=> let _: #ty = #path_tokens;)]);
         }
     }
     Ok((same_item, env))
+}
+
+/// The statements asserting that each named operand's value has its definition's type, the
+/// declared operands' written out only when the expansion uses them ([`SameItem::tokens`]):
+/// a value made of the operands' own values ([`library_composite`]) needs none.
+struct SameItem {
+    /// Per declared operand: where it is written, its path, its checked declaration.
+    declared: Vec<(proc_macro2::Span, TokenStream, expr::Checked<expr::Span>)>,
+    /// The statements of the operands defined by expressions.
+    derived: TokenStream,
+}
+
+impl SameItem {
+    /// `let _: TYPE = PATH;` per operand, declared ones first.
+    fn tokens(self, k: &Krate) -> TokenStream {
+        let mut out = TokenStream::new();
+        for (span, path, c) in &self.declared {
+            let ty = crate::expand::typed_type(k, c);
+            out.extend([quote::quote_spanned!(*span=> let _: #ty = #path;)]);
+        }
+        out.extend([self.derived]);
+        out
+    }
 }

@@ -108,7 +108,10 @@
 //!   which a later expression evaluates again, so any value is an operand. A run-time value
 //!   in it is an error, as a run-time leaf in a declared item is.
 //! - An algebra expression is evaluated here with `layout-core`; a result that is a layout
-//!   (an operation's result, or a composite that Theorem 1 decides to be one) is a `Static`,
+//!   (an operation's result, or a composite that Theorem 1 decides to be one) is a `Static`;
+//!   `compose(P, Q)` of two named items with a swizzled composite and a 64-bit index is the
+//!   library's typed `compose(P, Q)` of their values (a `Composed`, whose type follows from
+//!   theirs);
 //!   otherwise a `Generated<Form, Spec<..>, P>` whose `offset` runs the emitted program
 //!   (spec: Code emission), carried by `P`, a unit struct of the expansion (a run-time
 //!   `restrict` makes a struct of its own, which holds the values).

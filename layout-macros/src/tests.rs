@@ -1908,10 +1908,24 @@ fn expansions_write_each_type_once_and_no_map_builder() {
     // σ(x) = x ^ ((x >> 3) & 3) after two identities of 64 positions.
     let sw = "(8,8):(8,1), logical(8,8) -> physical, swizzle(b = 2, src = 3, dst = 0)";
     let tv = "(16,4):(4,1), thread-value -> logical(8,8)";
+    // Two named operands: the library's typed `compose` of their values, nothing spelled.
+    for (input, call) in [
+        (
+            format!("[S = {sw}] [T = {tv}] compose(S, T)"),
+            "::layout_typed::compose(S,T)",
+        ),
+        (
+            format!("[T = {tv}] [a::S = {sw}] compose(a::S, T)"),
+            "::layout_typed::compose(a::S,T)",
+        ),
+    ] {
+        let e = expand_str(&input);
+        assert!(!e.has_errors(), "{input}: {:?}", e.errors);
+        assert_eq!(e.compact(), call, "{input}");
+    }
     for input in [
-        format!("[S = {sw}] [T = {tv}] compose(S, T)"),
-        format!("[T = {tv}] [a::S = {sw}] compose(a::S, T)"),
         format!("compose([{sw}], [{tv}])"),
+        format!("[S = {sw}] compose(S, [{tv}])"),
     ] {
         let e = expand_str(&input);
         assert!(!e.has_errors(), "{input}: {:?}", e.errors);

@@ -784,7 +784,10 @@ where
 ///     const SW = (8,8):(8,1), logical(8, 8) -> physical, swizzle(b = 2, src = 3, dst = 0);
 ///     const TV = (16,4):(4,1), thread-value -> logical(8, 8);
 /// }
-/// let c = layout!(compose(SW, TV)); // a swizzled composite: a `Generated`
+/// // A swizzled composite as an item: a `Generated`. (As an expression of two named items,
+/// // `layout!(compose(SW, TV))` is the typed `compose(SW, TV)`, a `Composed` of the same map.)
+/// layout! { const C = compose(SW, TV); }
+/// let c = C;
 /// assert_eq!(c.offset((2usize, 1usize)), 9 ^ 1); // TV: position 9 = (1, 1); SW: 9, bit 3 into bit 0
 /// assert_eq!(c.to_map()?.eval_index(9), Ok(9 ^ 1));
 /// let notation = "[swizzle(b = 2, src = 3, dst = 0) ∘ (8,8):(8,1)] ∘ [(16,4):(4,1)]";

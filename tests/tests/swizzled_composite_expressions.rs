@@ -1,0 +1,150 @@
+//! `layout!(compose(S, T))` of two named items whose composite is swizzled is the library's
+//! typed `compose` of the two values (nothing of the operands' types is spelled again). Each
+//! test compares it, offset by offset, with the formulas written out here (CuTe's
+//! colexicographic evaluation, then the swizzle), with the same composite declared as an item
+//! (a generated type) and with the typed `compose` called directly: offsets, notation, map,
+//! size, offset range and index type.
+
+use layout_typed::Layout;
+use layout_typed::prelude::*;
+
+/// `x ^ (((x >> src) & (2^b - 1)) << dst)`: CuTe's `Swizzle<B,M,S>` is `b = B`, `src = M + S`,
+/// `dst = M`.
+fn swizzle(x: i64, b: u32, src: u32, dst: u32) -> i64 {
+    x ^ (((x >> src) & ((1 << b) - 1)) << dst)
+}
+
+/// A flat CuTe layout (first mode fastest) at flat index `i`.
+fn cute_flat(shape: &[i64], stride: &[i64], mut i: i64) -> i64 {
+    let mut acc = 0;
+    for (&n, &d) in shape.iter().zip(stride) {
+        acc += (i % n) * d;
+        i /= n;
+    }
+    acc
+}
+
+layout! {
+    const SW = cute (16,8):(8,1), logical(16,8) -> physical, Swizzle<2,2,3> over elements;
+    const SW32 = cute (16,8):(8,1), logical(16,8) -> physical, Swizzle<2,2,3> over elements, index = i32;
+    const TV = cute ((4,8),(2,2)):((32,1),(16,8)), thread-value -> logical(16,8);
+    const C = compose(SW, TV);
+    const SW64 = cute (64,64):(64,1), logical(64,64) -> physical, Swizzle<3,3,3> over elements;
+    const TV64 = cute (256,16):(16,1), thread-value -> logical(64,64);
+    const C64 = compose(SW64, TV64);
+}
+
+/// The offset of `SW ∘ TV` at flat index `i`, from the formulas.
+fn small(i: i64) -> i64 {
+    let p = cute_flat(&[4, 8, 2, 2], &[32, 1, 16, 8], i);
+    swizzle(cute_flat(&[16, 8], &[8, 1], p), 2, 5, 2)
+}
+
+/// The offset of `SW64 ∘ TV64` at flat index `i`, from the formulas.
+fn large(i: i64) -> i64 {
+    let p = cute_flat(&[256, 16], &[16, 1], i);
+    swizzle(cute_flat(&[64, 64], &[64, 1], p), 3, 6, 3)
+}
+
+/// Everything a layout value reports about itself, offsets as `i64`.
+fn report<L: Layout>(l: &L) -> (Vec<i64>, Vec<i64>, String, usize, i64, i64, usize)
+where
+    L::Index: Into<i64>,
+{
+    let map = l.to_map().expect("map");
+    let n = l.size();
+    let offsets = (0..n).map(|i| l.offset_index(i).into()).collect();
+    let mapped = (0..n)
+        .map(|i| {
+            map.eval_index(i64::try_from(i).expect("index"))
+                .expect("eval")
+        })
+        .collect();
+    (
+        offsets,
+        mapped,
+        l.notation().to_string(),
+        L::SIZE,
+        L::MIN_OFFSET,
+        L::MAX_OFFSET,
+        L::COSIZE,
+    )
+}
+
+#[test]
+fn expression_equals_the_item_the_typed_compose_and_the_formulas() {
+    let want: Vec<i64> = (0..128).map(small).collect();
+    let expr = report(&layout!(compose(SW, TV)));
+    assert_eq!(expr.0, want);
+    assert_eq!(expr.1, want);
+    assert_eq!(
+        expr.2,
+        "[swizzle(b = 2, src = 5, dst = 2) ∘ (8,16):(1,8)] ∘ [((2,2),(8,4)):((8,16),(1,32))]"
+    );
+    assert_eq!((expr.3, expr.4, expr.5, expr.6), (128, 0, 127, 128));
+    assert_eq!(report(&C), expr);
+    assert_eq!(report(&compose(SW, TV)), expr);
+
+    let want: Vec<i64> = (0..4096).map(large).collect();
+    let expr = report(&layout!(compose(SW64, TV64)));
+    assert_eq!(
+        (expr.0.as_slice(), expr.1.as_slice()),
+        (&want[..], &want[..])
+    );
+    assert_eq!((expr.3, expr.4, expr.5, expr.6), (4096, 0, 4095, 4096));
+    assert_eq!(report(&C64), expr);
+}
+
+/// Whether a layout's offsets compute in its 32-bit index type.
+fn narrow<L: Layout>(_: &L) -> bool {
+    L::NARROW
+}
+
+#[test]
+fn the_index_type_is_the_left_operands() {
+    // A 32-bit left operand keeps the generated program, which computes in 32 bits.
+    let c = layout!(compose(SW32, TV));
+    assert!(narrow(&c));
+    assert!(!narrow(&layout!(compose(SW, TV))));
+    let first: i32 = c.offset_index(5);
+    assert_eq!(i64::from(first), small(5));
+    let want: Vec<i64> = (0..128).map(small).collect();
+    assert_eq!(report(&c).0, want);
+}
+
+/// A glob import brings `a::S` (its declaration and its value); a `const` shadows only the
+/// value with `b::S`, swizzled differently. The expression composes the values Rust resolves:
+/// `b::S`'s offsets, never `a::S`'s.
+mod shadowed {
+    use layout_typed::prelude::*;
+    pub mod a {
+        layout_typed::layout! {
+            pub const S = cute (16,8):(8,1), logical(16,8) -> physical, Swizzle<2,2,3> over elements;
+        }
+    }
+    pub mod b {
+        layout_typed::layout! {
+            pub const S = cute (16,8):(8,1), logical(16,8) -> physical, Swizzle<1,3,3> over elements;
+        }
+    }
+    use a::*;
+    const S: b::S = b::S;
+
+    pub fn offsets() -> Vec<i64> {
+        let c = layout!(compose(S, crate::TV));
+        (0..128).map(|i| c.offset_index(i)).collect()
+    }
+}
+
+#[test]
+fn a_shadowed_value_is_the_one_composed() {
+    let want: Vec<i64> = (0..128)
+        .map(|i| {
+            let p = cute_flat(&[4, 8, 2, 2], &[32, 1, 16, 8], i);
+            swizzle(cute_flat(&[16, 8], &[8, 1], p), 1, 6, 3)
+        })
+        .collect();
+    assert_eq!(shadowed::offsets(), want);
+    let unshadowed: Vec<i64> = (0..128).map(small).collect();
+    assert_ne!(want, unshadowed);
+}
