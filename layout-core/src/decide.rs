@@ -764,10 +764,12 @@ fn layouts_composite(left: &Layout, right: &Layout) -> Option<Vec<Chain>> {
     }
     let u = u.get(..=na)?;
     let total = *u.last()?;
-    // The right leaves' bounds d and d·n, sorted (insertion sort: a handful of entries).
+    // The right leaves' bounds d and d·n, sorted: the leaves' ranges `[d, d·n)` sorted by
+    // their start (insertion sort: a handful of entries), which lists the bounds in order
+    // where the ranges do not overlap, as a bijection's never do; else the one pass declines.
     let leaves = right.leaves();
-    let mut bounds = [0i64; 2 * FAST_MODES];
-    let mut nb = 0usize;
+    let mut ranges = [(0i64, 0i64); FAST_MODES];
+    let mut nr = 0usize;
     let mut right_total = 1i64;
     for m in leaves {
         let (n, d) = (m.size(), m.value());
@@ -776,18 +778,28 @@ fn layouts_composite(left: &Layout, right: &Layout) -> Option<Vec<Chain>> {
             if d <= 0 {
                 return None;
             }
-            for x in [d, d.checked_mul(n)?] {
-                *bounds.get_mut(nb)? = x;
-                let mut i = nb;
-                while let Some(j) = i.checked_sub(1)
-                    && bounds.get(j).is_some_and(|&y| y > x)
-                {
-                    bounds.swap(j, i);
-                    i = j;
-                }
-                nb = nb.saturating_add(1);
+            let x = (d, d.checked_mul(n)?);
+            *ranges.get_mut(nr)? = x;
+            let mut i = nr;
+            while let Some(j) = i.checked_sub(1)
+                && ranges.get(j).is_some_and(|y| y.0 > x.0)
+            {
+                ranges.swap(j, i);
+                i = j;
             }
+            nr = nr.saturating_add(1);
         }
+    }
+    let mut bounds = [0i64; 2 * FAST_MODES];
+    let nb = nr.checked_mul(2)?;
+    let mut last = 0i64;
+    for (pair, &(lo, hi)) in bounds.chunks_exact_mut(2).zip(ranges.get(..nr)?) {
+        if lo < last {
+            // Ranges that overlap: no bijection; the general method sorts the bounds.
+            return None;
+        }
+        last = hi;
+        pair.copy_from_slice(&[lo, hi]);
     }
     if right_total != total {
         return None;
@@ -824,92 +836,134 @@ fn layouts_composite(left: &Layout, right: &Layout) -> Option<Vec<Chain>> {
             before = x;
         }
     }
-    // Each chain is written in place: the list made of empty chains, then each filled, so
-    // that no chain is built aside and copied in.
-    let mut chains: Vec<Chain> = core::iter::repeat_with(|| Chain {
-        chain: InlineVec::new(),
-        shape: InlineVec::new(),
-        strides: InlineVec::new(),
-        recorded: InlineVec::new(),
-    })
-    .take(leaves.len())
-    .collect();
+    // Each chain is written in place into a list of empty chains, not built aside and copied.
+    let mut chains: Vec<Chain> = Vec::new();
+    chains.resize_with(leaves.len(), Chain::empty);
     for (m, c) in leaves.iter().zip(chains.iter_mut()) {
-        let (n, d) = (m.size(), m.value());
-        if n == 1 {
-            c.chain.push(1);
-            c.shape.push(1);
-            c.strides.push(0);
-            continue;
-        }
-        let end = d.checked_mul(n)?;
-        // The coarsest modes (weight, size, stride), fastest first: the leaf's digits
-        // `[d, d·n)` cut at the left modes' boundaries, modes below and above it skipped. The
-        // quotients are those of `leaf_of_composite`, taken without a division where they are
-        // known: a whole left mode (`size`), the whole leaf (`n`), a cut at a mode's start (`e`).
-        let mut modes = [(0i64, 0i64, 0i64); FAST_MODES];
-        let mut nm = 0usize;
-        let mut next = 1i64;
-        for (&(size, e), &w) in a.iter().zip(u) {
-            let top = w.checked_mul(size)?;
-            if top <= d {
-                continue;
-            }
-            if w >= end {
-                break;
-            }
-            let (lo, hi) = (d.max(w), end.min(top));
-            // The weight `lo/d` must be `next`; a cut `lo` that is not `next·d` declines.
-            if lo != d && next.checked_mul(d) != Some(lo) {
-                return None;
-            }
-            let weight = next;
-            let sub = if lo == w && hi == top {
-                size
-            } else if lo == d && hi == end {
-                n
-            } else {
-                quotient(hi, lo)?
-            };
-            let stride = if lo == w {
-                e
-            } else {
-                e.checked_mul(quotient(lo, w)?)?
-            };
-            next = weight.checked_mul(sub)?;
-            if let Some(last) = nm.checked_sub(1).and_then(|k| modes.get_mut(k))
-                && i128::from(last.1).checked_mul(i128::from(last.2)) == Some(i128::from(stride))
-            {
-                last.1 = last.1.checked_mul(sub)?;
-            } else {
-                *modes.get_mut(nm)? = (weight, sub, stride);
-                nm = nm.saturating_add(1);
-            }
-        }
-        if next != n {
-            return None;
-        }
-        let modes = modes.get(..nm)?;
-        let mut prev: Option<(i64, i64)> = None;
-        for &(w, size, stride) in modes {
-            let at = match prev {
-                None => i128::from(stride),
-                Some((m, s)) => {
-                    i128::from(stride).checked_sub(i128::from(m).checked_mul(i128::from(s))?)?
-                }
-            };
-            if at != 0 {
-                c.recorded.push((w, at));
-            }
-            c.chain.push(w);
-            prev = Some((size, stride));
-        }
-        for &(_, size, stride) in modes.iter().rev() {
-            c.shape.push(size);
-            c.strides.push(stride);
-        }
+        composite_leaf(a, u, m.size(), m.value(), c)?;
     }
     Some(chains)
+}
+
+/// The chain of the right leaf `n:d` of `left ∘ right` in [`layouts_composite`], from the left
+/// operand's merged modes `a` (size, stride) and their weights `u`, fastest first: the leaf's
+/// digits `[d, d·n)` cut at the left modes' boundaries, modes below and above it skipped, the
+/// sub-modes merged where one continues the other. `None` where [`layouts_composite`] declines.
+#[inline]
+fn composite_leaf(a: &[(i64, i64)], u: &[i64], n: i64, d: i64, c: &mut Chain) -> Option<()> {
+    if n == 1 {
+        c.chain = InlineVec::one(1);
+        c.shape = InlineVec::one(1);
+        c.strides = InlineVec::one(0);
+        return Some(());
+    }
+    let end = d.checked_mul(n)?;
+    // The coarsest modes (weight, size, stride), fastest first. The quotients are those of
+    // `leaf_of_composite`, taken without a division where they are known: a whole left mode
+    // (`size`), the whole leaf (`n`), a cut at a mode's start (`e`).
+    let mut modes = [(0i64, 0i64, 0i64); FAST_MODES];
+    let mut nm = 0usize;
+    let mut next = 1i64;
+    for (&(size, e), &w) in a.iter().zip(u) {
+        let top = w.checked_mul(size)?;
+        if top <= d {
+            continue;
+        }
+        if w >= end {
+            break;
+        }
+        let (lo, hi) = (d.max(w), end.min(top));
+        // The weight `lo/d` must be `next`; a cut `lo` that is not `next·d` declines.
+        if lo != d && next.checked_mul(d) != Some(lo) {
+            return None;
+        }
+        let weight = next;
+        let sub = if lo == w && hi == top {
+            size
+        } else if lo == d && hi == end {
+            n
+        } else {
+            quotient(hi, lo)?
+        };
+        let stride = if lo == w {
+            e
+        } else {
+            e.checked_mul(quotient(lo, w)?)?
+        };
+        next = weight.checked_mul(sub)?;
+        // A mode continues the one before it where `size·stride` of that one is its stride;
+        // a product that leaves i64 cannot equal an i64 stride.
+        if let Some(last) = nm.checked_sub(1).and_then(|k| modes.get_mut(k))
+            && last.1.checked_mul(last.2) == Some(stride)
+        {
+            last.1 = last.1.checked_mul(sub)?;
+        } else {
+            *modes.get_mut(nm)? = (weight, sub, stride);
+            nm = nm.saturating_add(1);
+        }
+    }
+    if next != n {
+        return None;
+    }
+    chain_of_modes(modes.get(..nm)?, c)
+}
+
+/// What [`scan`] records at the start of a mode of stride `stride` after a mode `size:before`:
+/// `stride − size·before`, in i64 where it fits, else exactly in i128.
+#[inline]
+fn recorded_after(size: i64, before: i64, stride: i64) -> Option<i128> {
+    match size.checked_mul(before).and_then(|p| stride.checked_sub(p)) {
+        Some(x) => Some(i128::from(x)),
+        None => i128::from(stride).checked_sub(i128::from(size).checked_mul(i128::from(before))?),
+    }
+}
+
+/// Writes into the empty `c` the [`Chain`] of coarsest modes `(weight, size, stride)`, fastest
+/// first (at least one), each list written whole where it has one or two entries. `None` only
+/// where an i128 product overflows, which a product of two i64 values never does.
+#[inline]
+fn chain_of_modes(modes: &[(i64, i64, i64)], c: &mut Chain) -> Option<()> {
+    let some = |w: i64, a: i128| (a != 0).then_some((w, a));
+    match *modes {
+        [(w, size, stride)] => {
+            c.chain = InlineVec::one(w);
+            c.shape = InlineVec::one(size);
+            c.strides = InlineVec::one(stride);
+            if let Some(r) = some(w, i128::from(stride)) {
+                c.recorded = InlineVec::one(r);
+            }
+        }
+        [(w0, m0, s0), (w1, m1, s1)] => {
+            c.chain = InlineVec(SmallVec::from_buf([w0, w1]));
+            c.shape = InlineVec(SmallVec::from_buf([m1, m0]));
+            c.strides = InlineVec(SmallVec::from_buf([s1, s0]));
+            match (
+                some(w0, i128::from(s0)),
+                some(w1, recorded_after(m0, s0, s1)?),
+            ) {
+                (Some(x), Some(y)) => c.recorded = InlineVec(SmallVec::from_buf([x, y])),
+                (Some(x), None) | (None, Some(x)) => c.recorded = InlineVec::one(x),
+                (None, None) => {}
+            }
+        }
+        _ => {
+            c.chain = modes.iter().map(|m| m.0).collect();
+            c.shape = modes.iter().rev().map(|m| m.1).collect();
+            c.strides = modes.iter().rev().map(|m| m.2).collect();
+            let mut prev: Option<(i64, i64)> = None;
+            for &(w, size, stride) in modes {
+                let at = match prev {
+                    None => i128::from(stride),
+                    Some((m, s)) => recorded_after(m, s, stride)?,
+                };
+                if at != 0 {
+                    c.recorded.push((w, at));
+                }
+                prev = Some((size, stride));
+            }
+        }
+    }
+    Some(())
 }
 
 /// `a / b` (truncated) for `a ≥ 0`, `b > 0`, a shift where `b` is a power of two; `None` for
@@ -1003,6 +1057,18 @@ fn leaf_of_composite(pieces: &[(i64, i64)], left: &[(i64, i64)], weights: &[i64]
         strides: modes.iter().rev().map(|m| m.2).collect(),
         recorded,
     })
+}
+
+impl Chain {
+    /// The chain with no entries, to be written in place.
+    fn empty() -> Chain {
+        Chain {
+            chain: InlineVec::new(),
+            shape: InlineVec::new(),
+            strides: InlineVec::new(),
+            recorded: InlineVec::new(),
+        }
+    }
 }
 
 /// The chain of one leaf `n:d` of a layout, `g(t) = t·d` (what [`scan`] returns for it).
@@ -1510,6 +1576,39 @@ mod tests {
             "only {} leaves cut by the left modes",
             split.get()
         );
+    }
+
+    /// The one pass where the right operand's ranges `[d, d·n)` overlap (no bijection, which a
+    /// composite never holds: the one pass declines, leaving it to the general method), and
+    /// records that leave i64: strides near ±2⁶², whose `σ − μ·σ₋` is kept exactly in i128,
+    /// against enumeration.
+    #[test]
+    fn one_pass_declines_overlapping_ranges_and_keeps_wide_records() {
+        for (l, r) in [
+            ("(4):(1)", "(2,2):(1,1)"),
+            ("(2,4):(4,1)", "(2,4):(2,1)"),
+            ("(8):(1)", "(2,2,2):(1,1,4)"),
+        ] {
+            let (l, r): (Layout, Layout) = (l.parse().expect("l"), r.parse().expect("r"));
+            assert_eq!(layouts_composite(&l, &r), None, "{l} o {r}");
+        }
+        // Records past i64: the fastest left mode 2:2⁶² and the next 2:2⁶¹, cut by one
+        // right leaf 4:1; `σ − μ·σ₋ = 2⁶¹ − 2⁶³`, whose product `μ·σ₋` leaves i64.
+        let big = 1i64 << 62;
+        let a_text = alloc::format!("(2,2):({},{})", big / 2, big);
+        let a = annotated(&a_text, Space::Logical, Space::Physical);
+        let b = annotated("(4):(1)", Space::ThreadValue, Space::Logical);
+        let map = compose(&a, &b).expect("sizes");
+        let values = [0, big, big / 2, big / 2 + big];
+        let brute = decide_values(&[4], &values);
+        let (Map::Layout(la), Map::Layout(lb)) = (&a, &b) else {
+            panic!("two layouts");
+        };
+        let chains = layouts_composite(la.layout(), lb.layout()).expect("one pass");
+        let wide = i128::from(big);
+        assert_eq!(chains[0].recorded, [(1, wide), (2, wide / 2 - 2 * wide)]);
+        assert_eq!(Ok(chains), brute);
+        assert_eq!(decide(&map, false).expect("decided").result, brute);
     }
 
     /// A random dense bijection of size `n` (a product of 2s and 3s), as its sizes and strides:
