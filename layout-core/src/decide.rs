@@ -804,9 +804,11 @@ const FAST_MODES: usize = 8;
 /// operand's modes (size-1 modes dropped, continuing modes merged: [`merged_runs`]) have the
 /// canonical weights `1 = u₀ | u₁ | … | total` (fastest first), one divisibility chain by
 /// construction; each right leaf `n:d` (`n > 1`) adds `d` and `d·n`, and the whole set must stay
-/// one chain ([`symbolic`]'s condition). Then the leaf's range of digits `[d, d·n)` is cut at the
-/// left modes' boundaries in increasing order of weight — the order [`leaf_of_composite`] sorts
-/// into — and the sub-modes are merged and recorded as it does. The same `Some` as
+/// one chain ([`symbolic`]'s condition). Here the right leaves' ranges `[d, d·n)` must tile
+/// `[1, total)` end to end (a bijection's do), and each leaf's range of digits is cut at the left
+/// modes' boundaries in increasing order of weight — the order [`leaf_of_composite`] sorts into —
+/// with every cut checked to divide the next, which makes the whole set one chain; the
+/// sub-modes are merged as it merges them. The same `Some` as
 /// [`symbolic_pieces`] wherever this answers; `None` (beyond the buffers, an overflow, a
 /// condition that fails) leaves the decision to it.
 fn layouts_composite(left: &Layout, right: &Layout) -> Option<Chains> {
@@ -836,9 +838,10 @@ fn layouts_composite(left: &Layout, right: &Layout) -> Option<Chains> {
     }
     let u = u.get(..=na)?;
     let total = *u.last()?;
-    // The right leaves' bounds d and d·n, sorted: the leaves' ranges `[d, d·n)` sorted by
-    // their start (insertion sort: a handful of entries), which lists the bounds in order
-    // where the ranges do not overlap, as a bijection's never do; else the one pass declines.
+    // The right leaves' ranges `[d, d·n)` (`n > 1`), sorted by their start (insertion sort: a
+    // handful of entries). A bijection's tile `[1, total)` end to end, so that their bounds
+    // are one divisibility chain `1 = r₀ | r₁ | … | total` (`r_{k+1} = r_k·n_k`); any other
+    // right operand declines.
     let leaves = right.leaves();
     let mut ranges = [(0i64, 0i64); FAST_MODES];
     let mut nr = 0usize;
@@ -862,52 +865,24 @@ fn layouts_composite(left: &Layout, right: &Layout) -> Option<Chains> {
             nr = nr.saturating_add(1);
         }
     }
-    let mut bounds = [0i64; 2 * FAST_MODES];
-    let nb = nr.checked_mul(2)?;
-    let mut last = 0i64;
-    for (pair, &(lo, hi)) in bounds.chunks_exact_mut(2).zip(ranges.get(..nr)?) {
-        if lo < last {
-            // Ranges that overlap: no bijection; the general method sorts the bounds.
-            return None;
-        }
-        last = hi;
-        pair.copy_from_slice(&[lo, hi]);
-    }
     if right_total != total {
         return None;
     }
-    // The union of both sorted lists, every entry dividing the next larger one.
-    let divides = |lo: i64, hi: i64| {
-        if lo > 0 && lo & lo.wrapping_sub(1) == 0 {
-            hi & lo.wrapping_sub(1) == 0
-        } else {
-            hi.checked_rem(lo) == Some(0)
+    let ranges = ranges.get(..nr)?;
+    let mut r = 1i64;
+    for &(lo, hi) in ranges {
+        if lo != r {
+            return None;
         }
-    };
-    let (mut i, mut j, mut before) = (0usize, 0usize, 1i64);
-    loop {
-        let x = match (u.get(i), bounds.get(..nb).and_then(|b| b.get(j))) {
-            (Some(&p), Some(&q)) if p <= q => {
-                i = i.saturating_add(1);
-                p
-            }
-            (_, Some(&q)) => {
-                j = j.saturating_add(1);
-                q
-            }
-            (Some(&p), None) => {
-                i = i.saturating_add(1);
-                p
-            }
-            (None, None) => break,
-        };
-        if x != before {
-            if !divides(before, x) {
-                return None;
-            }
-            before = x;
-        }
+        r = hi;
     }
+    if r != total {
+        return None;
+    }
+    // The union of both lists is then one divisibility chain exactly when every leaf's cut
+    // points are, which `composite_leaf` checks (the sizes `⌊hi/lo⌋` of its cuts must multiply
+    // to `n`): `d | lo₁ | … | d·n` for the left weights inside `(d, d·n)`; the leaves tile
+    // `[1, total)`, so these chains join into one.
     let mut chains = Chains::with_capacity(leaves.len());
     for m in leaves {
         chains.push(composite_leaf(a, u, m.size(), m.value())?);
@@ -939,12 +914,10 @@ fn composite_leaf(a: &[(i64, i64)], u: &[i64], n: i64, d: i64) -> Option<Chain> 
         if w >= end {
             break;
         }
+        // Consecutive cuts meet (`hi` of one is `lo` of the next), from `d` to `d·n`: the sizes
+        // `⌊hi/lo⌋` multiply to `n` exactly when every cut divides the next, which the check
+        // after the loop makes the condition.
         let (lo, hi) = (d.max(w), end.min(top));
-        // The weight `lo/d` must be `next`; a cut `lo` that is not `next·d` declines.
-        if lo != d && next.checked_mul(d) != Some(lo) {
-            return None;
-        }
-        let weight = next;
         let sub = if lo == w && hi == top {
             size
         } else if lo == d && hi == end {
@@ -957,7 +930,7 @@ fn composite_leaf(a: &[(i64, i64)], u: &[i64], n: i64, d: i64) -> Option<Chain> 
         } else {
             e.checked_mul(quotient(lo, w)?)?
         };
-        next = weight.checked_mul(sub)?;
+        next = next.checked_mul(sub)?;
         // A mode continues the one before it where `size·stride` of that one is its stride;
         // a product that leaves i64 cannot equal an i64 stride.
         if let Some(last) = nm.checked_sub(1).and_then(|k| modes.get_mut(k))
