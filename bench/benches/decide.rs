@@ -60,7 +60,7 @@ fn bench_scan(c: &mut Criterion) {
         let (g, pieces) = digit_sum(n);
         let chain = scan(&g).expect("a layout");
         assert_eq!(
-            chain.chain.len(),
+            chain.chain().len(),
             pieces,
             "every piece is its own chain element"
         );

@@ -16,19 +16,83 @@ type Pieces = (Tree<i64>, Tree<crate::Stride>);
 /// The most coordinates [`decide`] tabulates (2²⁴).
 pub const DECIDE_LIMIT: i64 = 1 << 24;
 
-/// What the scan of Theorem 1 found for one coordinate `g : [0, n) → ℤ`, `g(0) = 0`.
-#[derive(Clone, PartialEq, Eq, Debug)]
+/// What the scan of Theorem 1 found for one coordinate `g : [0, n) → ℤ`, `g(0) = 0`: the
+/// coarsest shape and its strides. The scan's chain `{1} ∪ R` and its records `(t, a_t)` follow
+/// from them ([`Chain::chain`], [`Chain::recorded`]), so they are not stored.
+///
+/// ```
+/// use layout_core::scan;
+/// // g = (2,2):(24,2) read fastest first: 2 at t = 1, 24 at t = 2.
+/// let c = scan(&[0, 2, 24, 26]).unwrap();
+/// assert_eq!((c.shape.to_vec(), c.strides.to_vec()), (vec![2, 2], vec![24, 2]));
+/// assert_eq!(c.chain(), vec![1, 2]);
+/// assert_eq!(c.recorded(), vec![(1, 2), (2, 20)]);
+/// ```
+#[derive(Clone, PartialEq, Eq)]
 pub struct Chain {
-    /// `{1} ∪ R`, increasing: `1 = w₁ | w₂ | … | w_k | n`.
-    pub chain: InlineVec<i64>,
-    /// The coarsest shape `T`, slowest first: `m_j = w_{j+1}/w_j` with `w_{k+1} = n`.
+    /// The coarsest shape `T`, slowest first: `m_j = w_{j+1}/w_j` with `w_{k+1} = n` (the
+    /// chain `w` of [`Chain::chain`]); `[1]` for `n = 1`.
     pub shape: InlineVec<i64>,
-    /// Its strides, slowest first: `s_j = g(w_j)` (a stride may be 0).
+    /// Its strides, slowest first: `s_j = g(w_j)` (a stride may be 0; `[0]` for `n = 1`).
     pub strides: InlineVec<i64>,
-    /// The recorded `(t, a_t)` of `R`, increasing in `t`. `a_t` is a difference of values
-    /// of `g` less earlier records, so it may leave `i64` where every stride fits: it is kept
-    /// in `i128`, exactly.
-    pub recorded: InlineVec<(i64, i128)>,
+}
+
+impl Chain {
+    /// `{1} ∪ R`, increasing: `1 = w₁ | w₂ | … | w_k | n`, the weights of the modes of
+    /// [`Chain::shape`], fastest first (`w₁ = 1`, `w_{j+1} = w_j·m_j`).
+    #[must_use]
+    pub fn chain(&self) -> InlineVec<i64> {
+        let mut w = 1i64;
+        self.shape
+            .iter()
+            .rev()
+            .map(|&m| {
+                let here = w;
+                // The weights are divisors of the coordinate's size: no overflow.
+                w = w.saturating_mul(m);
+                here
+            })
+            .collect()
+    }
+
+    /// What the scan records, `(t, a_t)` for `t` in `R`, increasing in `t`: at the fastest
+    /// mode's weight 1 its stride where it is not 0, and at the weight `w_j` of every slower
+    /// mode `a = s_j − m_{j−1}·s_{j−1}` (never 0 in the coarsest shape). `a_t` may leave `i64`
+    /// where every stride fits: it is exact in `i128`.
+    #[must_use]
+    pub fn recorded(&self) -> InlineVec<(i64, i128)> {
+        let mut out = InlineVec::new();
+        let mut w = 1i64;
+        let mut before: Option<(i64, i64)> = None;
+        for (&m, &s) in self.shape.iter().zip(self.strides.iter()).rev() {
+            // A product of two i64 values and a difference with a third stay in i128.
+            let a = match before {
+                None => i128::from(s),
+                Some((m0, s0)) => {
+                    i128::from(s).saturating_sub(i128::from(m0).saturating_mul(i128::from(s0)))
+                }
+            };
+            if a != 0 {
+                out.push((w, a));
+            }
+            before = Some((m, s));
+            w = w.saturating_mul(m);
+        }
+        out
+    }
+}
+
+impl core::fmt::Debug for Chain {
+    /// As a struct of the chain, the shape, the strides and the records:
+    /// `Chain { chain: [1], shape: [4], strides: [2], recorded: [(1, 2)] }`.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Chain")
+            .field("chain", &self.chain())
+            .field("shape", &self.shape)
+            .field("strides", &self.strides)
+            .field("recorded", &self.recorded())
+            .finish()
+    }
 }
 
 /// A short list kept inline: up to `N` entries (two unless given) without a heap allocation,
@@ -53,6 +117,12 @@ impl<T, const N: usize> InlineVec<T, N> {
     #[must_use]
     pub fn new() -> InlineVec<T, N> {
         InlineVec(SmallVec::new())
+    }
+
+    /// An empty list with room for `n` entries: inline up to `N`, else one heap allocation.
+    #[must_use]
+    pub fn with_capacity(n: usize) -> InlineVec<T, N> {
+        InlineVec(SmallVec::with_capacity(n))
     }
 
     /// Appends `value`.
@@ -280,12 +350,11 @@ pub fn scan(g: &[i64]) -> Result<Chain, i64> {
         }
         start = end;
     }
-    // A recorded value is exact in i128 (see `rho`); the strides below are values of g.
-    let recorded: InlineVec<(i64, i128)> =
-        recorded.into_iter().map(|(t, a)| (reject(t), a)).collect();
-    let mut chain = InlineVec::new();
+    // The chain {1} ∪ R; the strides below are values of g, and the records are those that
+    // `Chain::recorded` reads back from the shape and strides.
+    let mut chain: InlineVec<i64> = InlineVec::new();
     chain.push(1i64);
-    chain.extend(recorded.iter().map(|&(t, _)| t).filter(|&t| t != 1));
+    chain.extend(recorded.iter().map(|&(t, _)| reject(t)).filter(|&t| t != 1));
     let k = chain.len();
     let mut shape = InlineVec::new();
     let mut strides = InlineVec::new();
@@ -298,12 +367,7 @@ pub fn scan(g: &[i64]) -> Result<Chain, i64> {
         let at = usize::try_from(here).ok().and_then(|h| g.get(h)).copied();
         strides.push(at.unwrap_or(0));
     }
-    Ok(Chain {
-        chain,
-        shape,
-        strides,
-        recorded,
-    })
+    Ok(Chain { shape, strides })
 }
 
 /// Why a map is not a layout.
@@ -343,6 +407,13 @@ impl core::fmt::Display for NotLayout {
 /// How many coordinate sizes a [`Decision`] holds inline.
 pub const COORDINATES_INLINE: usize = 8;
 
+/// How many chains a [`Decision`] holds inline.
+pub const CHAINS_INLINE: usize = 2;
+
+/// The chains of a [`Decision`], one per decided coordinate: up to [`CHAINS_INLINE`] of them
+/// without a heap allocation.
+pub type Chains = InlineVec<Chain, CHAINS_INLINE>;
+
 /// The outcome of [`decide`].
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Decision {
@@ -351,8 +422,9 @@ pub struct Decision {
     pub coordinate_shape: InlineVec<i64, COORDINATES_INLINE>,
     /// `f(0)`: 0 except for a restriction, whose constant part it is (spec: Restriction).
     pub constant: i64,
-    /// Per coordinate, the coarsest refinement when the map is a layout.
-    pub result: Result<Vec<Chain>, NotLayout>,
+    /// Per coordinate, the coarsest refinement when the map is a layout; up to
+    /// [`CHAINS_INLINE`] chains without a heap allocation.
+    pub result: Result<Chains, NotLayout>,
 }
 
 impl Decision {
@@ -485,9 +557,9 @@ pub fn decide(map: &Map, by_mode: bool) -> Result<Decision, Error> {
     if !by_mode
         && let Map::Composite(c) = map
         && let (Map::Layout(l), Map::Layout(r)) = (&c.left, &c.right)
-        && let Some(d) = layouts_decision(l.layout(), r.layout())
+        && let Some(chains) = layouts_composite(l.layout(), r.layout())
     {
-        return Ok(d);
+        return Ok(layouts_decision(r.layout(), chains));
     }
     decide_general(map, by_mode)
 }
@@ -517,19 +589,19 @@ pub fn decide_composition(left: &Map, right: &Map, by_mode: bool) -> Result<Deci
     if !by_mode
         && let (Map::Layout(l), Map::Layout(r)) = (left, right)
         && crate::map::layouts_compose(l, r)
-        && let Some(d) = layouts_decision(l.layout(), r.layout())
+        && let Some(chains) = layouts_composite(l.layout(), r.layout())
     {
-        return Ok(d);
+        return Ok(layouts_decision(r.layout(), chains));
     }
     decide(&crate::map::compose(left, right)?, by_mode)
 }
 
-/// The [`Decision`] of `left ∘ right` of two layouts by domain leaf where
-/// [`layouts_composite`] answers: the right operand's leaf sizes, constant 0, its chains.
-#[inline]
-fn layouts_decision(left: &Layout, right: &Layout) -> Option<Decision> {
-    let chains = layouts_composite(left, right)?;
-    Some(Decision {
+/// The [`Decision`] of `left ∘ right` of two layouts by domain leaf with the `chains` that
+/// [`layouts_composite`] gave: the right operand's leaf sizes, constant 0, the chains. Built
+/// where it is returned, not moved there.
+#[inline(always)]
+fn layouts_decision(right: &Layout, chains: Chains) -> Decision {
+    Decision {
         coordinate_shape: {
             let leaves = right.leaves();
             let mut buf = [0i64; COORDINATES_INLINE];
@@ -544,7 +616,7 @@ fn layouts_decision(left: &Layout, right: &Layout) -> Option<Decision> {
         },
         constant: 0,
         result: Ok(chains),
-    })
+    }
 }
 
 /// [`decide`] by its general method: the coordinates, then a direct decision
@@ -586,7 +658,7 @@ fn decide_general(map: &Map, by_mode: bool) -> Result<Decision, Error> {
     Ok(Decision {
         coordinate_shape: sizes.as_slice().iter().copied().collect(),
         constant,
-        result: decide_values(&sizes, &values),
+        result: decide_values(&sizes, &values).map(Chains::from),
     })
 }
 
@@ -649,7 +721,7 @@ fn merged_runs(modes: impl DoubleEndedIterator<Item = (i64, i64)>) -> Option<Fla
 /// in O(pieces × left modes), without tabulating `g`. A right operand that is itself a
 /// composite contributes the pieces of its domain leaves, and the chains stay one per domain
 /// leaf of `right` (the map's coordinates). `None` sends [`decide`] to enumeration.
-fn symbolic(map: &Map) -> Option<Vec<Chain>> {
+fn symbolic(map: &Map) -> Option<Chains> {
     let Map::Composite(c) = map else {
         return None;
     };
@@ -663,7 +735,7 @@ fn symbolic(map: &Map) -> Option<Vec<Chain>> {
 
 /// [`symbolic`] by its general method: the operands' pieces gathered, the bounds sorted, each
 /// domain leaf's sub-modes sorted by weight ([`leaf_of_composite`]).
-fn symbolic_pieces(map: &Map) -> Option<Vec<Chain>> {
+fn symbolic_pieces(map: &Map) -> Option<Chains> {
     let Map::Composite(c) = map else {
         return None;
     };
@@ -713,7 +785,7 @@ fn symbolic_pieces(map: &Map) -> Option<Vec<Chain>> {
     {
         return None;
     }
-    let mut chains = Vec::with_capacity(b_ends.len());
+    let mut chains = Chains::new();
     let mut start = 0usize;
     for &end in &b_ends {
         let pieces = b_flat.get(start..end)?;
@@ -732,12 +804,14 @@ const FAST_MODES: usize = 8;
 /// operand's modes (size-1 modes dropped, continuing modes merged: [`merged_runs`]) have the
 /// canonical weights `1 = u₀ | u₁ | … | total` (fastest first), one divisibility chain by
 /// construction; each right leaf `n:d` (`n > 1`) adds `d` and `d·n`, and the whole set must stay
-/// one chain ([`symbolic`]'s condition). Then the leaf's range of digits `[d, d·n)` is cut at the
-/// left modes' boundaries in increasing order of weight — the order [`leaf_of_composite`] sorts
-/// into — and the sub-modes are merged and recorded as it does. The same `Some` as
+/// one chain ([`symbolic`]'s condition). Here the right leaves' ranges `[d, d·n)` must tile
+/// `[1, total)` end to end (a bijection's do), and each leaf's range of digits is cut at the left
+/// modes' boundaries in increasing order of weight — the order [`leaf_of_composite`] sorts into —
+/// with every cut checked to divide the next, which makes the whole set one chain; the
+/// sub-modes are merged as it merges them. The same `Some` as
 /// [`symbolic_pieces`] wherever this answers; `None` (beyond the buffers, an overflow, a
 /// condition that fails) leaves the decision to it.
-fn layouts_composite(left: &Layout, right: &Layout) -> Option<Vec<Chain>> {
+fn layouts_composite(left: &Layout, right: &Layout) -> Option<Chains> {
     // The left modes (size, stride), fastest first, merged as `merged_runs` merges them.
     let mut a = [(0i64, 0i64); FAST_MODES];
     let mut na = 0usize;
@@ -764,10 +838,13 @@ fn layouts_composite(left: &Layout, right: &Layout) -> Option<Vec<Chain>> {
     }
     let u = u.get(..=na)?;
     let total = *u.last()?;
-    // The right leaves' bounds d and d·n, sorted (insertion sort: a handful of entries).
+    // The right leaves' ranges `[d, d·n)` (`n > 1`), sorted by their start (insertion sort: a
+    // handful of entries). A bijection's tile `[1, total)` end to end, so that their bounds
+    // are one divisibility chain `1 = r₀ | r₁ | … | total` (`r_{k+1} = r_k·n_k`); any other
+    // right operand declines.
     let leaves = right.leaves();
-    let mut bounds = [0i64; 2 * FAST_MODES];
-    let mut nb = 0usize;
+    let mut ranges = [(0i64, 0i64); FAST_MODES];
+    let mut nr = 0usize;
     let mut right_total = 1i64;
     for m in leaves {
         let (n, d) = (m.size(), m.value());
@@ -776,140 +853,119 @@ fn layouts_composite(left: &Layout, right: &Layout) -> Option<Vec<Chain>> {
             if d <= 0 {
                 return None;
             }
-            for x in [d, d.checked_mul(n)?] {
-                *bounds.get_mut(nb)? = x;
-                let mut i = nb;
-                while let Some(j) = i.checked_sub(1)
-                    && bounds.get(j).is_some_and(|&y| y > x)
-                {
-                    bounds.swap(j, i);
-                    i = j;
-                }
-                nb = nb.saturating_add(1);
+            let x = (d, d.checked_mul(n)?);
+            *ranges.get_mut(nr)? = x;
+            let mut i = nr;
+            while let Some(j) = i.checked_sub(1)
+                && ranges.get(j).is_some_and(|y| y.0 > x.0)
+            {
+                ranges.swap(j, i);
+                i = j;
             }
+            nr = nr.saturating_add(1);
         }
     }
     if right_total != total {
         return None;
     }
-    // The union of both sorted lists, every entry dividing the next larger one.
-    let divides = |lo: i64, hi: i64| {
-        if lo > 0 && lo & lo.wrapping_sub(1) == 0 {
-            hi & lo.wrapping_sub(1) == 0
-        } else {
-            hi.checked_rem(lo) == Some(0)
-        }
-    };
-    let (mut i, mut j, mut before) = (0usize, 0usize, 1i64);
-    loop {
-        let x = match (u.get(i), bounds.get(..nb).and_then(|b| b.get(j))) {
-            (Some(&p), Some(&q)) if p <= q => {
-                i = i.saturating_add(1);
-                p
-            }
-            (_, Some(&q)) => {
-                j = j.saturating_add(1);
-                q
-            }
-            (Some(&p), None) => {
-                i = i.saturating_add(1);
-                p
-            }
-            (None, None) => break,
-        };
-        if x != before {
-            if !divides(before, x) {
-                return None;
-            }
-            before = x;
-        }
-    }
-    // Each chain is written in place: the list made of empty chains, then each filled, so
-    // that no chain is built aside and copied in.
-    let mut chains: Vec<Chain> = core::iter::repeat_with(|| Chain {
-        chain: InlineVec::new(),
-        shape: InlineVec::new(),
-        strides: InlineVec::new(),
-        recorded: InlineVec::new(),
-    })
-    .take(leaves.len())
-    .collect();
-    for (m, c) in leaves.iter().zip(chains.iter_mut()) {
-        let (n, d) = (m.size(), m.value());
-        if n == 1 {
-            c.chain.push(1);
-            c.shape.push(1);
-            c.strides.push(0);
-            continue;
-        }
-        let end = d.checked_mul(n)?;
-        // The coarsest modes (weight, size, stride), fastest first: the leaf's digits
-        // `[d, d·n)` cut at the left modes' boundaries, modes below and above it skipped. The
-        // quotients are those of `leaf_of_composite`, taken without a division where they are
-        // known: a whole left mode (`size`), the whole leaf (`n`), a cut at a mode's start (`e`).
-        let mut modes = [(0i64, 0i64, 0i64); FAST_MODES];
-        let mut nm = 0usize;
-        let mut next = 1i64;
-        for (&(size, e), &w) in a.iter().zip(u) {
-            let top = w.checked_mul(size)?;
-            if top <= d {
-                continue;
-            }
-            if w >= end {
-                break;
-            }
-            let (lo, hi) = (d.max(w), end.min(top));
-            // The weight `lo/d` must be `next`; a cut `lo` that is not `next·d` declines.
-            if lo != d && next.checked_mul(d) != Some(lo) {
-                return None;
-            }
-            let weight = next;
-            let sub = if lo == w && hi == top {
-                size
-            } else if lo == d && hi == end {
-                n
-            } else {
-                quotient(hi, lo)?
-            };
-            let stride = if lo == w {
-                e
-            } else {
-                e.checked_mul(quotient(lo, w)?)?
-            };
-            next = weight.checked_mul(sub)?;
-            if let Some(last) = nm.checked_sub(1).and_then(|k| modes.get_mut(k))
-                && i128::from(last.1).checked_mul(i128::from(last.2)) == Some(i128::from(stride))
-            {
-                last.1 = last.1.checked_mul(sub)?;
-            } else {
-                *modes.get_mut(nm)? = (weight, sub, stride);
-                nm = nm.saturating_add(1);
-            }
-        }
-        if next != n {
+    let ranges = ranges.get(..nr)?;
+    let mut r = 1i64;
+    for &(lo, hi) in ranges {
+        if lo != r {
             return None;
         }
-        let modes = modes.get(..nm)?;
-        let mut prev: Option<(i64, i64)> = None;
-        for &(w, size, stride) in modes {
-            let at = match prev {
-                None => i128::from(stride),
-                Some((m, s)) => {
-                    i128::from(stride).checked_sub(i128::from(m).checked_mul(i128::from(s))?)?
-                }
-            };
-            if at != 0 {
-                c.recorded.push((w, at));
-            }
-            c.chain.push(w);
-            prev = Some((size, stride));
-        }
-        for &(_, size, stride) in modes.iter().rev() {
-            c.shape.push(size);
-            c.strides.push(stride);
-        }
+        r = hi;
+    }
+    if r != total {
+        return None;
+    }
+    // The union of both lists is then one divisibility chain exactly when every leaf's cut
+    // points are, which `composite_leaf` checks (the sizes `⌊hi/lo⌋` of its cuts must multiply
+    // to `n`): `d | lo₁ | … | d·n` for the left weights inside `(d, d·n)`; the leaves tile
+    // `[1, total)`, so these chains join into one.
+    let mut chains = Chains::with_capacity(leaves.len());
+    for m in leaves {
+        chains.push(composite_leaf(a, u, m.size(), m.value())?);
     }
     Some(chains)
+}
+
+/// The chain of the right leaf `n:d` of `left ∘ right` in [`layouts_composite`], from the left
+/// operand's merged modes `a` (size, stride) and their weights `u`, fastest first: the leaf's
+/// digits `[d, d·n)` cut at the left modes' boundaries, modes below and above it skipped, the
+/// sub-modes merged where one continues the other. `None` where [`layouts_composite`] declines.
+#[inline]
+fn composite_leaf(a: &[(i64, i64)], u: &[i64], n: i64, d: i64) -> Option<Chain> {
+    if n == 1 {
+        return Some(leaf_chain(1, 0));
+    }
+    let end = d.checked_mul(n)?;
+    // The coarsest modes (size, stride), fastest first. The quotients are those of
+    // `leaf_of_composite`, taken without a division where they are known: a whole left mode
+    // (`size`), the whole leaf (`n`), a cut at a mode's start (`e`).
+    let mut modes = [(0i64, 0i64); FAST_MODES];
+    let mut nm = 0usize;
+    let mut next = 1i64;
+    for (&(size, e), &w) in a.iter().zip(u) {
+        let top = w.checked_mul(size)?;
+        if top <= d {
+            continue;
+        }
+        if w >= end {
+            break;
+        }
+        // Consecutive cuts meet (`hi` of one is `lo` of the next), from `d` to `d·n`: the sizes
+        // `⌊hi/lo⌋` multiply to `n` exactly when every cut divides the next, which the check
+        // after the loop makes the condition.
+        let (lo, hi) = (d.max(w), end.min(top));
+        let sub = if lo == w && hi == top {
+            size
+        } else if lo == d && hi == end {
+            n
+        } else {
+            quotient(hi, lo)?
+        };
+        let stride = if lo == w {
+            e
+        } else {
+            e.checked_mul(quotient(lo, w)?)?
+        };
+        next = next.checked_mul(sub)?;
+        // A mode continues the one before it where `size·stride` of that one is its stride;
+        // a product that leaves i64 cannot equal an i64 stride.
+        if let Some(last) = nm.checked_sub(1).and_then(|k| modes.get_mut(k))
+            && last.0.checked_mul(last.1) == Some(stride)
+        {
+            last.0 = last.0.checked_mul(sub)?;
+        } else {
+            *modes.get_mut(nm)? = (sub, stride);
+            nm = nm.saturating_add(1);
+        }
+    }
+    if next != n {
+        return None;
+    }
+    Some(chain_of_modes(modes.get(..nm)?))
+}
+
+/// The [`Chain`] of coarsest modes `(size, stride)`, fastest first (at least one), each list
+/// written whole where it has one or two entries.
+#[inline]
+fn chain_of_modes(modes: &[(i64, i64)]) -> Chain {
+    match *modes {
+        [(size, stride)] => Chain {
+            shape: InlineVec::one(size),
+            strides: InlineVec::one(stride),
+        },
+        [(m0, s0), (m1, s1)] => Chain {
+            shape: InlineVec(SmallVec::from_buf([m1, m0])),
+            strides: InlineVec(SmallVec::from_buf([s1, s0])),
+        },
+        _ => Chain {
+            shape: modes.iter().rev().map(|m| m.0).collect(),
+            strides: modes.iter().rev().map(|m| m.1).collect(),
+        },
+    }
 }
 
 /// `a / b` (truncated) for `a ≥ 0`, `b > 0`, a shift where `b` is a power of two; `None` for
@@ -983,41 +1039,18 @@ fn leaf_of_composite(pieces: &[(i64, i64)], left: &[(i64, i64)], weights: &[i64]
     if next != n {
         return None;
     }
-    let mut recorded = InlineVec::new();
-    let mut before: Option<(i64, i64)> = None;
-    for &(w, size, stride) in &modes {
-        let a = match before {
-            None => i128::from(stride),
-            Some((m, s)) => {
-                i128::from(stride).checked_sub(i128::from(m).checked_mul(i128::from(s))?)?
-            }
-        };
-        if a != 0 {
-            recorded.push((w, a));
-        }
-        before = Some((size, stride));
-    }
     Some(Chain {
-        chain: modes.iter().map(|m| m.0).collect(),
         shape: modes.iter().rev().map(|m| m.1).collect(),
         strides: modes.iter().rev().map(|m| m.2).collect(),
-        recorded,
     })
 }
 
 /// The chain of one leaf `n:d` of a layout, `g(t) = t·d` (what [`scan`] returns for it).
 fn leaf_chain(n: i64, d: i64) -> Chain {
     let (shape, strides) = if n == 1 { (1, 0) } else { (n, d) };
-    let recorded = if n > 1 && d != 0 {
-        InlineVec::one((1, i128::from(d)))
-    } else {
-        InlineVec::new()
-    };
     Chain {
-        chain: InlineVec::one(1),
         shape: InlineVec::one(shape),
         strides: InlineVec::one(strides),
-        recorded,
     }
 }
 
@@ -1026,7 +1059,7 @@ fn leaf_chain(n: i64, d: i64) -> Chain {
 /// [`symbolic`] decides, and a restriction of either. A restriction of a map `f` that is a
 /// layout is `f` at the fixed coordinates plus `f` on the free ones (separability), so its
 /// chains are those of the free leaves; the constant is left to the caller. `None` otherwise.
-fn direct(map: &Map) -> Option<Vec<Chain>> {
+fn direct(map: &Map) -> Option<Chains> {
     match map {
         Map::Layout(a) => Some(
             a.layout()
@@ -1046,7 +1079,7 @@ fn direct(map: &Map) -> Option<Vec<Chain>> {
             if entries.iter().sum::<usize>() != chains.len() {
                 return None;
             }
-            let mut out = Vec::with_capacity(chains.len());
+            let mut out = Chains::new();
             let mut chains = chains.into_iter();
             for (e, count) in entries.into_iter().enumerate() {
                 let keep = !fixed.iter().any(|(f, _)| *f == e);
@@ -1316,7 +1349,8 @@ mod tests {
                     let stored = compose(&storage, &undone).expect("sizes");
                     for map in [&undone, &stored] {
                         let coords = coordinate_sizes(&map.domain_shape());
-                        let expected = decide_values(&coords, &tabulate(map).expect("tabulates"));
+                        let expected = decide_values(&coords, &tabulate(map).expect("tabulates"))
+                            .map(Chains::from);
                         // Where the strides are not one divisibility chain (a stride 3
                         // against weights 1, 2), `decide` enumerates instead.
                         let Some(chains) = symbolic(map) else {
@@ -1455,7 +1489,7 @@ mod tests {
                 let values: Vec<i64> = (0..n)
                     .map(|i| eval(&shape, &strides, eval(&b_sizes, &b_strides, i)))
                     .collect();
-                let brute = decide_values(&b_sizes, &values);
+                let brute = decide_values(&b_sizes, &values).map(Chains::from);
                 // The lean path of `decide` and the borrowed entry point against the general
                 // method of `decide` and against the brute force, whichever path answers.
                 let lean = decide(&map, false).expect("decided");
@@ -1510,6 +1544,39 @@ mod tests {
             "only {} leaves cut by the left modes",
             split.get()
         );
+    }
+
+    /// The one pass where the right operand's ranges `[d, d·n)` overlap (no bijection, which a
+    /// composite never holds: the one pass declines, leaving it to the general method), and
+    /// records that leave i64: strides near ±2⁶², whose `σ − μ·σ₋` is kept exactly in i128,
+    /// against enumeration.
+    #[test]
+    fn one_pass_declines_overlapping_ranges_and_keeps_wide_records() {
+        for (l, r) in [
+            ("(4):(1)", "(2,2):(1,1)"),
+            ("(2,4):(4,1)", "(2,4):(2,1)"),
+            ("(8):(1)", "(2,2,2):(1,1,4)"),
+        ] {
+            let (l, r): (Layout, Layout) = (l.parse().expect("l"), r.parse().expect("r"));
+            assert_eq!(layouts_composite(&l, &r), None, "{l} o {r}");
+        }
+        // Records past i64: the fastest left mode 2:2⁶² and the next 2:2⁶¹, cut by one
+        // right leaf 4:1; `σ − μ·σ₋ = 2⁶¹ − 2⁶³`, whose product `μ·σ₋` leaves i64.
+        let big = 1i64 << 62;
+        let a_text = alloc::format!("(2,2):({},{})", big / 2, big);
+        let a = annotated(&a_text, Space::Logical, Space::Physical);
+        let b = annotated("(4):(1)", Space::ThreadValue, Space::Logical);
+        let map = compose(&a, &b).expect("sizes");
+        let values = [0, big, big / 2, big / 2 + big];
+        let brute = decide_values(&[4], &values).map(Chains::from);
+        let (Map::Layout(la), Map::Layout(lb)) = (&a, &b) else {
+            panic!("two layouts");
+        };
+        let chains = layouts_composite(la.layout(), lb.layout()).expect("one pass");
+        let wide = i128::from(big);
+        assert_eq!(chains[0].recorded(), [(1, wide), (2, wide / 2 - 2 * wide)]);
+        assert_eq!(Ok(chains), brute);
+        assert_eq!(decide(&map, false).expect("decided").result, brute);
     }
 
     /// A random dense bijection of size `n` (a product of 2s and 3s), as its sizes and strides:
@@ -1636,7 +1703,7 @@ mod tests {
                     let shape = map.domain_shape();
                     let coords = coordinate_sizes(&shape);
                     let values = tabulate(&map).expect("tabulates");
-                    let expected = decide_values(&coords, &values);
+                    let expected = decide_values(&coords, &values).map(Chains::from);
                     if let Some(chains) = symbolic(&map) {
                         symbolic_hits.set(symbolic_hits.get() + 1);
                         prop_assert_eq!(Ok(chains), expected.clone());

@@ -979,12 +979,13 @@ pub fn layout_form(decision: &Decision) -> Option<Program> {
     p.result.constant = decision.constant;
     for (i, c) in chains.iter().enumerate() {
         // Pieces slowest first; the chain is increasing, so piece j has weight chain[k-1-j].
-        let k = c.chain.len();
+        let chain = c.chain();
+        let k = chain.len();
         for j in 0..k {
             let (m, s, w) = (
                 c.shape[j],
                 c.strides[j],
-                c.chain[k.saturating_sub(1).saturating_sub(j)],
+                chain[k.saturating_sub(1).saturating_sub(j)],
             );
             if s == 0 || m == 1 {
                 continue;

@@ -156,8 +156,8 @@ pub use alias::{
     fast_alias_test, is_alias_free,
 };
 pub use decide::{
-    COORDINATES_INLINE, Chain, DECIDE_LIMIT, Decision, InlineIntoIter, InlineVec, NotLayout,
-    decide, decide_composition, decide_values, scan,
+    CHAINS_INLINE, COORDINATES_INLINE, Chain, Chains, DECIDE_LIMIT, Decision, InlineIntoIter,
+    InlineVec, NotLayout, decide, decide_composition, decide_values, scan,
 };
 pub use dense::{check_dense_bijection, is_dense_bijection};
 pub use emit::{

@@ -555,10 +555,10 @@ fn composite_decision_is_theorem_1_on_the_table() {
                 layouts += 1;
                 assert_eq!(want.len(), chains.len(), "{ll} ∘ {rl}");
                 for (w, c) in want.iter().zip(chains) {
-                    assert_eq!(c.chain, w.0, "{ll} ∘ {rl}");
+                    assert_eq!(c.chain(), w.0, "{ll} ∘ {rl}");
                     assert_eq!(c.shape, w.1, "{ll} ∘ {rl}");
                     assert_eq!(c.strides, w.2, "{ll} ∘ {rl}");
-                    assert_eq!(c.recorded, w.3, "{ll} ∘ {rl}");
+                    assert_eq!(c.recorded(), w.3, "{ll} ∘ {rl}");
                 }
                 let coarsest = got
                     .coarsest_layout(&composite.domain_shape())

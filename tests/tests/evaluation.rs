@@ -291,7 +291,7 @@ fn run(
         assert_eq!(d.coordinate_shape, sizes, "{what}");
         match (&d.result, &brute) {
             (Ok(chains), Some(expected)) => {
-                let got: Vec<Vec<i64>> = chains.iter().map(|c| c.chain.to_vec()).collect();
+                let got: Vec<Vec<i64>> = chains.iter().map(|c| c.chain().to_vec()).collect();
                 assert_eq!(&got, expected, "{what}: chains");
             }
             (Err(_), None) => {}
