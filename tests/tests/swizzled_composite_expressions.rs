@@ -148,3 +148,46 @@ fn a_shadowed_value_is_the_one_composed() {
     let unshadowed: Vec<i64> = (0..128).map(small).collect();
     assert_ne!(want, unshadowed);
 }
+
+layout! {
+    const SW64_ROW5 = restrict(SW64, 0 = 5);
+    const TV_LINE = (64):(1), thread-value -> logical;
+    const C_ROW5 = compose(SW64_ROW5, TV_LINE);
+    const TRANSPOSE = (64,64):(1,64), logical -> logical;
+    const SW64_T = compose(SW64, TRANSPOSE);
+    const C_T = compose(SW64_T, TV64);
+}
+
+/// Left operands defined by expressions (a restriction of a swizzled item, a swizzled
+/// composite): the expression, the item and the formulas agree, offset by offset, with the
+/// same notation, map, size, offset range and index type.
+#[test]
+fn left_operands_defined_by_expressions() {
+    let want: Vec<i64> = (0..64)
+        // Seed (64,64):(1,64): entry 0 (stride 1) fixed at 5, the free entry of stride 64.
+        .map(|j| swizzle(5 + 64 * j, 3, 6, 3))
+        .collect();
+    let expr = report(&layout!(compose(SW64_ROW5, TV_LINE)));
+    assert_eq!(
+        (expr.0.as_slice(), expr.1.as_slice()),
+        (&want[..], &want[..])
+    );
+    assert_eq!(report(&C_ROW5), expr);
+    assert!(!narrow(&layout!(compose(SW64_ROW5, TV_LINE))));
+
+    let want: Vec<i64> = (0..4096)
+        .map(|i| {
+            let q = cute_flat(&[256, 16], &[16, 1], i);
+            // Seed (64,64):(1,64), last mode fastest: q = 64·a + b goes to a + 64·b.
+            let p = q / 64 + 64 * (q % 64);
+            swizzle(cute_flat(&[64, 64], &[64, 1], p), 3, 6, 3)
+        })
+        .collect();
+    let expr = report(&layout!(compose(SW64_T, TV64)));
+    assert_eq!(
+        (expr.0.as_slice(), expr.1.as_slice()),
+        (&want[..], &want[..])
+    );
+    assert_eq!((expr.3, expr.4, expr.5, expr.6), (4096, 0, 4095, 4096));
+    assert_eq!(report(&C_T), expr);
+}
