@@ -191,3 +191,27 @@ fn left_operands_defined_by_expressions() {
     assert_eq!((expr.3, expr.4, expr.5, expr.6), (4096, 0, 4095, 4096));
     assert_eq!(report(&C_T), expr);
 }
+
+/// The expression in constant contexts, where the generated value it replaces was accepted
+/// (and the 32-bit form, still generated, is): a `const fn`, a `static`'s initializer and an
+/// inline `const` block, each with the formulas' offsets.
+const fn composed_in_const_fn() -> impl Layout<Index = i64> {
+    layout!(compose(SW, TV))
+}
+
+static IN_STATIC: [i64; 2] = {
+    let _narrow = layout!(compose(SW32, TV));
+    let _wide = layout!(compose(SW, TV));
+    [0, 1]
+};
+
+#[test]
+fn the_expression_is_a_constant_expression() {
+    let want: Vec<i64> = (0..128).map(small).collect();
+    assert_eq!(report(&composed_in_const_fn()).0, want);
+    let inline = const { layout!(compose(SW, TV)) };
+    assert_eq!(report(&inline).0, want);
+    let narrow = const { layout!(compose(SW32, TV)) };
+    assert_eq!(report(&narrow).0, want);
+    assert_eq!(IN_STATIC, [0, 1]);
+}
