@@ -215,3 +215,81 @@ fn the_expression_is_a_constant_expression() {
     assert_eq!(report(&narrow).0, want);
     assert_eq!(IN_STATIC, [0, 1]);
 }
+
+layout! {
+    const SW_BYTES = cute (8,64):(64,1), logical(8,64) -> physical, Swizzle<3,4,3> over bytes of 16-bit elements;
+    const SW_NAMED = (row: 64, col: 8):(1,64), logical(64,8) -> physical, Swizzle<3,3,3> over elements;
+    const TV_PLAIN = (4,128):(1,4), thread-value -> logical(64,8);
+    const TV_NAMED = (value: 4, thread: 128):(1,4), thread-value -> logical(64,8);
+    const C_RIGHT_NAMED = compose(SW_BYTES, TV_NAMED);
+    const C_LEFT_NAMED = compose(SW_NAMED, TV_PLAIN);
+    const C_BOTH_NAMED = compose(SW_NAMED, TV_NAMED);
+}
+
+/// The names of every layout's top-level modes in a map, left to right.
+fn mode_names(m: &layout_core::Map) -> Vec<Vec<Option<String>>> {
+    match m {
+        layout_core::Map::Layout(a) => vec![a.layout().names().to_vec()],
+        layout_core::Map::Swizzled { inner, .. } | layout_core::Map::Restricted { inner, .. } => {
+            mode_names(inner)
+        }
+        layout_core::Map::Composite(c) => {
+            let mut v = mode_names(&c.left);
+            v.extend(mode_names(&c.right));
+            v
+        }
+    }
+}
+
+/// Operands with named modes, on either side or both: the expression keeps the names in its
+/// notation and its map, as the item does; the offsets are the formulas'.
+#[test]
+fn named_modes_of_either_operand_are_kept() {
+    let named = |a: &str, b: &str| vec![Some(a.to_string()), Some(b.to_string())];
+    // Seed order, last mode fastest: TV's flat index `128·v + t` is `v + 4·t`, the storage's
+    // `8·a + b` is `a + 64·b`, swizzled with b = 3, src = 6, dst = 3 (in elements).
+    let want: Vec<i64> = (0..512)
+        .map(|i| {
+            let q = i / 128 + 4 * (i % 128);
+            swizzle(q / 8 + 64 * (q % 8), 3, 6, 3)
+        })
+        .collect();
+
+    let expr = report(&layout!(compose(SW_BYTES, TV_NAMED)));
+    assert_eq!(
+        (expr.0.as_slice(), expr.1.as_slice()),
+        (&want[..], &want[..])
+    );
+    assert_eq!(
+        expr.2,
+        "[swizzle(b = 3, src = 6, dst = 3) ∘ (64,8):(1,64)] ∘ [(value:4,thread:128):(1,4)]"
+    );
+    let map = layout!(compose(SW_BYTES, TV_NAMED)).to_map().expect("map");
+    assert_eq!(mode_names(&map), vec![vec![], named("value", "thread")]);
+    assert_eq!(report(&C_RIGHT_NAMED), expr);
+
+    let expr = report(&layout!(compose(SW_NAMED, TV_PLAIN)));
+    assert_eq!(
+        (expr.0.as_slice(), expr.1.as_slice()),
+        (&want[..], &want[..])
+    );
+    assert_eq!(
+        expr.2,
+        "[swizzle(b = 3, src = 6, dst = 3) ∘ (row:64,col:8):(1,64)] ∘ [(4,128):(1,4)]"
+    );
+    let map = layout!(compose(SW_NAMED, TV_PLAIN)).to_map().expect("map");
+    assert_eq!(mode_names(&map), vec![named("row", "col"), vec![]]);
+    assert_eq!(report(&C_LEFT_NAMED), expr);
+
+    let expr = report(&layout!(compose(SW_NAMED, TV_NAMED)));
+    assert_eq!(
+        (expr.0.as_slice(), expr.1.as_slice()),
+        (&want[..], &want[..])
+    );
+    let map = layout!(compose(SW_NAMED, TV_NAMED)).to_map().expect("map");
+    assert_eq!(
+        mode_names(&map),
+        vec![named("row", "col"), named("value", "thread")]
+    );
+    assert_eq!(report(&C_BOTH_NAMED), expr);
+}
