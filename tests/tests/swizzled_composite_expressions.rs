@@ -293,3 +293,55 @@ fn named_modes_of_either_operand_are_kept() {
     );
     assert_eq!(report(&C_BOTH_NAMED), expr);
 }
+
+layout! {
+    const TV_ATOM = cute (32,8):(8,1), thread-value -> logical(8,32);
+    const C_ATOM = compose(layout_typed::atoms::gmma_layout_k_sw32_atom_uint8_t::ATOM, TV_ATOM);
+}
+
+/// `compose` written by a `macro_rules!` macro, its operands through `$crate`.
+macro_rules! composed_through_crate {
+    () => {
+        layout!(compose($crate::SW, $crate::TV))
+    };
+}
+
+/// Operands of every path form: an item of another crate (a GMMA atom of `layout_typed`, by
+/// its full path and through a `use` rename), paths written by a `macro_rules!` macro
+/// (`$crate`), and items declared in a function body; each against the formulas and, where
+/// one exists, the item.
+#[test]
+fn operands_of_every_path_form() {
+    use layout_typed::atoms::gmma_layout_k_sw32_atom_uint8_t as atom;
+    // Swizzle<1,4,3> over bytes of 8-bit elements: b = 1, src = 7, dst = 4 in elements.
+    let want: Vec<i64> = (0..256)
+        .map(|i| {
+            let p = cute_flat(&[32, 8], &[8, 1], i);
+            swizzle(cute_flat(&[8, 32], &[32, 1], p), 1, 7, 4)
+        })
+        .collect();
+    let full = report(&layout!(compose(
+        layout_typed::atoms::gmma_layout_k_sw32_atom_uint8_t::ATOM,
+        TV_ATOM
+    )));
+    assert_eq!(
+        (full.0.as_slice(), full.1.as_slice()),
+        (&want[..], &want[..])
+    );
+    assert_eq!(report(&layout!(compose(atom::ATOM, TV_ATOM))), full);
+    assert_eq!(report(&C_ATOM), full);
+
+    let want: Vec<i64> = (0..128).map(small).collect();
+    assert_eq!(report(&composed_through_crate!()), report(&C));
+    assert_eq!(report(&composed_through_crate!()).0, want);
+
+    fn in_a_body() -> Vec<i64> {
+        layout! {
+            const LOCAL_SW = cute (16,8):(8,1), logical(16,8) -> physical, Swizzle<2,2,3> over elements;
+            const LOCAL_TV = cute ((4,8),(2,2)):((32,1),(16,8)), thread-value -> logical(16,8);
+        }
+        let c = layout!(compose(LOCAL_SW, LOCAL_TV));
+        (0..128).map(|i| c.offset_index(i)).collect()
+    }
+    assert_eq!(in_a_body(), want);
+}
