@@ -72,7 +72,8 @@ pub fn expand(k: &Krate, rest: TokenStream) -> TokenStream {
 }
 
 /// `compose(P, Q)` of two named operands whose composite is swizzled, with a 64-bit index
-/// type, in expression position:
+/// type and no named mode (a typed layout keeps only a digest of its names), in expression
+/// position:
 /// the library's typed `compose(P, Q)`, a `Composed` of the operands' own values. Its type
 /// follows from theirs, so the expansion spells no type and asserts nothing about the
 /// operands: whatever items the paths name, `Composed` evaluates those items, and `compose`'s
@@ -105,11 +106,24 @@ fn library_composite(
         v.index,
         layout_core::IntType::I64 | layout_core::IntType::Usize
     );
-    if !swizzled_composite || !wide || !v.runtime.is_empty() {
+    // A typed layout's type keeps only a digest of its mode names, so `Composed` would print
+    // and rebuild (`to_map`) the operands without them: named operands keep the generated type.
+    if !swizzled_composite || !wide || !v.runtime.is_empty() || has_mode_names(&v.map) {
         return None;
     }
     let (p, q) = (text.path_tokens(p), text.path_tokens(q));
     Some(quote!(#k::compose(#p, #q)))
+}
+
+/// Whether any layout of `m` names one of its modes.
+fn has_mode_names(m: &layout_core::Map) -> bool {
+    match m {
+        layout_core::Map::Layout(a) => a.layout().names().iter().any(Option::is_some),
+        layout_core::Map::Swizzled { inner, .. } | layout_core::Map::Restricted { inner, .. } => {
+            has_mode_names(inner)
+        }
+        layout_core::Map::Composite(c) => has_mode_names(&c.left) || has_mode_names(&c.right),
+    }
 }
 
 /// An item `#[attrs] VIS const NAME = ALGEBRA;`: the callback that fetches its operands'

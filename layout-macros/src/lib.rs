@@ -109,7 +109,8 @@
 //!   in it is an error, as a run-time leaf in a declared item is.
 //! - An algebra expression is evaluated here with `layout-core`; a result that is a layout
 //!   (an operation's result, or a composite that Theorem 1 decides to be one) is a `Static`;
-//!   `compose(P, Q)` of two named items with a swizzled composite and a 64-bit index is the
+//!   `compose(P, Q)` of two named items with a swizzled composite, a 64-bit index and no named
+//!   mode is the
 //!   library's typed `compose(P, Q)` of their values (a `Composed`, whose type follows from
 //!   theirs);
 //!   otherwise a `Generated<Form, Spec<..>, P>` whose `offset` runs the emitted program

@@ -981,8 +981,22 @@ impl<A: Layout, B: Layout> Layout for Composed<A, B> {
 /// let addr = compose(smem, tv);
 /// assert_eq!(addr.offset((3usize, 1usize)), 13);
 /// ```
+///
+/// A `const fn`: a composite is a constant expression, as its operands are.
+///
+/// ```
+/// use layout_typed::prelude::*;
+/// layout! {
+///     const SMEM = (16,32):(32,1), logical -> physical;
+///     const TV = (128,4):(4,1), thread-value -> logical;
+/// }
+/// const fn addressing() -> impl Layout<Index = i64> {
+///     compose(SMEM, TV)
+/// }
+/// assert_eq!(addressing().offset_index(13), 13); // thread 3, value 1
+/// ```
 #[inline(always)]
-pub fn compose<A, B>(left: A, right: B) -> Composed<A, B>
+pub const fn compose<A, B>(left: A, right: B) -> Composed<A, B>
 where
     A: Layout,
     B: Layout,
