@@ -1393,7 +1393,7 @@ fn inputs_per_source() {
     println!("inputs {got:?}, skipped {skip:?}");
     let expected: BTreeMap<Origin, usize> = [
         (Origin::Ui, 171),
-        (Origin::Docs, 155),
+        (Origin::Docs, 157),
         (Origin::CliDocs, 10),
         (Origin::Data, 293),
     ]
