@@ -795,3 +795,333 @@ fn inverse_undoes_a_bijection() {
     }
     assert!(inverted > 1000, "{inverted}");
 }
+
+/// Theorem 1 on a table written a second time, for the attack below: `f` over `sizes` (last
+/// fastest) as one `i128` per flat index; separability first (the first flat index where
+/// `f(c) ≠ Σ f(cⱼ·eⱼ)`, its coordinate), then per coordinate the scan with every `ρ(t)`
+/// subtracted at once, read back as (chain, coarsest shape slowest first, its strides,
+/// records). Each chain is checked to rebuild `g` and to be coarsest.
+fn scan_all(sizes: &[i64], f: &[i128]) -> Result<Chains, NotLayout> {
+    let k = sizes.len();
+    // Digits of a flat index, last fastest.
+    let digits = |mut i: usize| -> Vec<usize> {
+        let mut c = vec![0usize; k];
+        for j in (0..k).rev() {
+            let n = sizes[j] as usize;
+            c[j] = i % n;
+            i /= n;
+        }
+        c
+    };
+    let mut stride_of = vec![1usize; k];
+    for j in (0..k.saturating_sub(1)).rev() {
+        stride_of[j] = stride_of[j + 1] * sizes[j + 1] as usize;
+    }
+    for (i, &v) in f.iter().enumerate() {
+        let c = digits(i);
+        let sum: i128 = c.iter().zip(&stride_of).map(|(&x, &s)| f[x * s]).sum();
+        if sum != v {
+            return Err(NotLayout::Separability {
+                witness: c.iter().map(|&x| x as i64).collect(),
+            });
+        }
+    }
+    let mut out = Vec::new();
+    for j in 0..k {
+        let n = sizes[j] as usize;
+        let g: Vec<i128> = (0..n).map(|x| f[x * stride_of[j]]).collect();
+        let mut rho = vec![0i128; n];
+        for t in 1..n {
+            rho[t] = g[t] - g[t - 1];
+        }
+        let mut last = 1usize;
+        let mut rec: Vec<(i64, i128)> = Vec::new();
+        for t in 1..n {
+            if rho[t] == 0 {
+                continue;
+            }
+            if n % t != 0 || t % last != 0 {
+                return Err(NotLayout::Scan {
+                    coordinate: j,
+                    t: t as i64,
+                });
+            }
+            let a = rho[t];
+            rec.push((t as i64, a));
+            last = t;
+            let mut m = t;
+            while m < n {
+                rho[m] -= a;
+                m += t;
+            }
+        }
+        let mut chain: Vec<i64> = vec![1];
+        for &(t, _) in &rec {
+            if t != 1 {
+                chain.push(t);
+            }
+        }
+        let mut bounds = chain.clone();
+        bounds.push(n as i64);
+        let shape: Vec<i64> = bounds.windows(2).rev().map(|w| w[1] / w[0]).collect();
+        let strides: Vec<i64> = chain
+            .iter()
+            .rev()
+            .map(|&w| i64::try_from(*g.get(w as usize).unwrap_or(&0)).unwrap())
+            .collect();
+        // Rebuilt from (shape, strides) alone, and no two neighbours could be one mode.
+        for (x, &gx) in g.iter().enumerate() {
+            let (mut rest, mut acc) = (x as i64, 0i128);
+            for (&m, &s) in shape.iter().zip(&strides).rev() {
+                acc += i128::from(rest % m) * i128::from(s);
+                rest /= m;
+            }
+            assert_eq!(acc, gx, "{g:?}: {shape:?}:{strides:?}");
+        }
+        for q in 1..shape.len() {
+            assert_ne!(
+                i128::from(strides[q - 1]),
+                i128::from(shape[q]) * i128::from(strides[q]),
+                "{g:?}: {shape:?}:{strides:?} not coarsest"
+            );
+        }
+        out.push((chain, shape, strides, rec));
+    }
+    Ok(out)
+}
+
+/// A random bijection onto `[0, total)`: the factors `parts` as leaves in a random order,
+/// strides compact in another random order, size-1 leaves with any stride added.
+fn bijection(rng: &mut Rng, parts: &[i64]) -> Vec<(i64, Stride)> {
+    let mut sizes = parts.to_vec();
+    for i in (1..sizes.len()).rev() {
+        sizes.swap(i, rng.below(i + 1));
+    }
+    let m = sizes.len();
+    let mut order: Vec<usize> = (0..m).collect();
+    for i in (1..m).rev() {
+        order.swap(i, rng.below(i + 1));
+    }
+    let mut strides = vec![0i64; m];
+    let mut w = 1i64;
+    for &i in &order {
+        strides[i] = w;
+        w *= sizes[i];
+    }
+    let mut leaves: Vec<(i64, Stride)> = sizes
+        .iter()
+        .zip(&strides)
+        .map(|(&n, &d)| (n, Stride::Int(d)))
+        .collect();
+    for _ in 0..rng.below(3) {
+        let d = rng.pick(&[
+            Stride::Int(i64::MIN),
+            Stride::Int(i64::MAX),
+            Stride::Int(-7),
+            Stride::Int(1),
+            Stride::Broadcast,
+        ]);
+        leaves.insert(rng.below(leaves.len() + 1), (1, d));
+    }
+    leaves
+}
+
+/// A random factorization of `total` into factors > 1, each split further with some chance.
+fn factors(rng: &mut Rng, total: i64) -> Vec<i64> {
+    let mut out = Vec::new();
+    let mut rest = total;
+    while rest > 1 {
+        let ds: Vec<i64> = (2..=rest).filter(|d| rest % d == 0).collect();
+        let d = if rng.below(3) == 0 {
+            ds[0]
+        } else {
+            rng.pick(&ds)
+        };
+        out.push(d);
+        rest /= d;
+    }
+    out
+}
+
+/// Left strides: runs that continue each other (so that they merge), `_`, negatives, and
+/// strides near the ends of `i64` scaled so that the offsets still fit (records past `i64`).
+fn left_of(rng: &mut Rng, parts: &[i64]) -> Vec<(i64, Stride)> {
+    let mut leaves: Vec<(i64, Stride)> = Vec::new();
+    let mut sizes = parts.to_vec();
+    for i in (1..sizes.len()).rev() {
+        sizes.swap(i, rng.below(i + 1));
+    }
+    if rng.below(4) == 0 {
+        sizes.insert(rng.below(sizes.len() + 1), 1);
+    }
+    let budget = |n: i64, k: usize| i64::MAX / (n.max(2) - 1) / (k as i64 + 1);
+    let k = sizes.len();
+    // Fastest first, so that a run's stride is the size times the stride of the one after.
+    let mut next: Option<(i64, i64)> = None;
+    for &n in sizes.iter().rev() {
+        let half = i64::MAX / (n.max(2) - 1) / 2;
+        let d = match rng.below(10) {
+            8 => Stride::Int(half),
+            9 => Stride::Int(-half),
+            0 | 1 => match next {
+                Some((m, s))
+                    if s.checked_mul(m)
+                        .is_some_and(|v| v.unsigned_abs() <= budget(n, k) as u64) =>
+                {
+                    Stride::Int(s * m)
+                }
+                _ => Stride::Int(1),
+            },
+            2 => Stride::Broadcast,
+            3 => Stride::Int(-(rng.below(9) as i64) - 1),
+            4 => Stride::Int(budget(n, k)),
+            5 => Stride::Int(-budget(n, k)),
+            6 => Stride::Int(rng.pick(&[1, 2, 3, 4, 6, 8, 12, 16, 24])),
+            _ => Stride::Int(budget(n, k) / 3 * 2 + 1),
+        };
+        let d = if n == 1 && rng.below(2) == 0 {
+            rng.pick(&[Stride::Int(i64::MAX), Stride::Int(i64::MIN), Stride::Int(0)])
+        } else {
+            d
+        };
+        next = Some((n, value(d) as i64));
+        leaves.push((n, d));
+    }
+    leaves.reverse();
+    leaves
+}
+
+/// Leaves in a random nesting: flat, grouped from the front in runs of 1 to 3, or one leaf.
+fn random_nesting(rng: &mut Rng, leaves: &[(i64, Stride)]) -> Layout {
+    if leaves.len() == 1 && rng.below(2) == 0 {
+        return Layout::new(Tree::Leaf(leaves[0].0), Tree::Leaf(leaves[0].1)).unwrap();
+    }
+    let (mut s, mut d) = (Vec::new(), Vec::new());
+    let mut i = 0;
+    while i < leaves.len() {
+        let take = if rng.below(2) == 0 {
+            1
+        } else {
+            1 + rng.below(3)
+        }
+        .min(leaves.len() - i);
+        let chunk = &leaves[i..i + take];
+        if take == 1 && rng.below(2) == 0 {
+            s.push(Tree::Leaf(chunk[0].0));
+            d.push(Tree::Leaf(chunk[0].1));
+        } else {
+            s.push(Tree::Tuple(chunk.iter().map(|c| Tree::Leaf(c.0)).collect()));
+            d.push(Tree::Tuple(chunk.iter().map(|c| Tree::Leaf(c.1)).collect()));
+        }
+        i += take;
+    }
+    Layout::new(Tree::Tuple(s), Tree::Tuple(d)).unwrap()
+}
+
+/// Whether the cut points of both operands (each mode of size > 1: its weight and the next,
+/// the left's in flat order, the right's from its strides) are one divisibility chain.
+fn one_chain(left: &[(i64, Stride)], right: &[(i64, Stride)]) -> bool {
+    let mut b = vec![1i128];
+    let mut w = 1i128;
+    for &(n, _) in left.iter().rev() {
+        if n > 1 {
+            b.extend([w, w * i128::from(n)]);
+        }
+        w *= i128::from(n);
+    }
+    for &(n, d) in right {
+        if n > 1 {
+            b.extend([value(d), value(d) * i128::from(n)]);
+        }
+    }
+    b.sort_unstable();
+    b.dedup();
+    b.windows(2).all(|p| p[1] % p[0] == 0)
+}
+
+/// The decision of `left ∘ right` against [`scan_all`] on the enumerated composite, for right
+/// operands whose ranges tile `[1, size)` and whose cuts at the left's boundaries are one chain
+/// or not, left operands with size-1 modes, runs that merge, `_`, negative strides and strides
+/// near the ends of `i64`, and more modes than the one pass keeps (up to twelve a side).
+#[test]
+fn composite_decision_attacked_by_a_second_enumeration() {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let totals = [
+        2i64, 4, 6, 8, 9, 12, 16, 18, 24, 30, 36, 48, 60, 64, 72, 96, 128, 144, 216, 256, 360, 512,
+        1024, 2048,
+    ];
+    let (mut chained, mut unchained, mut layouts, mut wide, mut many) = (0, 0, 0, 0, 0);
+    let mut refused = 0usize;
+    for case in 0..6000 {
+        let total = rng.pick(&totals);
+        // The left's factors, and the right's: the same, a refinement, or another split.
+        let lp = factors(&mut rng, total);
+        let rp = match rng.below(3) {
+            0 => lp.clone(),
+            1 => lp.iter().flat_map(|&n| factors(&mut rng, n)).collect(),
+            _ => factors(&mut rng, total),
+        };
+        let left = left_of(&mut rng, &lp);
+        let right = bijection(&mut rng, &rp);
+        if !fits(&left) {
+            continue;
+        }
+        let (ll, rl) = (
+            random_nesting(&mut rng, &left),
+            random_nesting(&mut rng, &right),
+        );
+        // Into physical a left operand must be alias-free (`_` aside).
+        let Ok(a) = Annotated::new(ll.clone(), Space::Logical, Space::Physical) else {
+            refused += 1;
+            continue;
+        };
+        let a: Map = a.into();
+        let b: Map = Annotated::new(rl.clone(), Space::ThreadValue, Space::Logical)
+            .unwrap_or_else(|e| panic!("{rl}: {e:?}"))
+            .into();
+        if one_chain(&left, &right) {
+            chained += 1;
+        } else {
+            unchained += 1;
+        }
+        many += usize::from(left.len() > 8 || right.len() > 8);
+        let composite = compose(&a, &b).unwrap();
+        let got = decide(&composite, false).unwrap_or_else(|e| panic!("{ll} ∘ {rl}: {e:?}"));
+        assert_eq!(
+            decide_composition(&a, &b, false),
+            Ok(got.clone()),
+            "{case}: {ll} ∘ {rl}"
+        );
+        let table: Vec<i128> = (0..i128::from(total))
+            .map(|i| offset(&left, offset(&right, i)))
+            .collect();
+        let sizes: Vec<i64> = right.iter().map(|&(n, _)| n).collect();
+        assert_eq!(got.coordinate_shape, sizes, "{case}: {ll} ∘ {rl}");
+        assert_eq!(got.constant, 0, "{case}: {ll} ∘ {rl}");
+        match (scan_all(&sizes, &table), &got.result) {
+            (Ok(want), Ok(chains)) => {
+                layouts += 1;
+                assert_eq!(want.len(), chains.len(), "{case}: {ll} ∘ {rl}");
+                for (w, c) in want.iter().zip(chains) {
+                    let got = (c.chain().to_vec(), c.shape.to_vec(), c.strides.to_vec());
+                    assert_eq!(
+                        got,
+                        (w.0.clone(), w.1.clone(), w.2.clone()),
+                        "{case}: {ll} ∘ {rl}"
+                    );
+                    assert_eq!(c.recorded().to_vec(), w.3, "{case}: {ll} ∘ {rl}");
+                    wide += usize::from(w.3.iter().any(|r| i64::try_from(r.1).is_err()));
+                }
+            }
+            (Err(want), Err(why)) => assert_eq!(&want, why, "{case}: {ll} ∘ {rl}"),
+            (want, _) => panic!("{case}: {ll} ∘ {rl}: {want:?} wanted, got {got:?}"),
+        }
+    }
+    eprintln!(
+        "chained {chained} unchained {unchained} layouts {layouts} wide {wide} many {many} refused {refused}"
+    );
+    assert!(
+        chained > 1000 && unchained > 1000 && layouts > 1500 && wide > 20 && many > 20,
+        "chained {chained} unchained {unchained} layouts {layouts} wide {wide} many {many}"
+    );
+}
