@@ -1125,3 +1125,116 @@ fn composite_decision_attacked_by_a_second_enumeration() {
         "chained {chained} unchained {unchained} layouts {layouts} wide {wide} many {many}"
     );
 }
+
+/// Every ordered factorization of `n` into factors > 1.
+fn ordered_factorizations(n: i64) -> Vec<Vec<i64>> {
+    if n == 1 {
+        return vec![vec![]];
+    }
+    let mut out = Vec::new();
+    for d in 2..=n {
+        if n % d == 0 {
+            for mut rest in ordered_factorizations(n / d) {
+                rest.insert(0, d);
+                out.push(rest);
+            }
+        }
+    }
+    out
+}
+
+/// Every permutation of `0..k`.
+fn permutations(k: usize) -> Vec<Vec<usize>> {
+    if k == 0 {
+        return vec![vec![]];
+    }
+    let mut out = Vec::new();
+    for p in permutations(k - 1) {
+        for i in 0..=p.len() {
+            let mut q = p.clone();
+            q.insert(i, k - 1);
+            out.push(q);
+        }
+    }
+    out
+}
+
+/// Every compact layout of `total` (leaves slowest first): each ordered factorization with its
+/// strides compact in every order.
+fn compact_layouts(total: i64) -> Vec<Vec<(i64, i64)>> {
+    let mut out = Vec::new();
+    for sizes in ordered_factorizations(total) {
+        for order in permutations(sizes.len()) {
+            let mut strides = vec![0i64; sizes.len()];
+            let mut w = 1;
+            for &i in &order {
+                strides[i] = w;
+                w *= sizes[i];
+            }
+            out.push(sizes.iter().copied().zip(strides).collect());
+        }
+    }
+    out
+}
+
+/// The decision of `left ∘ right` for every pair of compact layouts of a few sizes (every
+/// factorization, every order of the strides: every way the cuts of one can fall inside the
+/// modes of the other), the left also with its strides scaled by 3 and negated, against
+/// [`scan_all`] on the enumerated composite.
+#[test]
+fn composite_decision_of_every_small_pair_is_the_enumerations() {
+    let (mut layouts, mut not) = (0usize, 0usize);
+    for total in [8i64, 12, 18, 24] {
+        let all = compact_layouts(total);
+        for l in &all {
+            for scale in [1i64, -3] {
+                let left: Vec<(i64, Stride)> = l
+                    .iter()
+                    .map(|&(n, d)| (n, Stride::Int(d * scale)))
+                    .collect();
+                let ll = layout_of(&left, false);
+                let a: Map = Annotated::new(ll.clone(), Space::Logical, Space::Physical)
+                    .unwrap()
+                    .into();
+                for r in &all {
+                    let right: Vec<(i64, Stride)> =
+                        r.iter().map(|&(n, d)| (n, Stride::Int(d))).collect();
+                    let rl = layout_of(&right, false);
+                    let b: Map = Annotated::new(rl.clone(), Space::ThreadValue, Space::Logical)
+                        .unwrap()
+                        .into();
+                    let got = decide_composition(&a, &b, false).unwrap();
+                    assert_eq!(decide(&compose(&a, &b).unwrap(), false), Ok(got.clone()));
+                    let table: Vec<i128> = (0..i128::from(total))
+                        .map(|i| offset(&left, offset(&right, i)))
+                        .collect();
+                    let sizes: Vec<i64> = right.iter().map(|&(n, _)| n).collect();
+                    assert_eq!(got.coordinate_shape, sizes);
+                    match (scan_all(&sizes, &table), &got.result) {
+                        (Ok(want), Ok(chains)) => {
+                            layouts += 1;
+                            assert_eq!(want.len(), chains.len(), "{ll} ∘ {rl}");
+                            for (w, c) in want.iter().zip(chains) {
+                                let got =
+                                    (c.chain().to_vec(), c.shape.to_vec(), c.strides.to_vec());
+                                assert_eq!(
+                                    got,
+                                    (w.0.clone(), w.1.clone(), w.2.clone()),
+                                    "{ll} ∘ {rl}"
+                                );
+                                assert_eq!(c.recorded().to_vec(), w.3, "{ll} ∘ {rl}");
+                            }
+                        }
+                        (Err(want), Err(why)) => {
+                            not += 1;
+                            assert_eq!(&want, why, "{ll} ∘ {rl}");
+                        }
+                        (want, _) => panic!("{ll} ∘ {rl}: {want:?} wanted, got {got:?}"),
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("layouts {layouts} not {not}");
+    assert!(layouts > 1000 && not > 1000, "{layouts} {not}");
+}
