@@ -1238,3 +1238,193 @@ fn composite_decision_of_every_small_pair_is_the_enumerations() {
     eprintln!("layouts {layouts} not {not}");
     assert!(layouts > 1000 && not > 1000, "{layouts} {not}");
 }
+
+/// The decision of `left ∘ right` for sizes far past enumeration (up to `2^62`), strides
+/// scaled up to the end of `i64` and negated: wherever both operands' cuts are one chain it is
+/// a layout and is answered, and every answer is checked at sampled coordinates (each chain
+/// rebuilds `g(t) = left(right(t·e))` in `i128`, neighbours do not merge, the chain and the
+/// records follow from the shape and strides, `f` is the sum of its coordinates' values).
+#[test]
+fn composite_decision_past_enumeration_is_sampled_right() {
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let primes = [2i64, 2, 2, 2, 3, 3, 5, 7];
+    let (mut answered, mut checked) = (0usize, 0usize);
+    for case in 0..3000 {
+        // A multiset of primes (past the enumeration's limit), grouped into factors twice: once per operand.
+        let mut ps = Vec::new();
+        let mut total = 1i64;
+        while ps.len() < 40 {
+            let p = rng.pick(&primes);
+            let Some(t) = total.checked_mul(p).filter(|&t| t < 1 << 62) else {
+                break;
+            };
+            if rng.below(12) == 0 && total > 1 << 25 {
+                break;
+            }
+            ps.push(p);
+            total = t;
+        }
+        if total <= 1 << 24 {
+            continue;
+        }
+        // One order of the primes (fastest first), cut into the left's modes at some of its
+        // prefixes and into the right's leaves at others: both operands' cuts are one chain.
+        // A third of the right operands cut another order of the primes instead.
+        for i in (1..ps.len()).rev() {
+            ps.swap(i, rng.below(i + 1));
+        }
+        let cut = |rng: &mut Rng, ps: &[i64]| -> Vec<i64> {
+            let mut out: Vec<i64> = Vec::new();
+            for &p in ps {
+                match out.last_mut() {
+                    Some(last) if rng.below(10) < 7 => *last *= p,
+                    _ => out.push(p),
+                }
+            }
+            out
+        };
+        let lp = cut(&mut rng, &ps);
+        let mut other = ps.clone();
+        if rng.below(3) == 0 {
+            for i in (1..other.len()).rev() {
+                other.swap(i, rng.below(i + 1));
+            }
+        }
+        let rp = cut(&mut rng, &other);
+        // The right: each leaf's stride the product of the faster ones, in a random position.
+        let mut right: Vec<(i64, Stride)> = Vec::new();
+        let mut w = 1i64;
+        for &n in &rp {
+            right.push((n, Stride::Int(w)));
+            w *= n;
+        }
+        for i in (1..right.len()).rev() {
+            right.swap(i, rng.below(i + 1));
+        }
+        if rng.below(3) == 0 {
+            let d = rng.pick(&[Stride::Int(i64::MIN), Stride::Int(3), Stride::Broadcast]);
+            right.insert(rng.below(right.len() + 1), (1, d));
+        }
+        // The left: the modes slowest first, compact in a random order.
+        let sizes: Vec<i64> = lp.iter().rev().copied().collect();
+        let mut order: Vec<usize> = (0..sizes.len()).collect();
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.below(i + 1));
+        }
+        let mut compact = vec![(0i64, Stride::Int(0)); sizes.len()];
+        let mut w = 1i64;
+        for &i in &order {
+            compact[i] = (sizes[i], Stride::Int(w));
+            w *= sizes[i];
+        }
+        if rng.below(4) == 0 {
+            compact.insert(rng.below(compact.len() + 1), (1, Stride::Int(i64::MAX)));
+        }
+        let room = i64::MAX / total.max(2);
+        let scale = match rng.below(4) {
+            0 => 1,
+            1 => room,
+            2 => -room,
+            _ => 1 + i64::try_from(rng.next() % u64::try_from(room).unwrap()).unwrap(),
+        };
+        let mut left: Vec<(i64, Stride)> = compact
+            .iter()
+            .map(|&(n, d)| match d {
+                Stride::Int(v) if n > 1 => (n, Stride::Int(v * scale)),
+                _ => (n, d),
+            })
+            .collect();
+        if rng.below(4) == 0 {
+            let i = rng.below(left.len());
+            left[i].1 = Stride::Broadcast;
+        }
+        let (ll, rl) = (
+            random_nesting(&mut rng, &left),
+            random_nesting(&mut rng, &right),
+        );
+        let a: Map = Annotated::new(ll.clone(), Space::Logical, Space::Physical)
+            .unwrap()
+            .into();
+        let b: Map = Annotated::new(rl.clone(), Space::ThreadValue, Space::Logical)
+            .unwrap()
+            .into();
+        let got = decide_composition(&a, &b, false);
+        assert_eq!(
+            decide(&compose(&a, &b).unwrap(), false),
+            got,
+            "{case}: {ll} ∘ {rl}"
+        );
+        let got = match got {
+            Ok(d) => d,
+            Err(Error::DecideTooLarge { .. }) => {
+                assert!(!one_chain(&left, &right), "{case}: {ll} ∘ {rl} declined");
+                continue;
+            }
+            Err(e) => panic!("{case}: {ll} ∘ {rl}: {e:?}"),
+        };
+        let chains = got
+            .result
+            .clone()
+            .unwrap_or_else(|e| panic!("{case}: {ll} ∘ {rl}: {e:?}"));
+        answered += 1;
+        let sizes: Vec<i64> = right.iter().map(|&(n, _)| n).collect();
+        assert_eq!(got.coordinate_shape, sizes, "{case}: {ll} ∘ {rl}");
+        assert_eq!(chains.len(), right.len());
+        let g = |j: usize, t: i64| -> i128 { offset(&left, i128::from(t) * value(right[j].1)) };
+        for (j, c) in chains.iter().enumerate() {
+            let n = right[j].0;
+            let (shape, strides) = (c.shape.to_vec(), c.strides.to_vec());
+            assert_eq!(shape.iter().product::<i64>(), n, "{case}: {ll} ∘ {rl}");
+            // Weights fastest first, and what the scan records at each.
+            let (mut chain, mut rec) = (Vec::new(), Vec::new());
+            let mut w = 1i64;
+            for q in (0..shape.len()).rev() {
+                chain.push(w);
+                let a = if q + 1 == shape.len() {
+                    i128::from(strides[q])
+                } else {
+                    i128::from(strides[q]) - i128::from(shape[q + 1]) * i128::from(strides[q + 1])
+                };
+                if a != 0 {
+                    rec.push((w, a));
+                }
+                if q + 1 < shape.len() {
+                    assert_ne!(a, 0, "{case}: {ll} ∘ {rl}: {c:?} not coarsest");
+                }
+                w *= shape[q];
+            }
+            assert_eq!(c.chain().to_vec(), chain, "{case}: {ll} ∘ {rl}");
+            assert_eq!(c.recorded().to_vec(), rec, "{case}: {ll} ∘ {rl}");
+            let mut ts: Vec<i64> = chain.iter().flat_map(|&w| [w - 1, w, w + 1]).collect();
+            ts.extend([0, n - 1]);
+            ts.extend(
+                (0..40).map(|_| i64::try_from(rng.next() % u64::try_from(n).unwrap()).unwrap()),
+            );
+            for t in ts.into_iter().filter(|&t| (0..n).contains(&t)) {
+                let (mut rest, mut acc) = (t, 0i128);
+                for (&m, &s) in shape.iter().zip(&strides).rev() {
+                    acc += i128::from(rest % m) * i128::from(s);
+                    rest /= m;
+                }
+                assert_eq!(acc, g(j, t), "{case}: {ll} ∘ {rl}: {c:?} at {t}");
+                checked += 1;
+            }
+        }
+        // Separability at sampled coordinates.
+        for _ in 0..40 {
+            let x: Vec<i64> = sizes
+                .iter()
+                .map(|&n| i64::try_from(rng.next() % u64::try_from(n).unwrap()).unwrap())
+                .collect();
+            let flat: i128 = right
+                .iter()
+                .zip(&x)
+                .map(|(&(_, d), &xi)| i128::from(xi) * value(d))
+                .sum();
+            let sum: i128 = (0..x.len()).map(|j| g(j, x[j])).sum();
+            assert_eq!(offset(&left, flat), sum, "{case}: {ll} ∘ {rl} at {x:?}");
+        }
+    }
+    eprintln!("answered {answered} checked {checked}");
+    assert!(answered > 1000 && checked > 100_000, "{answered} {checked}");
+}
