@@ -840,7 +840,7 @@ fn scan_all(sizes: &[i64], f: &[i128]) -> Result<Chains, NotLayout> {
             if rho[t] == 0 {
                 continue;
             }
-            if n % t != 0 || t % last != 0 {
+            if !n.is_multiple_of(t) || !t.is_multiple_of(last) {
                 return Err(NotLayout::Scan {
                     coordinate: j,
                     t: t as i64,
