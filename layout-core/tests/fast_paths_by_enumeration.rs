@@ -1428,3 +1428,77 @@ fn composite_decision_past_enumeration_is_sampled_right() {
     eprintln!("answered {answered} checked {checked}");
     assert!(answered > 1000 && checked > 100_000, "{answered} {checked}");
 }
+
+/// The decision of a composite of three layouts, grouped either way (`(a ∘ b) ∘ c` and
+/// `a ∘ (b ∘ c)`), whose symbolic path reads the inner composite's chains as leaves, against
+/// [`scan_all`] on the enumerated composite.
+#[test]
+fn composite_of_three_decided_as_enumerated() {
+    let mut rng = Rng(0x5851_F42D_4C95_7F2D);
+    let totals = [4i64, 6, 8, 12, 16, 24, 36, 48, 64, 72, 96];
+    let (mut layouts, mut not, mut refused) = (0usize, 0usize, 0usize);
+    for case in 0..3000 {
+        let total = rng.pick(&totals);
+        let lp = factors(&mut rng, total);
+        let left = left_of(&mut rng, &lp);
+        let mp = factors(&mut rng, total);
+        let mid = bijection(&mut rng, &mp);
+        let rp = match rng.below(2) {
+            0 => mp.iter().flat_map(|&n| factors(&mut rng, n)).collect(),
+            _ => factors(&mut rng, total),
+        };
+        let right = bijection(&mut rng, &rp);
+        if !fits(&left) {
+            continue;
+        }
+        let (ll, ml, rl) = (
+            random_nesting(&mut rng, &left),
+            random_nesting(&mut rng, &mid),
+            random_nesting(&mut rng, &right),
+        );
+        let Ok(a) = Annotated::new(ll.clone(), Space::Logical, Space::Physical) else {
+            refused += 1;
+            continue;
+        };
+        let a: Map = a.into();
+        let b: Map = Annotated::new(ml.clone(), Space::Logical, Space::Logical)
+            .unwrap()
+            .into();
+        let c: Map = Annotated::new(rl.clone(), Space::ThreadValue, Space::Logical)
+            .unwrap()
+            .into();
+        let table: Vec<i128> = (0..i128::from(total))
+            .map(|i| offset(&left, offset(&mid, offset(&right, i))))
+            .collect();
+        let sizes: Vec<i64> = right.iter().map(|&(n, _)| n).collect();
+        let want = scan_all(&sizes, &table);
+        let ab = compose(&a, &b).unwrap();
+        let bc = compose(&b, &c).unwrap();
+        for m in [compose(&ab, &c).unwrap(), compose(&a, &bc).unwrap()] {
+            let got = decide(&m, false).unwrap_or_else(|e| panic!("{case}: {ll} {ml} {rl}: {e:?}"));
+            assert_eq!(got.coordinate_shape, sizes, "{case}: {ll} {ml} {rl}");
+            match (&want, &got.result) {
+                (Ok(want), Ok(chains)) => {
+                    layouts += 1;
+                    assert_eq!(want.len(), chains.len());
+                    for (w, c) in want.iter().zip(chains) {
+                        let got = (c.chain().to_vec(), c.shape.to_vec(), c.strides.to_vec());
+                        assert_eq!(
+                            got,
+                            (w.0.clone(), w.1.clone(), w.2.clone()),
+                            "{case}: {ll} {ml} {rl}"
+                        );
+                        assert_eq!(c.recorded().to_vec(), w.3, "{case}: {ll} {ml} {rl}");
+                    }
+                }
+                (Err(want), Err(why)) => {
+                    not += 1;
+                    assert_eq!(want, why, "{case}: {ll} {ml} {rl}");
+                }
+                (want, _) => panic!("{case}: {ll} {ml} {rl}: {want:?} wanted, got {got:?}"),
+            }
+        }
+    }
+    eprintln!("layouts {layouts} not {not} refused {refused}");
+    assert!(layouts > 1000 && not > 500, "{layouts} {not} {refused}");
+}
