@@ -1583,7 +1583,8 @@ mod tests {
     /// each chain slowest first): cuts that are not one chain (declined) beside the same cuts
     /// made one chain by a merged left run, size-1 left modes with any stride, `_` fastest and
     /// slower, negative runs, size-1 right leaves with any stride, more modes than the buffers
-    /// keep (declined) or merged down to fit, records past i64, sizes near `i64::MAX`.
+    /// keep (declined), exactly as many (answered) or merged down to fit, records past i64,
+    /// sizes near `i64::MAX`.
     #[test]
     #[allow(clippy::type_complexity)]
     fn one_pass_on_hand_picked_operands() {
@@ -1619,6 +1620,21 @@ mod tests {
                 "512:1".into(),
                 "(2,2,2,2,2,2,2,2,2):(1,2,4,8,16,32,64,128,256)".into(),
                 None,
+            ),
+            (
+                "(2,2,2,2,2,2,2,2):(64,128,16,32,4,8,1,2)".into(),
+                "(2,2,2,2,2,2,2,2):(1,2,4,8,16,32,64,128)".into(),
+                Some(
+                    [2, 1, 8, 4, 32, 16, 128, 64]
+                        .iter()
+                        .map(|&d| (vec![2], vec![d]))
+                        .collect(),
+                ),
+            ),
+            (
+                "(2,2,2,2,2,2,2,2):(64,128,16,32,4,8,1,2)".into(),
+                "256:1".into(),
+                Some(vec![(vec![2; 8], vec![64, 128, 16, 32, 4, 8, 1, 2])]),
             ),
             (
                 "(2,2):(1,2)".into(),
