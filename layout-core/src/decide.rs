@@ -1579,6 +1579,164 @@ mod tests {
         assert_eq!(decide(&map, false).expect("decided").result, brute);
     }
 
+    /// The one pass on hand-picked operands, against values worked out by hand (seed order,
+    /// each chain slowest first): cuts that are not one chain (declined) beside the same cuts
+    /// made one chain by a merged left run, size-1 left modes with any stride, `_` fastest and
+    /// slower, negative runs, size-1 right leaves with any stride, more modes than the buffers
+    /// keep (declined), exactly as many (answered) or merged down to fit, records past i64,
+    /// sizes near `i64::MAX`.
+    #[test]
+    #[allow(clippy::type_complexity)]
+    fn one_pass_on_hand_picked_operands() {
+        const N: i64 = 3_037_000_499; // N² < i64::MAX < (N + 1)²
+        let h = 1i64 << 62;
+        let texts: Vec<(
+            alloc::string::String,
+            alloc::string::String,
+            Option<Vec<(Vec<i64>, Vec<i64>)>>,
+        )> = vec![
+            ("(2,3):(1,2)".into(), "(3,2):(2,1)".into(), None),
+            (
+                "(2,3):(3,1)".into(),
+                "(3,2):(2,1)".into(),
+                Some(vec![(vec![3], vec![2]), (vec![2], vec![1])]),
+            ),
+            (
+                "(2,1,3):(3,9223372036854775807,1)".into(),
+                "(2,3):(1,2)".into(),
+                Some(vec![(vec![2], vec![1]), (vec![3], vec![2])]),
+            ),
+            (
+                "(2,2,2,2,2,2,2,2,2):(256,64,128,16,32,4,8,1,2)".into(),
+                "512:1".into(),
+                None,
+            ),
+            (
+                "(2,2,2,2,2,2,2,2,2):(256,128,64,32,16,8,4,2,1)".into(),
+                "(16,32):(1,16)".into(),
+                Some(vec![(vec![16], vec![1]), (vec![32], vec![16])]),
+            ),
+            (
+                "512:1".into(),
+                "(2,2,2,2,2,2,2,2,2):(1,2,4,8,16,32,64,128,256)".into(),
+                None,
+            ),
+            (
+                "(2,2,2,2,2,2,2,2):(64,128,16,32,4,8,1,2)".into(),
+                "(2,2,2,2,2,2,2,2):(1,2,4,8,16,32,64,128)".into(),
+                Some(
+                    [2, 1, 8, 4, 32, 16, 128, 64]
+                        .iter()
+                        .map(|&d| (vec![2], vec![d]))
+                        .collect(),
+                ),
+            ),
+            (
+                "(2,2,2,2,2,2,2,2):(64,128,16,32,4,8,1,2)".into(),
+                "256:1".into(),
+                Some(vec![(vec![2; 8], vec![64, 128, 16, 32, 4, 8, 1, 2])]),
+            ),
+            (
+                "(2,2):(1,2)".into(),
+                "(1,4,1):(-9223372036854775808,1,_)".into(),
+                Some(vec![
+                    (vec![1], vec![0]),
+                    (vec![2, 2], vec![1, 2]),
+                    (vec![1], vec![0]),
+                ]),
+            ),
+            (
+                alloc::format!("(2,2):({},{})", -h, h - 1),
+                "4:1".into(),
+                Some(vec![(vec![2, 2], vec![-h, h - 1])]),
+            ),
+            (
+                "(2,4):(_,1)".into(),
+                "8:1".into(),
+                Some(vec![(vec![2, 4], vec![0, 1])]),
+            ),
+            (
+                "(4,2):(1,_)".into(),
+                "8:1".into(),
+                Some(vec![(vec![4, 2], vec![1, 0])]),
+            ),
+            (
+                "(3,2):(-2,-1)".into(),
+                "(2,3):(1,2)".into(),
+                Some(vec![(vec![2], vec![-1]), (vec![3], vec![-2])]),
+            ),
+            (
+                alloc::format!("({N},{N}):(1,{N})"),
+                alloc::format!("({N},{N}):({N},1)"),
+                Some(vec![(vec![N], vec![1]), (vec![N], vec![N])]),
+            ),
+            (
+                alloc::format!("({N},{N}):(1,{N})"),
+                alloc::format!("{}:1", N * N),
+                Some(vec![(vec![N, N], vec![1, N])]),
+            ),
+            (
+                "(4,3):(1,4)".into(),
+                "(2,6):(6,1)".into(),
+                Some(vec![(vec![2], vec![2]), (vec![2, 3], vec![1, 4])]),
+            ),
+            ("(4,3):(1,4)".into(), "(3,4):(4,1)".into(), None),
+        ];
+        for (l, r, want) in texts {
+            let a = annotated(&l, Space::Logical, Space::Physical);
+            let b = annotated(&r, Space::ThreadValue, Space::Logical);
+            let (Map::Layout(la), Map::Layout(lb)) = (&a, &b) else {
+                panic!("two layouts");
+            };
+            let got = layouts_composite(la.layout(), lb.layout()).map(|c| {
+                c.iter()
+                    .map(|c| (c.shape.to_vec(), c.strides.to_vec()))
+                    .collect::<Vec<_>>()
+            });
+            assert_eq!(got, want, "{l} o {r}");
+            if let Some(want) = want {
+                let d = decide(&compose(&a, &b).expect("composes"), false).expect("decided");
+                assert_eq!(
+                    decide_composition(&a, &b, false),
+                    Ok(d.clone()),
+                    "{l} o {r}"
+                );
+                let chains = d.result.expect("a layout");
+                let got: Vec<_> = chains
+                    .iter()
+                    .map(|c| (c.shape.to_vec(), c.strides.to_vec()))
+                    .collect();
+                assert_eq!(got, want, "{l} o {r}");
+            }
+        }
+        // What the derived chain and records read off those shapes and strides.
+        let chain = |l: &str, r: &str| {
+            let a = annotated(l, Space::Logical, Space::Physical);
+            let b = annotated(r, Space::ThreadValue, Space::Logical);
+            let d = decide(&compose(&a, &b).expect("composes"), false).expect("decided");
+            let c = d.result.expect("a layout");
+            (c[0].chain().to_vec(), c[0].recorded().to_vec())
+        };
+        let wide = i128::from(h);
+        assert_eq!(
+            chain(&alloc::format!("(2,2):({},{})", -h, h - 1), "4:1"),
+            (vec![1, 2], vec![(1, wide - 1), (2, -wide - 2 * (wide - 1))])
+        );
+        assert_eq!(
+            chain("(2,4):(_,1)", "8:1"),
+            (vec![1, 4], vec![(1, 1), (4, -4)])
+        );
+        assert_eq!(chain("(4,2):(1,_)", "8:1"), (vec![1, 2], vec![(2, 1)]));
+        let n = i128::from(N);
+        assert_eq!(
+            chain(
+                &alloc::format!("({N},{N}):(1,{N})"),
+                &alloc::format!("{}:1", N * N)
+            ),
+            (vec![1, N], vec![(1, n), (N, 1 - n * n)])
+        );
+    }
+
     /// A random dense bijection of size `n` (a product of 2s and 3s), as its sizes and strides:
     /// `n` factored, the factors grouped at random (with size-1 modes inserted at random when
     /// `ones`), the modes ordered at random and given the running products as strides.

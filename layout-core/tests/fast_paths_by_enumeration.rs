@@ -795,3 +795,710 @@ fn inverse_undoes_a_bijection() {
     }
     assert!(inverted > 1000, "{inverted}");
 }
+
+/// Theorem 1 on a table written a second time, for the attack below: `f` over `sizes` (last
+/// fastest) as one `i128` per flat index; separability first (the first flat index where
+/// `f(c) ≠ Σ f(cⱼ·eⱼ)`, its coordinate), then per coordinate the scan with every `ρ(t)`
+/// subtracted at once, read back as (chain, coarsest shape slowest first, its strides,
+/// records). Each chain is checked to rebuild `g` and to be coarsest.
+fn scan_all(sizes: &[i64], f: &[i128]) -> Result<Chains, NotLayout> {
+    let k = sizes.len();
+    // Digits of a flat index, last fastest.
+    let digits = |mut i: usize| -> Vec<usize> {
+        let mut c = vec![0usize; k];
+        for j in (0..k).rev() {
+            let n = sizes[j] as usize;
+            c[j] = i % n;
+            i /= n;
+        }
+        c
+    };
+    let mut stride_of = vec![1usize; k];
+    for j in (0..k.saturating_sub(1)).rev() {
+        stride_of[j] = stride_of[j + 1] * sizes[j + 1] as usize;
+    }
+    for (i, &v) in f.iter().enumerate() {
+        let c = digits(i);
+        let sum: i128 = c.iter().zip(&stride_of).map(|(&x, &s)| f[x * s]).sum();
+        if sum != v {
+            return Err(NotLayout::Separability {
+                witness: c.iter().map(|&x| x as i64).collect(),
+            });
+        }
+    }
+    let mut out = Vec::new();
+    for j in 0..k {
+        let n = sizes[j] as usize;
+        let g: Vec<i128> = (0..n).map(|x| f[x * stride_of[j]]).collect();
+        let mut rho = vec![0i128; n];
+        for t in 1..n {
+            rho[t] = g[t] - g[t - 1];
+        }
+        let mut last = 1usize;
+        let mut rec: Vec<(i64, i128)> = Vec::new();
+        for t in 1..n {
+            if rho[t] == 0 {
+                continue;
+            }
+            if !n.is_multiple_of(t) || !t.is_multiple_of(last) {
+                return Err(NotLayout::Scan {
+                    coordinate: j,
+                    t: t as i64,
+                });
+            }
+            let a = rho[t];
+            rec.push((t as i64, a));
+            last = t;
+            let mut m = t;
+            while m < n {
+                rho[m] -= a;
+                m += t;
+            }
+        }
+        let mut chain: Vec<i64> = vec![1];
+        for &(t, _) in &rec {
+            if t != 1 {
+                chain.push(t);
+            }
+        }
+        let mut bounds = chain.clone();
+        bounds.push(n as i64);
+        let shape: Vec<i64> = bounds.windows(2).rev().map(|w| w[1] / w[0]).collect();
+        let strides: Vec<i64> = chain
+            .iter()
+            .rev()
+            .map(|&w| i64::try_from(*g.get(w as usize).unwrap_or(&0)).unwrap())
+            .collect();
+        // Rebuilt from (shape, strides) alone, and no two neighbours could be one mode.
+        for (x, &gx) in g.iter().enumerate() {
+            let (mut rest, mut acc) = (x as i64, 0i128);
+            for (&m, &s) in shape.iter().zip(&strides).rev() {
+                acc += i128::from(rest % m) * i128::from(s);
+                rest /= m;
+            }
+            assert_eq!(acc, gx, "{g:?}: {shape:?}:{strides:?}");
+        }
+        for q in 1..shape.len() {
+            assert_ne!(
+                i128::from(strides[q - 1]),
+                i128::from(shape[q]) * i128::from(strides[q]),
+                "{g:?}: {shape:?}:{strides:?} not coarsest"
+            );
+        }
+        out.push((chain, shape, strides, rec));
+    }
+    Ok(out)
+}
+
+/// A random bijection onto `[0, total)`: the factors `parts` as leaves in a random order,
+/// strides compact in another random order, size-1 leaves with any stride added.
+fn bijection(rng: &mut Rng, parts: &[i64]) -> Vec<(i64, Stride)> {
+    let mut sizes = parts.to_vec();
+    for i in (1..sizes.len()).rev() {
+        sizes.swap(i, rng.below(i + 1));
+    }
+    let m = sizes.len();
+    let mut order: Vec<usize> = (0..m).collect();
+    for i in (1..m).rev() {
+        order.swap(i, rng.below(i + 1));
+    }
+    let mut strides = vec![0i64; m];
+    let mut w = 1i64;
+    for &i in &order {
+        strides[i] = w;
+        w *= sizes[i];
+    }
+    let mut leaves: Vec<(i64, Stride)> = sizes
+        .iter()
+        .zip(&strides)
+        .map(|(&n, &d)| (n, Stride::Int(d)))
+        .collect();
+    for _ in 0..rng.below(3) {
+        let d = rng.pick(&[
+            Stride::Int(i64::MIN),
+            Stride::Int(i64::MAX),
+            Stride::Int(-7),
+            Stride::Int(1),
+            Stride::Broadcast,
+        ]);
+        leaves.insert(rng.below(leaves.len() + 1), (1, d));
+    }
+    leaves
+}
+
+/// A random factorization of `total` into factors > 1, each split further with some chance.
+fn factors(rng: &mut Rng, total: i64) -> Vec<i64> {
+    let mut out = Vec::new();
+    let mut rest = total;
+    while rest > 1 {
+        let ds: Vec<i64> = (2..=rest).filter(|d| rest % d == 0).collect();
+        let d = if rng.below(3) == 0 {
+            ds[0]
+        } else {
+            rng.pick(&ds)
+        };
+        out.push(d);
+        rest /= d;
+    }
+    out
+}
+
+/// Left strides: runs that continue each other (so that they merge), `_`, negatives, and
+/// strides near the ends of `i64` scaled so that the offsets still fit (records past `i64`).
+fn left_of(rng: &mut Rng, parts: &[i64]) -> Vec<(i64, Stride)> {
+    let mut leaves: Vec<(i64, Stride)> = Vec::new();
+    let mut sizes = parts.to_vec();
+    for i in (1..sizes.len()).rev() {
+        sizes.swap(i, rng.below(i + 1));
+    }
+    if rng.below(4) == 0 {
+        sizes.insert(rng.below(sizes.len() + 1), 1);
+    }
+    let budget = |n: i64, k: usize| i64::MAX / (n.max(2) - 1) / (k as i64 + 1);
+    let k = sizes.len();
+    // Fastest first, so that a run's stride is the size times the stride of the one after.
+    let mut next: Option<(i64, i64)> = None;
+    for &n in sizes.iter().rev() {
+        let half = i64::MAX / (n.max(2) - 1) / 2;
+        let d = match rng.below(10) {
+            8 => Stride::Int(half),
+            9 => Stride::Int(-half),
+            0 | 1 => match next {
+                Some((m, s))
+                    if s.checked_mul(m)
+                        .is_some_and(|v| v.unsigned_abs() <= budget(n, k) as u64) =>
+                {
+                    Stride::Int(s * m)
+                }
+                _ => Stride::Int(1),
+            },
+            2 => Stride::Broadcast,
+            3 => Stride::Int(-(rng.below(9) as i64) - 1),
+            4 => Stride::Int(budget(n, k)),
+            5 => Stride::Int(-budget(n, k)),
+            6 => Stride::Int(rng.pick(&[1, 2, 3, 4, 6, 8, 12, 16, 24])),
+            _ => Stride::Int(budget(n, k) / 3 * 2 + 1),
+        };
+        let d = if n == 1 && rng.below(2) == 0 {
+            rng.pick(&[Stride::Int(i64::MAX), Stride::Int(i64::MIN), Stride::Int(0)])
+        } else {
+            d
+        };
+        next = Some((n, value(d) as i64));
+        leaves.push((n, d));
+    }
+    leaves.reverse();
+    leaves
+}
+
+/// Leaves in a random nesting: flat, grouped from the front in runs of 1 to 3, or one leaf.
+fn random_nesting(rng: &mut Rng, leaves: &[(i64, Stride)]) -> Layout {
+    if leaves.len() == 1 && rng.below(2) == 0 {
+        return Layout::new(Tree::Leaf(leaves[0].0), Tree::Leaf(leaves[0].1)).unwrap();
+    }
+    let (mut s, mut d) = (Vec::new(), Vec::new());
+    let mut i = 0;
+    while i < leaves.len() {
+        let take = if rng.below(2) == 0 {
+            1
+        } else {
+            1 + rng.below(3)
+        }
+        .min(leaves.len() - i);
+        let chunk = &leaves[i..i + take];
+        if take == 1 && rng.below(2) == 0 {
+            s.push(Tree::Leaf(chunk[0].0));
+            d.push(Tree::Leaf(chunk[0].1));
+        } else {
+            s.push(Tree::Tuple(chunk.iter().map(|c| Tree::Leaf(c.0)).collect()));
+            d.push(Tree::Tuple(chunk.iter().map(|c| Tree::Leaf(c.1)).collect()));
+        }
+        i += take;
+    }
+    Layout::new(Tree::Tuple(s), Tree::Tuple(d)).unwrap()
+}
+
+/// Whether the cut points of both operands (each mode of size > 1: its weight and the next,
+/// the left's in flat order, the right's from its strides) are one divisibility chain.
+fn one_chain(left: &[(i64, Stride)], right: &[(i64, Stride)]) -> bool {
+    let mut b = vec![1i128];
+    let mut w = 1i128;
+    for &(n, _) in left.iter().rev() {
+        if n > 1 {
+            b.extend([w, w * i128::from(n)]);
+        }
+        w *= i128::from(n);
+    }
+    for &(n, d) in right {
+        if n > 1 {
+            b.extend([value(d), value(d) * i128::from(n)]);
+        }
+    }
+    b.sort_unstable();
+    b.dedup();
+    b.windows(2).all(|p| p[1] % p[0] == 0)
+}
+
+/// The decision of `left ∘ right` against [`scan_all`] on the enumerated composite, for right
+/// operands whose ranges tile `[1, size)` and whose cuts at the left's boundaries are one chain
+/// or not, left operands with size-1 modes, runs that merge, `_`, negative strides and strides
+/// near the ends of `i64`, and more modes than the one pass keeps (up to twelve a side).
+#[test]
+fn composite_decision_attacked_by_a_second_enumeration() {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let totals = [
+        2i64, 4, 6, 8, 9, 12, 16, 18, 24, 30, 36, 48, 60, 64, 72, 96, 128, 144, 216, 256, 360, 512,
+        1024, 2048,
+    ];
+    let (mut chained, mut unchained, mut layouts, mut wide, mut many) = (0, 0, 0, 0, 0);
+    let mut refused = 0usize;
+    for case in 0..6000 {
+        let total = rng.pick(&totals);
+        // The left's factors, and the right's: the same, a refinement, or another split.
+        let lp = factors(&mut rng, total);
+        let rp = match rng.below(3) {
+            0 => lp.clone(),
+            1 => lp.iter().flat_map(|&n| factors(&mut rng, n)).collect(),
+            _ => factors(&mut rng, total),
+        };
+        let left = left_of(&mut rng, &lp);
+        let right = bijection(&mut rng, &rp);
+        if !fits(&left) {
+            continue;
+        }
+        let (ll, rl) = (
+            random_nesting(&mut rng, &left),
+            random_nesting(&mut rng, &right),
+        );
+        // Into physical a left operand must be alias-free (`_` aside).
+        let Ok(a) = Annotated::new(ll.clone(), Space::Logical, Space::Physical) else {
+            refused += 1;
+            continue;
+        };
+        let a: Map = a.into();
+        let b: Map = Annotated::new(rl.clone(), Space::ThreadValue, Space::Logical)
+            .unwrap_or_else(|e| panic!("{rl}: {e:?}"))
+            .into();
+        if one_chain(&left, &right) {
+            chained += 1;
+        } else {
+            unchained += 1;
+        }
+        many += usize::from(left.len() > 8 || right.len() > 8);
+        let composite = compose(&a, &b).unwrap();
+        let got = decide(&composite, false).unwrap_or_else(|e| panic!("{ll} ∘ {rl}: {e:?}"));
+        assert_eq!(
+            decide_composition(&a, &b, false),
+            Ok(got.clone()),
+            "{case}: {ll} ∘ {rl}"
+        );
+        let table: Vec<i128> = (0..i128::from(total))
+            .map(|i| offset(&left, offset(&right, i)))
+            .collect();
+        let sizes: Vec<i64> = right.iter().map(|&(n, _)| n).collect();
+        assert_eq!(got.coordinate_shape, sizes, "{case}: {ll} ∘ {rl}");
+        assert_eq!(got.constant, 0, "{case}: {ll} ∘ {rl}");
+        match (scan_all(&sizes, &table), &got.result) {
+            (Ok(want), Ok(chains)) => {
+                layouts += 1;
+                assert_eq!(want.len(), chains.len(), "{case}: {ll} ∘ {rl}");
+                for (w, c) in want.iter().zip(chains) {
+                    let got = (c.chain().to_vec(), c.shape.to_vec(), c.strides.to_vec());
+                    assert_eq!(
+                        got,
+                        (w.0.clone(), w.1.clone(), w.2.clone()),
+                        "{case}: {ll} ∘ {rl}"
+                    );
+                    assert_eq!(c.recorded().to_vec(), w.3, "{case}: {ll} ∘ {rl}");
+                    wide += usize::from(w.3.iter().any(|r| i64::try_from(r.1).is_err()));
+                }
+            }
+            (Err(want), Err(why)) => assert_eq!(&want, why, "{case}: {ll} ∘ {rl}"),
+            (want, _) => panic!("{case}: {ll} ∘ {rl}: {want:?} wanted, got {got:?}"),
+        }
+    }
+    eprintln!(
+        "chained {chained} unchained {unchained} layouts {layouts} wide {wide} many {many} refused {refused}"
+    );
+    assert!(
+        chained > 1000 && unchained > 1000 && layouts > 1500 && wide > 20 && many > 20,
+        "chained {chained} unchained {unchained} layouts {layouts} wide {wide} many {many}"
+    );
+}
+
+/// Every ordered factorization of `n` into factors > 1.
+fn ordered_factorizations(n: i64) -> Vec<Vec<i64>> {
+    if n == 1 {
+        return vec![vec![]];
+    }
+    let mut out = Vec::new();
+    for d in 2..=n {
+        if n % d == 0 {
+            for mut rest in ordered_factorizations(n / d) {
+                rest.insert(0, d);
+                out.push(rest);
+            }
+        }
+    }
+    out
+}
+
+/// Every permutation of `0..k`.
+fn permutations(k: usize) -> Vec<Vec<usize>> {
+    if k == 0 {
+        return vec![vec![]];
+    }
+    let mut out = Vec::new();
+    for p in permutations(k - 1) {
+        for i in 0..=p.len() {
+            let mut q = p.clone();
+            q.insert(i, k - 1);
+            out.push(q);
+        }
+    }
+    out
+}
+
+/// Every compact layout of `total` (leaves slowest first): each ordered factorization with its
+/// strides compact in every order.
+fn compact_layouts(total: i64) -> Vec<Vec<(i64, i64)>> {
+    let mut out = Vec::new();
+    for sizes in ordered_factorizations(total) {
+        for order in permutations(sizes.len()) {
+            let mut strides = vec![0i64; sizes.len()];
+            let mut w = 1;
+            for &i in &order {
+                strides[i] = w;
+                w *= sizes[i];
+            }
+            out.push(sizes.iter().copied().zip(strides).collect());
+        }
+    }
+    out
+}
+
+/// The decision of `left ∘ right` for every pair of compact layouts of a few sizes (every
+/// factorization, every order of the strides: every way the cuts of one can fall inside the
+/// modes of the other), the left also with its strides scaled by 3 and negated, against
+/// [`scan_all`] on the enumerated composite.
+#[test]
+fn composite_decision_of_every_small_pair_is_the_enumerations() {
+    let (mut layouts, mut not) = (0usize, 0usize);
+    for total in [8i64, 12, 18, 24] {
+        let all = compact_layouts(total);
+        for l in &all {
+            for scale in [1i64, -3] {
+                let left: Vec<(i64, Stride)> = l
+                    .iter()
+                    .map(|&(n, d)| (n, Stride::Int(d * scale)))
+                    .collect();
+                let ll = layout_of(&left, false);
+                let a: Map = Annotated::new(ll.clone(), Space::Logical, Space::Physical)
+                    .unwrap()
+                    .into();
+                for r in &all {
+                    let right: Vec<(i64, Stride)> =
+                        r.iter().map(|&(n, d)| (n, Stride::Int(d))).collect();
+                    let rl = layout_of(&right, false);
+                    let b: Map = Annotated::new(rl.clone(), Space::ThreadValue, Space::Logical)
+                        .unwrap()
+                        .into();
+                    let got = decide_composition(&a, &b, false).unwrap();
+                    assert_eq!(decide(&compose(&a, &b).unwrap(), false), Ok(got.clone()));
+                    let table: Vec<i128> = (0..i128::from(total))
+                        .map(|i| offset(&left, offset(&right, i)))
+                        .collect();
+                    let sizes: Vec<i64> = right.iter().map(|&(n, _)| n).collect();
+                    assert_eq!(got.coordinate_shape, sizes);
+                    match (scan_all(&sizes, &table), &got.result) {
+                        (Ok(want), Ok(chains)) => {
+                            layouts += 1;
+                            assert_eq!(want.len(), chains.len(), "{ll} ∘ {rl}");
+                            for (w, c) in want.iter().zip(chains) {
+                                let got =
+                                    (c.chain().to_vec(), c.shape.to_vec(), c.strides.to_vec());
+                                assert_eq!(
+                                    got,
+                                    (w.0.clone(), w.1.clone(), w.2.clone()),
+                                    "{ll} ∘ {rl}"
+                                );
+                                assert_eq!(c.recorded().to_vec(), w.3, "{ll} ∘ {rl}");
+                            }
+                        }
+                        (Err(want), Err(why)) => {
+                            not += 1;
+                            assert_eq!(&want, why, "{ll} ∘ {rl}");
+                        }
+                        (want, _) => panic!("{ll} ∘ {rl}: {want:?} wanted, got {got:?}"),
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("layouts {layouts} not {not}");
+    assert!(layouts > 1000 && not > 1000, "{layouts} {not}");
+}
+
+/// The decision of `left ∘ right` for sizes far past enumeration (up to `2^62`), strides
+/// scaled up to the end of `i64` and negated: wherever both operands' cuts are one chain it is
+/// a layout and is answered, and every answer is checked at sampled coordinates (each chain
+/// rebuilds `g(t) = left(right(t·e))` in `i128`, neighbours do not merge, the chain and the
+/// records follow from the shape and strides, `f` is the sum of its coordinates' values).
+#[test]
+fn composite_decision_past_enumeration_is_sampled_right() {
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let primes = [2i64, 2, 2, 2, 3, 3, 5, 7];
+    let (mut answered, mut checked) = (0usize, 0usize);
+    for case in 0..3000 {
+        // A multiset of primes (past the enumeration's limit), grouped into factors twice: once per operand.
+        let mut ps = Vec::new();
+        let mut total = 1i64;
+        while ps.len() < 40 {
+            let p = rng.pick(&primes);
+            let Some(t) = total.checked_mul(p).filter(|&t| t < 1 << 62) else {
+                break;
+            };
+            if rng.below(12) == 0 && total > 1 << 25 {
+                break;
+            }
+            ps.push(p);
+            total = t;
+        }
+        if total <= 1 << 24 {
+            continue;
+        }
+        // One order of the primes (fastest first), cut into the left's modes at some of its
+        // prefixes and into the right's leaves at others: both operands' cuts are one chain.
+        // A third of the right operands cut another order of the primes instead.
+        for i in (1..ps.len()).rev() {
+            ps.swap(i, rng.below(i + 1));
+        }
+        let cut = |rng: &mut Rng, ps: &[i64]| -> Vec<i64> {
+            let mut out: Vec<i64> = Vec::new();
+            for &p in ps {
+                match out.last_mut() {
+                    Some(last) if rng.below(10) < 7 => *last *= p,
+                    _ => out.push(p),
+                }
+            }
+            out
+        };
+        let lp = cut(&mut rng, &ps);
+        let mut other = ps.clone();
+        if rng.below(3) == 0 {
+            for i in (1..other.len()).rev() {
+                other.swap(i, rng.below(i + 1));
+            }
+        }
+        let rp = cut(&mut rng, &other);
+        // The right: each leaf's stride the product of the faster ones, in a random position.
+        let mut right: Vec<(i64, Stride)> = Vec::new();
+        let mut w = 1i64;
+        for &n in &rp {
+            right.push((n, Stride::Int(w)));
+            w *= n;
+        }
+        for i in (1..right.len()).rev() {
+            right.swap(i, rng.below(i + 1));
+        }
+        if rng.below(3) == 0 {
+            let d = rng.pick(&[Stride::Int(i64::MIN), Stride::Int(3), Stride::Broadcast]);
+            right.insert(rng.below(right.len() + 1), (1, d));
+        }
+        // The left: the modes slowest first, compact in a random order.
+        let sizes: Vec<i64> = lp.iter().rev().copied().collect();
+        let mut order: Vec<usize> = (0..sizes.len()).collect();
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.below(i + 1));
+        }
+        let mut compact = vec![(0i64, Stride::Int(0)); sizes.len()];
+        let mut w = 1i64;
+        for &i in &order {
+            compact[i] = (sizes[i], Stride::Int(w));
+            w *= sizes[i];
+        }
+        if rng.below(4) == 0 {
+            compact.insert(rng.below(compact.len() + 1), (1, Stride::Int(i64::MAX)));
+        }
+        let room = i64::MAX / total.max(2);
+        let scale = match rng.below(4) {
+            0 => 1,
+            1 => room,
+            2 => -room,
+            _ => 1 + i64::try_from(rng.next() % u64::try_from(room).unwrap()).unwrap(),
+        };
+        let mut left: Vec<(i64, Stride)> = compact
+            .iter()
+            .map(|&(n, d)| match d {
+                Stride::Int(v) if n > 1 => (n, Stride::Int(v * scale)),
+                _ => (n, d),
+            })
+            .collect();
+        if rng.below(4) == 0 {
+            let i = rng.below(left.len());
+            left[i].1 = Stride::Broadcast;
+        }
+        let (ll, rl) = (
+            random_nesting(&mut rng, &left),
+            random_nesting(&mut rng, &right),
+        );
+        let a: Map = Annotated::new(ll.clone(), Space::Logical, Space::Physical)
+            .unwrap()
+            .into();
+        let b: Map = Annotated::new(rl.clone(), Space::ThreadValue, Space::Logical)
+            .unwrap()
+            .into();
+        let got = decide_composition(&a, &b, false);
+        assert_eq!(
+            decide(&compose(&a, &b).unwrap(), false),
+            got,
+            "{case}: {ll} ∘ {rl}"
+        );
+        let got = match got {
+            Ok(d) => d,
+            Err(Error::DecideTooLarge { .. }) => {
+                assert!(!one_chain(&left, &right), "{case}: {ll} ∘ {rl} declined");
+                continue;
+            }
+            Err(e) => panic!("{case}: {ll} ∘ {rl}: {e:?}"),
+        };
+        let chains = got
+            .result
+            .clone()
+            .unwrap_or_else(|e| panic!("{case}: {ll} ∘ {rl}: {e:?}"));
+        answered += 1;
+        let sizes: Vec<i64> = right.iter().map(|&(n, _)| n).collect();
+        assert_eq!(got.coordinate_shape, sizes, "{case}: {ll} ∘ {rl}");
+        assert_eq!(chains.len(), right.len());
+        let g = |j: usize, t: i64| -> i128 { offset(&left, i128::from(t) * value(right[j].1)) };
+        for (j, c) in chains.iter().enumerate() {
+            let n = right[j].0;
+            let (shape, strides) = (c.shape.to_vec(), c.strides.to_vec());
+            assert_eq!(shape.iter().product::<i64>(), n, "{case}: {ll} ∘ {rl}");
+            // Weights fastest first, and what the scan records at each.
+            let (mut chain, mut rec) = (Vec::new(), Vec::new());
+            let mut w = 1i64;
+            for q in (0..shape.len()).rev() {
+                chain.push(w);
+                let a = if q + 1 == shape.len() {
+                    i128::from(strides[q])
+                } else {
+                    i128::from(strides[q]) - i128::from(shape[q + 1]) * i128::from(strides[q + 1])
+                };
+                if a != 0 {
+                    rec.push((w, a));
+                }
+                if q + 1 < shape.len() {
+                    assert_ne!(a, 0, "{case}: {ll} ∘ {rl}: {c:?} not coarsest");
+                }
+                w *= shape[q];
+            }
+            assert_eq!(c.chain().to_vec(), chain, "{case}: {ll} ∘ {rl}");
+            assert_eq!(c.recorded().to_vec(), rec, "{case}: {ll} ∘ {rl}");
+            let mut ts: Vec<i64> = chain.iter().flat_map(|&w| [w - 1, w, w + 1]).collect();
+            ts.extend([0, n - 1]);
+            ts.extend(
+                (0..40).map(|_| i64::try_from(rng.next() % u64::try_from(n).unwrap()).unwrap()),
+            );
+            for t in ts.into_iter().filter(|&t| (0..n).contains(&t)) {
+                let (mut rest, mut acc) = (t, 0i128);
+                for (&m, &s) in shape.iter().zip(&strides).rev() {
+                    acc += i128::from(rest % m) * i128::from(s);
+                    rest /= m;
+                }
+                assert_eq!(acc, g(j, t), "{case}: {ll} ∘ {rl}: {c:?} at {t}");
+                checked += 1;
+            }
+        }
+        // Separability at sampled coordinates.
+        for _ in 0..40 {
+            let x: Vec<i64> = sizes
+                .iter()
+                .map(|&n| i64::try_from(rng.next() % u64::try_from(n).unwrap()).unwrap())
+                .collect();
+            let flat: i128 = right
+                .iter()
+                .zip(&x)
+                .map(|(&(_, d), &xi)| i128::from(xi) * value(d))
+                .sum();
+            let sum: i128 = (0..x.len()).map(|j| g(j, x[j])).sum();
+            assert_eq!(offset(&left, flat), sum, "{case}: {ll} ∘ {rl} at {x:?}");
+        }
+    }
+    eprintln!("answered {answered} checked {checked}");
+    assert!(answered > 1000 && checked > 100_000, "{answered} {checked}");
+}
+
+/// The decision of a composite of three layouts, grouped either way (`(a ∘ b) ∘ c` and
+/// `a ∘ (b ∘ c)`), whose symbolic path reads the inner composite's chains as leaves, against
+/// [`scan_all`] on the enumerated composite.
+#[test]
+fn composite_of_three_decided_as_enumerated() {
+    let mut rng = Rng(0x5851_F42D_4C95_7F2D);
+    let totals = [4i64, 6, 8, 12, 16, 24, 36, 48, 64, 72, 96];
+    let (mut layouts, mut not, mut refused) = (0usize, 0usize, 0usize);
+    for case in 0..3000 {
+        let total = rng.pick(&totals);
+        let lp = factors(&mut rng, total);
+        let left = left_of(&mut rng, &lp);
+        let mp = factors(&mut rng, total);
+        let mid = bijection(&mut rng, &mp);
+        let rp = match rng.below(2) {
+            0 => mp.iter().flat_map(|&n| factors(&mut rng, n)).collect(),
+            _ => factors(&mut rng, total),
+        };
+        let right = bijection(&mut rng, &rp);
+        if !fits(&left) {
+            continue;
+        }
+        let (ll, ml, rl) = (
+            random_nesting(&mut rng, &left),
+            random_nesting(&mut rng, &mid),
+            random_nesting(&mut rng, &right),
+        );
+        let Ok(a) = Annotated::new(ll.clone(), Space::Logical, Space::Physical) else {
+            refused += 1;
+            continue;
+        };
+        let a: Map = a.into();
+        let b: Map = Annotated::new(ml.clone(), Space::Logical, Space::Logical)
+            .unwrap()
+            .into();
+        let c: Map = Annotated::new(rl.clone(), Space::ThreadValue, Space::Logical)
+            .unwrap()
+            .into();
+        let table: Vec<i128> = (0..i128::from(total))
+            .map(|i| offset(&left, offset(&mid, offset(&right, i))))
+            .collect();
+        let sizes: Vec<i64> = right.iter().map(|&(n, _)| n).collect();
+        let want = scan_all(&sizes, &table);
+        let ab = compose(&a, &b).unwrap();
+        let bc = compose(&b, &c).unwrap();
+        for m in [compose(&ab, &c).unwrap(), compose(&a, &bc).unwrap()] {
+            let got = decide(&m, false).unwrap_or_else(|e| panic!("{case}: {ll} {ml} {rl}: {e:?}"));
+            assert_eq!(got.coordinate_shape, sizes, "{case}: {ll} {ml} {rl}");
+            match (&want, &got.result) {
+                (Ok(want), Ok(chains)) => {
+                    layouts += 1;
+                    assert_eq!(want.len(), chains.len());
+                    for (w, c) in want.iter().zip(chains) {
+                        let got = (c.chain().to_vec(), c.shape.to_vec(), c.strides.to_vec());
+                        assert_eq!(
+                            got,
+                            (w.0.clone(), w.1.clone(), w.2.clone()),
+                            "{case}: {ll} {ml} {rl}"
+                        );
+                        assert_eq!(c.recorded().to_vec(), w.3, "{case}: {ll} {ml} {rl}");
+                    }
+                }
+                (Err(want), Err(why)) => {
+                    not += 1;
+                    assert_eq!(want, why, "{case}: {ll} {ml} {rl}");
+                }
+                (want, _) => panic!("{case}: {ll} {ml} {rl}: {want:?} wanted, got {got:?}"),
+            }
+        }
+    }
+    eprintln!("layouts {layouts} not {not} refused {refused}");
+    assert!(layouts > 1000 && not > 500, "{layouts} {not} {refused}");
+}
