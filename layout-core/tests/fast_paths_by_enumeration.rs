@@ -407,6 +407,23 @@ fn theorem_1(sizes: &[i64], f: &[i128]) -> Result<Chains, NotLayout> {
     Ok(out)
 }
 
+/// Strides that make leaves of `sizes` compact in a random order: a bijection onto
+/// `[0, ∏ sizes)`.
+fn compact_strides(rng: &mut Rng, sizes: &[i64]) -> Vec<i64> {
+    let m = sizes.len();
+    let mut order: Vec<usize> = (0..m).collect();
+    for i in (1..m).rev() {
+        order.swap(i, rng.below(i + 1));
+    }
+    let mut strides = vec![0i64; m];
+    let mut w = 1i64;
+    for &i in &order {
+        strides[i] = w;
+        w *= sizes[i];
+    }
+    strides
+}
+
 /// A random factorization of `total` into leaves, and strides that make it a bijection onto
 /// `[0, total)` (compact in a random order), sometimes spoiled (a stride doubled, zeroed,
 /// negated, made `_`) so that it is not one.
@@ -426,16 +443,7 @@ fn right_leaves(rng: &mut Rng, total: i64) -> Vec<(i64, Stride)> {
         sizes.insert(rng.below(sizes.len() + 1), 1);
     }
     let m = sizes.len();
-    let mut order: Vec<usize> = (0..m).collect();
-    for i in (1..m).rev() {
-        order.swap(i, rng.below(i + 1));
-    }
-    let mut strides = vec![0i64; m];
-    let mut w = 1i64;
-    for &i in &order {
-        strides[i] = w;
-        w *= sizes[i];
-    }
+    let strides = compact_strides(rng, &sizes);
     let mut leaves: Vec<(i64, Stride)> = sizes
         .iter()
         .zip(&strides)
@@ -898,16 +906,7 @@ fn bijection(rng: &mut Rng, parts: &[i64]) -> Vec<(i64, Stride)> {
         sizes.swap(i, rng.below(i + 1));
     }
     let m = sizes.len();
-    let mut order: Vec<usize> = (0..m).collect();
-    for i in (1..m).rev() {
-        order.swap(i, rng.below(i + 1));
-    }
-    let mut strides = vec![0i64; m];
-    let mut w = 1i64;
-    for &i in &order {
-        strides[i] = w;
-        w *= sizes[i];
-    }
+    let strides = compact_strides(rng, &sizes);
     let mut leaves: Vec<(i64, Stride)> = sizes
         .iter()
         .zip(&strides)
