@@ -905,7 +905,6 @@ fn bijection(rng: &mut Rng, parts: &[i64]) -> Vec<(i64, Stride)> {
     for i in (1..sizes.len()).rev() {
         sizes.swap(i, rng.below(i + 1));
     }
-    let m = sizes.len();
     let strides = compact_strides(rng, &sizes);
     let mut leaves: Vec<(i64, Stride)> = sizes
         .iter()
