@@ -40,6 +40,10 @@ pub struct Chain {
 impl Chain {
     /// `{1} ∪ R`, increasing: `1 = w₁ | w₂ | … | w_k | n`, the weights of the modes of
     /// [`Chain::shape`], fastest first (`w₁ = 1`, `w_{j+1} = w_j·m_j`).
+    ///
+    /// Exact for a chain whose sizes multiply to at most `i64::MAX`, which every chain that
+    /// [`decide`] and [`decide_values`] return does. The fields are public: a `Chain` built by
+    /// hand past that gets weights clamped at `i64::MAX`, which are not its weights.
     #[must_use]
     pub fn chain(&self) -> InlineVec<i64> {
         let mut w = 1i64;
@@ -48,7 +52,8 @@ impl Chain {
             .rev()
             .map(|&m| {
                 let here = w;
-                // The weights are divisors of the coordinate's size: no overflow.
+                // The weights divide the coordinate's size (a chain the scan returns): no
+                // overflow; past `i64::MAX` (a chain built by hand) they clamp, as documented.
                 w = w.saturating_mul(m);
                 here
             })
@@ -58,7 +63,8 @@ impl Chain {
     /// What the scan records, `(t, a_t)` for `t` in `R`, increasing in `t`: at the fastest
     /// mode's weight 1 its stride where it is not 0, and at the weight `w_j` of every slower
     /// mode `a = s_j − m_{j−1}·s_{j−1}` (never 0 in the coarsest shape). `a_t` may leave `i64`
-    /// where every stride fits: it is exact in `i128`.
+    /// where every stride fits: it is exact in `i128`. The weights `t` are those of
+    /// [`Chain::chain`], exact under the same condition.
     #[must_use]
     pub fn recorded(&self) -> InlineVec<(i64, i128)> {
         let mut out = InlineVec::new();

@@ -316,7 +316,8 @@ fn operands(
     // operand's value through the value namespace: a value of another type under the same path
     // (a `const` shadowing a glob-imported item, say) would make them two different items. The
     // expansion asserts that the operand's value has the declaration's type, which is the
-    // layout itself (form, spaces, tiles, swizzle): equal types, equal offsets.
+    // layout itself (form, spaces, tiles, swizzle): equal types, equal offsets. A value made of
+    // the operands' own values ([`library_composite`]) needs no assertion and gets none.
     let mut same_item = SameItem {
         declared: Vec::new(),
         derived: TokenStream::new(),

@@ -93,6 +93,9 @@ fn expression_equals_the_item_the_typed_compose_and_the_formulas() {
     );
     assert_eq!((expr.3, expr.4, expr.5, expr.6), (4096, 0, 4095, 4096));
     assert_eq!(report(&C64), expr);
+    // The maps themselves, not only their values.
+    assert_eq!(layout!(compose(SW, TV)).to_map(), C.to_map());
+    assert_eq!(layout!(compose(SW64, TV64)).to_map(), C64.to_map());
 }
 
 /// Whether a layout's offsets compute in its 32-bit index type.

@@ -343,7 +343,8 @@ const SECTIONS: &[Section] = &[
                 "`layout!` reads an operand's declaration through the item's name in the macro \
                  namespace and its value through the value namespace; when a `const` shadows only \
                  the value, the two differ, and the expansion refuses at the operand instead of \
-                 computing with the other layout.",
+                 computing with the other layout (a swizzled composite of two named items, made \
+                 of the values themselves, composes the values instead).",
             ),
             case(
                 "algebra/operand_names_shadowed.rs",
