@@ -1406,12 +1406,7 @@ mod tests {
         runner
             .run(&(left, any::<u64>()), |((modes, form, seed), b_seed)| {
                 let mut rng = seed;
-                let mut next = |m: u64| {
-                    rng = rng
-                        .wrapping_mul(6364136223846793005)
-                        .wrapping_add(1442695040888963407);
-                    (rng >> 33) % m
-                };
+                let mut next = |m: u64| lcg(&mut rng, m);
                 let k = modes.len();
                 let shape: Vec<i64> = modes.iter().map(|m| m.0).collect();
                 // Small enough to enumerate.
@@ -1743,18 +1738,22 @@ mod tests {
         );
     }
 
+    /// The next value below `m` of a linear congruential generator with state `rng` (test data).
+    #[allow(clippy::arithmetic_side_effects)] // test data: `m` is never 0
+    fn lcg(rng: &mut u64, m: u64) -> u64 {
+        *rng = rng
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (*rng >> 33) % m
+    }
+
     /// A random dense bijection of size `n` (a product of 2s and 3s), as its sizes and strides:
     /// `n` factored, the factors grouped at random (with size-1 modes inserted at random when
     /// `ones`), the modes ordered at random and given the running products as strides.
     #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)] // test data, small
     fn random_dense_bijection(n: i64, seed: u64, ones: bool) -> (Vec<i64>, Vec<i64>) {
         let mut rng = seed;
-        let mut next = |m: u64| {
-            rng = rng
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (rng >> 33) % m
-        };
+        let mut next = |m: u64| lcg(&mut rng, m);
         let mut factors = Vec::new();
         let mut rest = n;
         for p in [2i64, 3] {
