@@ -139,6 +139,8 @@ mod emit;
 mod error;
 pub mod expr;
 pub mod gmma;
+#[doc(hidden)]
+pub mod interned;
 mod layout;
 mod map;
 pub mod mma;

@@ -2,6 +2,7 @@
 //! Emits little, since compiling the output dominates the cost of a `layout!`.
 
 use layout_core::expr::{self, Checked, Options, Span, typed_limits};
+use layout_core::interned;
 use layout_core::{
     Decision, Error, IntType, Layout, Map, Program, Space, Stride, Sum, Term, Tree, Var, decide,
     emit, layout_form, written,
@@ -140,7 +141,13 @@ fn named(k: &Krate, it: &frame::Item, ty: &TokenStream, text: &str) -> TokenStre
     };
     // An item in a function body cannot be named from outside it; its exported macro is
     // harmless there, and the lint about it is silenced.
-    let export = exported.then(|| quote!(#[macro_export] #[allow(non_local_definitions)]));
+    // Only the attributes each kind needs (each is a cost for every item): an exported macro
+    // is never reported unused, and a private one is not documented.
+    let export = if exported {
+        quote!(#[doc(hidden)] #[macro_export] #[allow(non_local_definitions)])
+    } else {
+        quote!(#[allow(unused_macros)])
+    };
     // The item's `cfg`s also govern its definition macro and the macro's re-export, so that
     // alternative definitions under `#[cfg]` do not collide.
     let cfgs = it.attrs.iter().filter(|a| is_cfg(a));
@@ -154,8 +161,6 @@ fn named(k: &Krate, it: &frame::Item, ty: &TokenStream, text: &str) -> TokenStre
         #(#attrs)*
         #vis const #name: #name = <#name as #k::__private::New>::NEW;
         #(#cfgs)*
-        #[doc(hidden)]
-        #[allow(unused_macros)]
         #export
         macro_rules! #def #rules
         #(#cfgs2)*
@@ -272,6 +277,12 @@ impl Emit<'_> {
         self.colons();
         self.ident(name);
     }
+    /// `k::__n::name`: an alias of `layout_core::interned`.
+    fn interned(&mut self, k: &Krate, name: &str) {
+        self.path(k, "__n");
+        self.colons();
+        self.ident(name);
+    }
     /// `( inner )`.
     fn parens(&mut self, inner: TokenStream) {
         self.tree(TokenTree::Group(Group::new(Delimiter::Parenthesis, inner)));
@@ -289,6 +300,16 @@ fn form_into(e: &mut Emit<'_>, k: &Krate, shape: &Tree<i64>, stride: &Tree<Strid
         (Tree::Leaf(n), Tree::Leaf(d)) => {
             // Sizes are positive (checked by `layout-core`); an unsuffixed literal takes the
             // parameter's type, and one that does not fit is a compile error, never a wrap.
+            // A common leaf is named by its alias in `layout_typed::__n` (one constant for
+            // rustc to lower per crate, not two per use; `layout_core::interned`).
+            let alias = match d {
+                Stride::Broadcast => interned::bcast(*n),
+                Stride::Int(d) => interned::dim(*n, *d),
+            };
+            if let Some(alias) = alias {
+                e.interned(k, &alias);
+                return;
+            }
             let n = Literal::i64_unsuffixed(*n);
             match d {
                 Stride::Broadcast => {
@@ -375,6 +396,12 @@ fn tile_into(e: &mut Emit<'_>, k: &Krate, t: Option<&Vec<i64>>) {
         e.path(k, "NoTile");
         return;
     };
+    if let [a, b] = t.as_slice()
+        && let Some(alias) = interned::tile2(*a, *b)
+    {
+        e.interned(k, &alias);
+        return;
+    }
     e.path(k, &format!("Tile{}", t.len()));
     e.punct('<');
     for (i, x) in t.iter().enumerate() {
@@ -514,10 +541,14 @@ fn static_type<S>(k: &Krate, c: &Checked<S>) -> TokenStream {
     e.punct(',');
     e.path(k, space_name(c.codomain));
     e.punct(',');
-    e.path(k, "Size");
-    e.punct('<');
-    e.lit(Literal::i64_unsuffixed(c.layout.size()));
-    e.punct('>');
+    if let Some(alias) = interned::size(c.layout.size()) {
+        e.interned(k, &alias);
+    } else {
+        e.path(k, "Size");
+        e.punct('<');
+        e.lit(Literal::i64_unsuffixed(c.layout.size()));
+        e.punct('>');
+    }
     e.punct(',');
     e.path(
         k,

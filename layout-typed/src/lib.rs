@@ -154,6 +154,12 @@
 
 extern crate alloc;
 
+/// Aliases of common type-level numbers that `layout!` names instead of writing the literals
+/// (`__n::D4_1` is `Dim<4, 1>`); `layout_core::interned` says why. Not part of the API.
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+#[path = "interned.rs"]
+pub mod __n;
 pub mod atoms;
 mod dynamic;
 mod form;
