@@ -7,7 +7,7 @@ use smallvec::SmallVec;
 
 use crate::error::Error;
 use crate::layout::Layout;
-use crate::map::Map;
+use crate::map::{Annotated, Map};
 use crate::tree::Tree;
 
 /// A shape tree with its stride tree.
@@ -414,7 +414,7 @@ impl core::fmt::Display for NotLayout {
 pub const COORDINATES_INLINE: usize = 8;
 
 /// How many chains a [`Decision`] holds inline.
-pub const CHAINS_INLINE: usize = 2;
+pub const CHAINS_INLINE: usize = 8;
 
 /// The chains of a [`Decision`], one per decided coordinate: up to [`CHAINS_INLINE`] of them
 /// without a heap allocation.
@@ -560,14 +560,21 @@ fn domain_leaf_sizes(map: &Map) -> Vec<i64> {
 pub fn decide(map: &Map, by_mode: bool) -> Result<Decision, Error> {
     // A composite of two layouts, by domain leaf: the one pass answers alone where it can
     // (what the general path below returns first for it, see `direct` and `symbolic`).
+    // One value returned on every path, so that it is written where the caller reads it: the
+    // one pass fills it in place, and anything else replaces it.
+    let mut out = Ok(Decision::empty());
+    let mut answered = false;
     if !by_mode
         && let Map::Composite(c) = map
         && let (Map::Layout(l), Map::Layout(r)) = (&c.left, &c.right)
-        && let Some(chains) = layouts_composite(l.layout(), r.layout())
+        && let Ok(d) = &mut out
     {
-        return Ok(layouts_decision(r.layout(), chains));
+        answered = one_pass_decision(l, r, d).is_some();
     }
-    decide_general(map, by_mode)
+    if !answered {
+        out = decide_general(map, by_mode);
+    }
+    out
 }
 
 /// `decide(&compose(left, right)?, by_mode)`, without building the composite where both
@@ -592,37 +599,58 @@ pub fn decide(map: &Map, by_mode: bool) -> Result<Decision, Error> {
 /// # Errors
 /// Those of [`compose`](crate::compose), in its order, then those of [`decide`].
 pub fn decide_composition(left: &Map, right: &Map, by_mode: bool) -> Result<Decision, Error> {
+    let mut out = Ok(Decision::empty());
+    let mut answered = false;
     if !by_mode
         && let (Map::Layout(l), Map::Layout(r)) = (left, right)
         && crate::map::layouts_compose(l, r)
-        && let Some(chains) = layouts_composite(l.layout(), r.layout())
+        && let Ok(d) = &mut out
     {
-        return Ok(layouts_decision(r.layout(), chains));
+        // Filled in place, not built elsewhere and moved.
+        answered = one_pass_decision(l, r, d).is_some();
     }
-    decide(&crate::map::compose(left, right)?, by_mode)
+    if !answered {
+        out = crate::map::compose(left, right).and_then(|m| decide(&m, by_mode));
+    }
+    out
 }
 
-/// The [`Decision`] of `left ∘ right` of two layouts by domain leaf with the `chains` that
-/// [`layouts_composite`] gave: the right operand's leaf sizes, constant 0, the chains. Built
-/// where it is returned, not moved there.
-#[inline(always)]
-fn layouts_decision(right: &Layout, chains: Chains) -> Decision {
-    Decision {
-        coordinate_shape: {
-            let leaves = right.leaves();
-            let mut buf = [0i64; COORDINATES_INLINE];
-            for (b, m) in buf.iter_mut().zip(leaves) {
-                *b = m.size();
-            }
-            if leaves.len() <= COORDINATES_INLINE {
-                InlineVec(SmallVec::from_buf_and_len(buf, leaves.len()))
-            } else {
-                leaves.iter().map(|m| m.size()).collect()
-            }
-        },
-        constant: 0,
-        result: Ok(chains),
+impl Decision {
+    /// No coordinates, constant 0, no chains: what [`one_pass_decision`] fills.
+    #[inline(always)]
+    fn empty() -> Decision {
+        Decision {
+            coordinate_shape: InlineVec::new(),
+            constant: 0,
+            result: Ok(Chains::new()),
+        }
     }
+}
+
+/// The [`Decision`] of `left ∘ right` of two annotated layouts by domain leaf, written into
+/// `out` (as [`Decision::empty`] leaves it) where the one pass ([`one_pass`]) answers: the
+/// right operand's leaf sizes, constant 0, the chains. `None` where it declines (`out` then
+/// holds a part of the answer, to be dropped).
+#[inline(always)]
+fn one_pass_decision(left: &Annotated, right: &Annotated, out: &mut Decision) -> Option<()> {
+    let Ok(chains) = &mut out.result else {
+        return None;
+    };
+    // Into logical or thread-value, the right operand is a dense bijection (checked when it
+    // was built): its ranges tile `[1, size)`, and the one pass need not check them.
+    let dense = right.is_dense_bijection();
+    one_pass(left.layout(), right.layout(), dense, chains)?;
+    let leaves = right.layout().leaves();
+    if leaves.len() <= COORDINATES_INLINE {
+        let mut buf = [0i64; COORDINATES_INLINE];
+        for (b, m) in buf.iter_mut().zip(leaves) {
+            *b = m.size();
+        }
+        out.coordinate_shape = InlineVec(SmallVec::from_buf_and_len(buf, leaves.len()));
+    } else {
+        out.coordinate_shape = leaves.iter().map(|m| m.size()).collect();
+    }
+    Some(())
 }
 
 /// [`decide`] by its general method: the coordinates, then a direct decision
@@ -731,10 +759,11 @@ fn symbolic(map: &Map) -> Option<Chains> {
     let Map::Composite(c) = map else {
         return None;
     };
-    if let (Map::Layout(l), Map::Layout(r)) = (&c.left, &c.right)
-        && let Some(chains) = layouts_composite(l.layout(), r.layout())
-    {
-        return Some(chains);
+    if let (Map::Layout(l), Map::Layout(r)) = (&c.left, &c.right) {
+        let mut chains = Chains::new();
+        if one_pass(l.layout(), r.layout(), r.is_dense_bijection(), &mut chains).is_some() {
+            return Some(chains);
+        }
     }
     symbolic_pieces(map)
 }
@@ -801,10 +830,6 @@ fn symbolic_pieces(map: &Map) -> Option<Chains> {
     Some(chains)
 }
 
-/// How many modes [`layouts_composite`] keeps in its fixed buffers (each operand's, after
-/// merging); past it, [`symbolic`]'s general method answers.
-const FAST_MODES: usize = 8;
-
 /// [`symbolic`] for `left ∘ right` of two layouts, in one pass over the modes and without a
 /// heap allocation other than the result: CuTe's composition read as a decision. The left
 /// operand's modes (size-1 modes dropped, continuing modes merged: [`merged_runs`]) have the
@@ -817,44 +842,68 @@ const FAST_MODES: usize = 8;
 /// sub-modes are merged as it merges them. The same `Some` as
 /// [`symbolic_pieces`] wherever this answers; `None` (beyond the buffers, an overflow, a
 /// condition that fails) leaves the decision to it.
+#[cfg(test)]
 fn layouts_composite(left: &Layout, right: &Layout) -> Option<Chains> {
-    // The left modes (size, stride), fastest first, merged as `merged_runs` merges them.
-    let mut a = [(0i64, 0i64); FAST_MODES];
-    let mut na = 0usize;
-    for m in left.leaves().iter().rev() {
-        let (n, d) = (m.size(), m.value());
-        if n == 1 {
-            continue;
+    let mut chains = Chains::new();
+    one_pass(left, right, false, &mut chains)?;
+    Some(chains)
+}
+
+/// How many modes [`one_pass`] keeps in its fixed buffers (each operand's, after
+/// merging); past it, [`symbolic`]'s general method answers.
+const FAST_MODES: usize = 8;
+
+/// The left operand of [`one_pass`]: its modes `(size, stride)` fastest first, merged as
+/// [`merged_runs`] merges them, and the weight at the top of each, `u_{k+1} = u_k·size_k`
+/// (`u₀ = 1`; the last is the total).
+struct LeftModes {
+    /// The merged modes, fastest first; the first `len` are set.
+    modes: [(i64, i64); FAST_MODES],
+    /// `tops[k] = u_{k+1}`, the weight where mode `k` ends.
+    tops: [i64; FAST_MODES],
+    /// How many modes there are.
+    len: usize,
+}
+
+impl LeftModes {
+    /// The merged modes of `left`, written into `out` (no modes yet); `None` past
+    /// [`FAST_MODES`] of them (or an overflow, which a layout's checked size rules out).
+    /// Filled in place: the arrays are not moved.
+    #[inline(always)]
+    fn fill(out: &mut LeftModes, left: &Layout) -> Option<()> {
+        let mut top = 1i64;
+        for m in left.leaves().iter().rev() {
+            let (n, d) = (m.size(), m.value());
+            if n == 1 {
+                continue;
+            }
+            top = top.checked_mul(n)?;
+            if let Some(k) = out.len.checked_sub(1)
+                && let Some(last) = out.modes.get_mut(k)
+                && last.0.checked_mul(last.1) == Some(d)
+            {
+                last.0 = last.0.checked_mul(n)?;
+                *out.tops.get_mut(k)? = top;
+                continue;
+            }
+            *out.modes.get_mut(out.len)? = (n, d);
+            *out.tops.get_mut(out.len)? = top;
+            out.len = out.len.saturating_add(1);
         }
-        if let Some(last) = na.checked_sub(1).and_then(|i| a.get_mut(i))
-            && last.0.checked_mul(last.1) == Some(d)
-        {
-            last.0 = last.0.checked_mul(n)?;
-            continue;
-        }
-        *a.get_mut(na)? = (n, d);
-        na = na.saturating_add(1);
+        Some(())
     }
-    let a = a.get(..na)?;
-    // Their weights u₀ = 1, u_{k+1} = u_k·size_k; the last is the total.
-    let mut u = [1i64; FAST_MODES + 1];
-    for (k, &(n, _)) in a.iter().enumerate() {
-        let next = u.get(k)?.checked_mul(n)?;
-        *u.get_mut(k.saturating_add(1))? = next;
-    }
-    let u = u.get(..=na)?;
-    let total = *u.last()?;
-    // The right leaves' ranges `[d, d·n)` (`n > 1`), sorted by their start (insertion sort: a
-    // handful of entries). A bijection's tile `[1, total)` end to end, so that their bounds
-    // are one divisibility chain `1 = r₀ | r₁ | … | total` (`r_{k+1} = r_k·n_k`); any other
-    // right operand declines.
-    let leaves = right.leaves();
+}
+
+/// Whether the ranges `[d, d·n)` of the leaves of `right` with `n > 1` tile `[1, total)` end to
+/// end, every `d` positive: sorted by their start (insertion sort of at most [`FAST_MODES`]),
+/// each starts where the one before ends. A dense bijection's always do. `None` otherwise, or
+/// past [`FAST_MODES`] such leaves.
+#[inline(never)]
+fn ranges_tile(right: &Layout, total: i64) -> Option<()> {
     let mut ranges = [(0i64, 0i64); FAST_MODES];
     let mut nr = 0usize;
-    let mut right_total = 1i64;
-    for m in leaves {
+    for m in right.leaves() {
         let (n, d) = (m.size(), m.value());
-        right_total = right_total.checked_mul(n)?;
         if n > 1 {
             if d <= 0 {
                 return None;
@@ -871,52 +920,109 @@ fn layouts_composite(left: &Layout, right: &Layout) -> Option<Chains> {
             nr = nr.saturating_add(1);
         }
     }
-    if right_total != total {
-        return None;
-    }
-    let ranges = ranges.get(..nr)?;
     let mut r = 1i64;
-    for &(lo, hi) in ranges {
+    for &(lo, hi) in ranges.get(..nr)? {
         if lo != r {
             return None;
         }
         r = hi;
     }
-    if r != total {
-        return None;
-    }
-    // The union of both lists is then one divisibility chain exactly when every leaf's cut
-    // points are, which `composite_leaf` checks (the sizes `⌊hi/lo⌋` of its cuts must multiply
-    // to `n`): `d | lo₁ | … | d·n` for the left weights inside `(d, d·n)`; the leaves tile
-    // `[1, total)`, so these chains join into one.
-    let mut chains = Chains::with_capacity(leaves.len());
-    for m in leaves {
-        chains.push(composite_leaf(a, u, m.size(), m.value())?);
-    }
-    Some(chains)
+    (r == total).then_some(())
 }
 
-/// The chain of the right leaf `n:d` of `left ∘ right` in [`layouts_composite`], from the left
-/// operand's merged modes `a` (size, stride) and their weights `u`, fastest first: the leaf's
-/// digits `[d, d·n)` cut at the left modes' boundaries, modes below and above it skipped, the
-/// sub-modes merged where one continues the other. `None` where [`layouts_composite`] declines.
-#[inline]
-fn composite_leaf(a: &[(i64, i64)], u: &[i64], n: i64, d: i64) -> Option<Chain> {
-    if n == 1 {
-        return Some(leaf_chain(1, 0));
+/// The one pass of [`symbolic`] for `left ∘ right` of two layouts: the chain of each right leaf,
+/// in order, pushed onto `chains`; `None` where it declines (`chains` then holds a part).
+///
+/// The left operand's merged modes ([`LeftModes`]) have the canonical weights
+/// `1 = u₀ | u₁ | … | total` (fastest first), one divisibility chain by construction; each
+/// right leaf `n:d` (`n > 1`) adds `d` and `d·n`, and the whole set must stay one chain
+/// ([`symbolic`]'s condition). The right leaves' ranges `[d, d·n)` tile `[1, total)` end to end:
+/// `dense` says the right operand is known to be a dense bijection (an annotated layout into
+/// logical or thread-value, whose ranges do), else [`ranges_tile`] checks it. Each leaf's range
+/// of digits is cut at the left modes' boundaries in increasing order of weight — the order
+/// [`leaf_of_composite`] sorts into — with every cut checked to divide the next
+/// ([`cut_leaf`]); as the leaves tile the range, those checks make the whole set one chain.
+/// A leaf inside one left mode `[u, u·size)` has no cut inside it: its one sub-mode is
+/// `n : e·(d/u)`, `u | d` following from the checks of the leaves below it. The same `Some`
+/// as [`symbolic_pieces`] wherever this answers; `None` (beyond the buffers, an overflow, a
+/// condition that fails) leaves the decision to it.
+#[inline(always)]
+fn one_pass(left: &Layout, right: &Layout, dense: bool, chains: &mut Chains) -> Option<()> {
+    let total = left.size();
+    if right.size() != total {
+        return None;
     }
-    let end = d.checked_mul(n)?;
+    let mut merged = LeftModes {
+        modes: [(0, 0); FAST_MODES],
+        tops: [0; FAST_MODES],
+        len: 0,
+    };
+    LeftModes::fill(&mut merged, left)?;
+    let left = &merged;
+    if !dense {
+        ranges_tile(right, total)?;
+    }
+    let modes = left.modes.get(..left.len)?;
+    let tops = left.tops.get(..left.len)?;
+    let mut ranges = 0usize;
+    for m in right.leaves() {
+        let (n, d) = (m.size(), m.value());
+        if n == 1 {
+            chains.push(leaf_chain(1, 0));
+            continue;
+        }
+        ranges = ranges.saturating_add(1);
+        if ranges > FAST_MODES || d <= 0 {
+            return None;
+        }
+        let end = d.checked_mul(n)?;
+        // The first left mode that ends past `d`, and the weight where it starts.
+        let mut k = 0usize;
+        let mut w = 1i64;
+        while let Some(&top) = tops.get(k)
+            && top <= d
+        {
+            w = top;
+            k = k.saturating_add(1);
+        }
+        let (&(_, e), &top) = (modes.get(k)?, tops.get(k)?);
+        if end <= top {
+            // Inside mode `k`: one sub-mode, no cut to check.
+            let stride = if d == w {
+                e
+            } else {
+                e.checked_mul(quotient(d, w)?)?
+            };
+            chains.push(leaf_chain(n, stride));
+        } else {
+            chains.push(cut_leaf(modes.get(k..)?, tops.get(k..)?, w, n, d, end)?);
+        }
+    }
+    Some(())
+}
+
+/// The chain of the right leaf `n:d` (`n > 1`, `end = d·n`) of `left ∘ right` in [`one_pass`]
+/// where the left modes cut it: `modes` and `tops` those of [`LeftModes`] from the first mode
+/// that ends past `d`, which starts at the weight `w`. The leaf's digits `[d, d·n)` cut at the
+/// left modes' boundaries, the sub-modes merged where one continues the other. `None` where a
+/// cut does not divide the next (the sizes `⌊hi/lo⌋` then multiply to less than `n`), or on
+/// an overflow.
+#[inline(never)]
+fn cut_leaf(
+    modes: &[(i64, i64)],
+    tops: &[i64],
+    mut w: i64,
+    n: i64,
+    d: i64,
+    end: i64,
+) -> Option<Chain> {
     // The coarsest modes (size, stride), fastest first. The quotients are those of
     // `leaf_of_composite`, taken without a division where they are known: a whole left mode
     // (`size`), the whole leaf (`n`), a cut at a mode's start (`e`).
-    let mut modes = [(0i64, 0i64); FAST_MODES];
+    let mut out = [(0i64, 0i64); FAST_MODES];
     let mut nm = 0usize;
     let mut next = 1i64;
-    for (&(size, e), &w) in a.iter().zip(u) {
-        let top = w.checked_mul(size)?;
-        if top <= d {
-            continue;
-        }
+    for (&(size, e), &top) in modes.iter().zip(tops) {
         if w >= end {
             break;
         }
@@ -939,19 +1045,20 @@ fn composite_leaf(a: &[(i64, i64)], u: &[i64], n: i64, d: i64) -> Option<Chain> 
         next = next.checked_mul(sub)?;
         // A mode continues the one before it where `size·stride` of that one is its stride;
         // a product that leaves i64 cannot equal an i64 stride.
-        if let Some(last) = nm.checked_sub(1).and_then(|k| modes.get_mut(k))
+        if let Some(last) = nm.checked_sub(1).and_then(|k| out.get_mut(k))
             && last.0.checked_mul(last.1) == Some(stride)
         {
             last.0 = last.0.checked_mul(sub)?;
         } else {
-            *modes.get_mut(nm)? = (sub, stride);
+            *out.get_mut(nm)? = (sub, stride);
             nm = nm.saturating_add(1);
         }
+        w = top;
     }
     if next != n {
         return None;
     }
-    Some(chain_of_modes(modes.get(..nm)?))
+    Some(chain_of_modes(out.get(..nm)?))
 }
 
 /// The [`Chain`] of coarsest modes `(size, stride)`, fastest first (at least one), each list
@@ -1052,6 +1159,7 @@ fn leaf_of_composite(pieces: &[(i64, i64)], left: &[(i64, i64)], weights: &[i64]
 }
 
 /// The chain of one leaf `n:d` of a layout, `g(t) = t·d` (what [`scan`] returns for it).
+#[inline]
 fn leaf_chain(n: i64, d: i64) -> Chain {
     let (shape, strides) = if n == 1 { (1, 0) } else { (n, d) };
     Chain {
