@@ -7,7 +7,7 @@ use smallvec::SmallVec;
 
 use crate::error::Error;
 use crate::layout::Layout;
-use crate::map::Map;
+use crate::map::{Annotated, Map};
 use crate::tree::Tree;
 
 /// A shape tree with its stride tree.
@@ -414,7 +414,7 @@ impl core::fmt::Display for NotLayout {
 pub const COORDINATES_INLINE: usize = 8;
 
 /// How many chains a [`Decision`] holds inline.
-pub const CHAINS_INLINE: usize = 2;
+pub const CHAINS_INLINE: usize = 8;
 
 /// The chains of a [`Decision`], one per decided coordinate: up to [`CHAINS_INLINE`] of them
 /// without a heap allocation.
@@ -560,14 +560,21 @@ fn domain_leaf_sizes(map: &Map) -> Vec<i64> {
 pub fn decide(map: &Map, by_mode: bool) -> Result<Decision, Error> {
     // A composite of two layouts, by domain leaf: the one pass answers alone where it can
     // (what the general path below returns first for it, see `direct` and `symbolic`).
+    // One value returned on every path, so that it is written where the caller reads it: the
+    // one pass fills it in place, and anything else replaces it.
+    let mut out = Ok(Decision::empty());
+    let mut answered = false;
     if !by_mode
         && let Map::Composite(c) = map
         && let (Map::Layout(l), Map::Layout(r)) = (&c.left, &c.right)
-        && let Some(chains) = layouts_composite(l.layout(), r.layout())
+        && let Ok(d) = &mut out
     {
-        return Ok(layouts_decision(r.layout(), chains));
+        answered = one_pass_decision(l, r, d).is_some();
     }
-    decide_general(map, by_mode)
+    if !answered {
+        out = decide_general(map, by_mode);
+    }
+    out
 }
 
 /// `decide(&compose(left, right)?, by_mode)`, without building the composite where both
@@ -591,38 +598,65 @@ pub fn decide(map: &Map, by_mode: bool) -> Result<Decision, Error> {
 ///
 /// # Errors
 /// Those of [`compose`](crate::compose), in its order, then those of [`decide`].
+#[inline(always)]
 pub fn decide_composition(left: &Map, right: &Map, by_mode: bool) -> Result<Decision, Error> {
+    // Inlined where it is called, so that the decision is written where the caller reads it:
+    // the one pass fills it in place, and anything else is decided out of line.
     if !by_mode
         && let (Map::Layout(l), Map::Layout(r)) = (left, right)
         && crate::map::layouts_compose(l, r)
-        && let Some(chains) = layouts_composite(l.layout(), r.layout())
     {
-        return Ok(layouts_decision(r.layout(), chains));
+        let mut d = Decision::empty();
+        if one_pass_decision(l, r, &mut d).is_some() {
+            return Ok(d);
+        }
     }
+    decide_built(left, right, by_mode)
+}
+
+/// `decide(&compose(left, right)?, by_mode)`: [`decide_composition`] where the one pass does
+/// not answer, out of line.
+#[inline(never)]
+fn decide_built(left: &Map, right: &Map, by_mode: bool) -> Result<Decision, Error> {
     decide(&crate::map::compose(left, right)?, by_mode)
 }
 
-/// The [`Decision`] of `left ∘ right` of two layouts by domain leaf with the `chains` that
-/// [`layouts_composite`] gave: the right operand's leaf sizes, constant 0, the chains. Built
-/// where it is returned, not moved there.
-#[inline(always)]
-fn layouts_decision(right: &Layout, chains: Chains) -> Decision {
-    Decision {
-        coordinate_shape: {
-            let leaves = right.leaves();
-            let mut buf = [0i64; COORDINATES_INLINE];
-            for (b, m) in buf.iter_mut().zip(leaves) {
-                *b = m.size();
-            }
-            if leaves.len() <= COORDINATES_INLINE {
-                InlineVec(SmallVec::from_buf_and_len(buf, leaves.len()))
-            } else {
-                leaves.iter().map(|m| m.size()).collect()
-            }
-        },
-        constant: 0,
-        result: Ok(chains),
+impl Decision {
+    /// No coordinates, constant 0, no chains: what [`one_pass_decision`] fills.
+    #[inline(always)]
+    fn empty() -> Decision {
+        Decision {
+            coordinate_shape: InlineVec::new(),
+            constant: 0,
+            result: Ok(Chains::new()),
+        }
     }
+}
+
+/// The [`Decision`] of `left ∘ right` of two annotated layouts by domain leaf, written into
+/// `out` (as [`Decision::empty`] leaves it) where the one pass ([`one_pass`]) answers: the
+/// right operand's leaf sizes, constant 0, the chains. `None` where it declines (`out` then
+/// holds a part of the answer, to be dropped).
+#[inline(always)]
+fn one_pass_decision(left: &Annotated, right: &Annotated, out: &mut Decision) -> Option<()> {
+    let Ok(chains) = &mut out.result else {
+        return None;
+    };
+    // Into logical or thread-value, the right operand is a dense bijection (checked when it
+    // was built): its ranges tile `[1, size)`, and the one pass need not check them.
+    let dense = right.is_dense_bijection();
+    one_pass(left.layout(), right.layout(), dense, chains)?;
+    let leaves = right.layout().leaves();
+    if leaves.len() <= COORDINATES_INLINE {
+        let mut buf = [0i64; COORDINATES_INLINE];
+        for (b, m) in buf.iter_mut().zip(leaves) {
+            *b = m.size();
+        }
+        out.coordinate_shape = InlineVec(SmallVec::from_buf_and_len(buf, leaves.len()));
+    } else {
+        out.coordinate_shape = leaves.iter().map(|m| m.size()).collect();
+    }
+    Some(())
 }
 
 /// [`decide`] by its general method: the coordinates, then a direct decision
@@ -731,10 +765,11 @@ fn symbolic(map: &Map) -> Option<Chains> {
     let Map::Composite(c) = map else {
         return None;
     };
-    if let (Map::Layout(l), Map::Layout(r)) = (&c.left, &c.right)
-        && let Some(chains) = layouts_composite(l.layout(), r.layout())
-    {
-        return Some(chains);
+    if let (Map::Layout(l), Map::Layout(r)) = (&c.left, &c.right) {
+        let mut chains = Chains::new();
+        if one_pass(l.layout(), r.layout(), r.is_dense_bijection(), &mut chains).is_some() {
+            return Some(chains);
+        }
     }
     symbolic_pieces(map)
 }
@@ -801,60 +836,73 @@ fn symbolic_pieces(map: &Map) -> Option<Chains> {
     Some(chains)
 }
 
-/// How many modes [`layouts_composite`] keeps in its fixed buffers (each operand's, after
-/// merging); past it, [`symbolic`]'s general method answers.
+/// [`one_pass`] on two layouts without knowing that the right operand is a dense bijection
+/// (its ranges are checked, [`ranges_tile`]): the chains, or `None` where it declines.
+#[cfg(test)]
+fn layouts_composite(left: &Layout, right: &Layout) -> Option<Chains> {
+    let mut chains = Chains::new();
+    one_pass(left, right, false, &mut chains)?;
+    Some(chains)
+}
+
+/// How many modes [`one_pass`] keeps in its fixed buffers: the left operand's, after merging,
+/// and the right operand's leaves of size > 1 where its ranges are checked ([`ranges_tile`]);
+/// past it, [`symbolic`]'s general method answers.
 const FAST_MODES: usize = 8;
 
-/// [`symbolic`] for `left ∘ right` of two layouts, in one pass over the modes and without a
-/// heap allocation other than the result: CuTe's composition read as a decision. The left
-/// operand's modes (size-1 modes dropped, continuing modes merged: [`merged_runs`]) have the
-/// canonical weights `1 = u₀ | u₁ | … | total` (fastest first), one divisibility chain by
-/// construction; each right leaf `n:d` (`n > 1`) adds `d` and `d·n`, and the whole set must stay
-/// one chain ([`symbolic`]'s condition). Here the right leaves' ranges `[d, d·n)` must tile
-/// `[1, total)` end to end (a bijection's do), and each leaf's range of digits is cut at the left
-/// modes' boundaries in increasing order of weight — the order [`leaf_of_composite`] sorts into —
-/// with every cut checked to divide the next, which makes the whole set one chain; the
-/// sub-modes are merged as it merges them. The same `Some` as
-/// [`symbolic_pieces`] wherever this answers; `None` (beyond the buffers, an overflow, a
-/// condition that fails) leaves the decision to it.
-fn layouts_composite(left: &Layout, right: &Layout) -> Option<Chains> {
-    // The left modes (size, stride), fastest first, merged as `merged_runs` merges them.
-    let mut a = [(0i64, 0i64); FAST_MODES];
-    let mut na = 0usize;
-    for m in left.leaves().iter().rev() {
-        let (n, d) = (m.size(), m.value());
-        if n == 1 {
-            continue;
+/// The left operand of [`one_pass`]: its modes `(size, stride)` fastest first, merged as
+/// [`merged_runs`] merges them, and the weight at the top of each, `u_{k+1} = u_k·size_k`
+/// (`u₀ = 1`; the last is the total).
+struct LeftModes {
+    /// The merged modes, fastest first; the first `len` are set.
+    modes: [(i64, i64); FAST_MODES],
+    /// `tops[k] = u_{k+1}`, the weight where mode `k` ends.
+    tops: [i64; FAST_MODES],
+    /// How many modes there are.
+    len: usize,
+}
+
+impl LeftModes {
+    /// The merged modes of `left`, written into `out` (no modes yet); `None` past
+    /// [`FAST_MODES`] of them (or an overflow, which a layout's checked size rules out).
+    /// Filled in place: the arrays are not moved.
+    #[inline(always)]
+    fn fill(out: &mut LeftModes, left: &Layout) -> Option<()> {
+        let mut top = 1i64;
+        let mut len = 0usize;
+        // The last mode (size, stride), kept out of the arrays for the merge test.
+        let mut last = (0i64, 0i64);
+        for m in left.leaves().iter().rev() {
+            let (n, d) = (m.size(), m.value());
+            if n == 1 {
+                continue;
+            }
+            top = top.checked_mul(n)?;
+            if len > 0 && last.0.checked_mul(last.1) == Some(d) {
+                last.0 = last.0.checked_mul(n)?;
+            } else {
+                len = len.saturating_add(1);
+                last = (n, d);
+            }
+            let k = len.checked_sub(1)?;
+            *out.modes.get_mut(k)? = last;
+            *out.tops.get_mut(k)? = top;
         }
-        if let Some(last) = na.checked_sub(1).and_then(|i| a.get_mut(i))
-            && last.0.checked_mul(last.1) == Some(d)
-        {
-            last.0 = last.0.checked_mul(n)?;
-            continue;
-        }
-        *a.get_mut(na)? = (n, d);
-        na = na.saturating_add(1);
+        out.len = len;
+        Some(())
     }
-    let a = a.get(..na)?;
-    // Their weights u₀ = 1, u_{k+1} = u_k·size_k; the last is the total.
-    let mut u = [1i64; FAST_MODES + 1];
-    for (k, &(n, _)) in a.iter().enumerate() {
-        let next = u.get(k)?.checked_mul(n)?;
-        *u.get_mut(k.saturating_add(1))? = next;
-    }
-    let u = u.get(..=na)?;
-    let total = *u.last()?;
-    // The right leaves' ranges `[d, d·n)` (`n > 1`), sorted by their start (insertion sort: a
-    // handful of entries). A bijection's tile `[1, total)` end to end, so that their bounds
-    // are one divisibility chain `1 = r₀ | r₁ | … | total` (`r_{k+1} = r_k·n_k`); any other
-    // right operand declines.
-    let leaves = right.leaves();
+}
+
+/// Whether the ranges `[d, d·n)` of the leaves of `right` with `n > 1` tile `[1, total)` end to
+/// end, every `d` positive: sorted by their start (insertion sort of at most [`FAST_MODES`]),
+/// each starts where the one before ends. A dense bijection's always do. `None` otherwise, or
+/// past [`FAST_MODES`] such leaves.
+#[inline(never)]
+fn ranges_tile(right: &Layout, total: i64) -> Option<()> {
     let mut ranges = [(0i64, 0i64); FAST_MODES];
     let mut nr = 0usize;
-    let mut right_total = 1i64;
-    for m in leaves {
+    for m in right.leaves() {
         let (n, d) = (m.size(), m.value());
-        right_total = right_total.checked_mul(n)?;
         if n > 1 {
             if d <= 0 {
                 return None;
@@ -871,107 +919,141 @@ fn layouts_composite(left: &Layout, right: &Layout) -> Option<Chains> {
             nr = nr.saturating_add(1);
         }
     }
-    if right_total != total {
-        return None;
-    }
-    let ranges = ranges.get(..nr)?;
     let mut r = 1i64;
-    for &(lo, hi) in ranges {
+    for &(lo, hi) in ranges.get(..nr)? {
         if lo != r {
             return None;
         }
         r = hi;
     }
-    if r != total {
-        return None;
-    }
-    // The union of both lists is then one divisibility chain exactly when every leaf's cut
-    // points are, which `composite_leaf` checks (the sizes `⌊hi/lo⌋` of its cuts must multiply
-    // to `n`): `d | lo₁ | … | d·n` for the left weights inside `(d, d·n)`; the leaves tile
-    // `[1, total)`, so these chains join into one.
-    let mut chains = Chains::with_capacity(leaves.len());
-    for m in leaves {
-        chains.push(composite_leaf(a, u, m.size(), m.value())?);
-    }
-    Some(chains)
+    (r == total).then_some(())
 }
 
-/// The chain of the right leaf `n:d` of `left ∘ right` in [`layouts_composite`], from the left
-/// operand's merged modes `a` (size, stride) and their weights `u`, fastest first: the leaf's
-/// digits `[d, d·n)` cut at the left modes' boundaries, modes below and above it skipped, the
-/// sub-modes merged where one continues the other. `None` where [`layouts_composite`] declines.
-#[inline]
-fn composite_leaf(a: &[(i64, i64)], u: &[i64], n: i64, d: i64) -> Option<Chain> {
-    if n == 1 {
-        return Some(leaf_chain(1, 0));
+/// The one pass of [`symbolic`] for `left ∘ right` of two layouts: the chain of each right leaf,
+/// in order, pushed onto `chains`; `None` where it declines (`chains` then holds a part).
+///
+/// The left operand's merged modes ([`LeftModes`]) have the canonical weights
+/// `1 = u₀ | u₁ | … | total` (fastest first), one divisibility chain by construction; each
+/// right leaf `n:d` (`n > 1`) adds `d` and `d·n`, and the whole set must stay one chain
+/// ([`symbolic`]'s condition). The right leaves' ranges `[d, d·n)` tile `[1, total)` end to end:
+/// `dense` says the right operand is known to be a dense bijection (an annotated layout into
+/// logical or thread-value, whose ranges do), else [`ranges_tile`] checks it. Each leaf's range
+/// of digits is cut at the left modes' boundaries in increasing order of weight — the order
+/// [`leaf_of_composite`] sorts into — with every cut checked to divide the next
+/// ([`cut_leaf`]); as the leaves tile the range, those checks make the whole set one chain.
+/// A leaf inside one left mode `[u, u·size)` has no cut inside it: its one sub-mode is
+/// `n : e·(d/u)`, `u | d` following from the checks of the leaves below it. The same `Some`
+/// as [`symbolic_pieces`] wherever this answers; `None` (beyond the buffers, an overflow, a
+/// condition that fails) leaves the decision to it.
+#[inline(always)]
+fn one_pass(left: &Layout, right: &Layout, dense: bool, chains: &mut Chains) -> Option<()> {
+    let total = left.size();
+    if right.size() != total {
+        return None;
     }
-    let end = d.checked_mul(n)?;
-    // The coarsest modes (size, stride), fastest first. The quotients are those of
-    // `leaf_of_composite`, taken without a division where they are known: a whole left mode
-    // (`size`), the whole leaf (`n`), a cut at a mode's start (`e`).
-    let mut modes = [(0i64, 0i64); FAST_MODES];
-    let mut nm = 0usize;
-    let mut next = 1i64;
-    for (&(size, e), &w) in a.iter().zip(u) {
-        let top = w.checked_mul(size)?;
-        if top <= d {
+    let mut merged = LeftModes {
+        modes: [(0, 0); FAST_MODES],
+        tops: [0; FAST_MODES],
+        len: 0,
+    };
+    LeftModes::fill(&mut merged, left)?;
+    let left = &merged;
+    if !dense {
+        ranges_tile(right, total)?;
+    }
+    let modes = left.modes.get(..left.len)?;
+    let tops = left.tops.get(..left.len)?;
+    chains.0.reserve_exact(right.leaves().len());
+    for m in right.leaves() {
+        let (n, d) = (m.size(), m.value());
+        if n == 1 {
+            chains.push(leaf_chain(1, 0));
             continue;
         }
-        if w >= end {
-            break;
+        if d <= 0 {
+            return None;
         }
-        // Consecutive cuts meet (`hi` of one is `lo` of the next), from `d` to `d·n`: the sizes
-        // `⌊hi/lo⌋` multiply to `n` exactly when every cut divides the next, which the check
-        // after the loop makes the condition.
-        let (lo, hi) = (d.max(w), end.min(top));
-        let sub = if lo == w && hi == top {
-            size
-        } else if lo == d && hi == end {
-            n
-        } else {
-            quotient(hi, lo)?
-        };
-        let stride = if lo == w {
-            e
-        } else {
-            e.checked_mul(quotient(lo, w)?)?
-        };
-        next = next.checked_mul(sub)?;
-        // A mode continues the one before it where `size·stride` of that one is its stride;
-        // a product that leaves i64 cannot equal an i64 stride.
-        if let Some(last) = nm.checked_sub(1).and_then(|k| modes.get_mut(k))
-            && last.0.checked_mul(last.1) == Some(stride)
+        let end = d.checked_mul(n)?;
+        // The first left mode that ends past `d`, and the weight where it starts.
+        let mut k = 0usize;
+        let mut w = 1i64;
+        while let Some(&top) = tops.get(k)
+            && top <= d
         {
-            last.0 = last.0.checked_mul(sub)?;
+            w = top;
+            k = k.saturating_add(1);
+        }
+        let (&(_, e), &top) = (modes.get(k)?, tops.get(k)?);
+        if end <= top {
+            // Inside mode `k`: one sub-mode, no cut to check.
+            let stride = if d == w {
+                e
+            } else {
+                e.checked_mul(quotient(d, w)?)?
+            };
+            chains.push(leaf_chain(n, stride));
         } else {
-            *modes.get_mut(nm)? = (sub, stride);
-            nm = nm.saturating_add(1);
+            chains.push(cut_leaf(modes.get(k..)?, tops.get(k..)?, w, d, end)?);
         }
     }
-    if next != n {
-        return None;
-    }
-    Some(chain_of_modes(modes.get(..nm)?))
+    Some(())
 }
 
-/// The [`Chain`] of coarsest modes `(size, stride)`, fastest first (at least one), each list
-/// written whole where it has one or two entries.
+/// The chain of a right leaf `n:d` (`n > 1`, `end = d·n`) of `left ∘ right` in [`one_pass`]
+/// where the left modes cut it: `modes` and `tops` those of [`LeftModes`] from the first mode
+/// that ends past `d` (and before `end`), which starts at the weight `w`. The leaf's digits
+/// `[d, d·n)` cut at the left modes' boundaries give, fastest first: the rest of the first
+/// mode, `⌊top/d⌋ : e·(d/w)`; every left mode that lies inside the leaf, whole; the start of
+/// the last, `⌊end/u⌋ : e` (its start `u`). `None` where a cut does not divide the next (only
+/// the first and the last can fail: the whole modes' bounds are one chain by construction),
+/// or on an overflow.
+///
+/// No two of these sub-modes merge (what [`leaf_of_composite`] would merge): the first
+/// spans `size·e` of its left mode (`⌊top/d⌋·e·(d/w) = (top/w)·e`), and no left mode continues
+/// the one before it ([`LeftModes`] merged them), so no sub-mode's `size·stride` is the
+/// next one's stride.
 #[inline]
-fn chain_of_modes(modes: &[(i64, i64)]) -> Chain {
-    match *modes {
-        [(size, stride)] => Chain {
-            shape: InlineVec::one(size),
-            strides: InlineVec::one(stride),
-        },
-        [(m0, s0), (m1, s1)] => Chain {
-            shape: InlineVec(SmallVec::from_buf([m1, m0])),
-            strides: InlineVec(SmallVec::from_buf([s1, s0])),
-        },
-        _ => Chain {
-            shape: modes.iter().rev().map(|m| m.0).collect(),
-            strides: modes.iter().rev().map(|m| m.1).collect(),
-        },
+fn cut_leaf(modes: &[(i64, i64)], tops: &[i64], w: i64, d: i64, end: i64) -> Option<Chain> {
+    // How many left modes the leaf meets: mode `k + j` for every `j` whose start is below `end`
+    // (the first two at least: the first ends before `end`).
+    let (&(_, e0), &top0) = (modes.first()?, tops.first()?);
+    let first = (exact_quotient(top0, d)?, e0.checked_mul(quotient(d, w)?)?);
+    let mut last_start = top0;
+    let mut inside = 0usize;
+    while let Some(&top) = tops.get(inside.saturating_add(1))
+        && top < end
+    {
+        last_start = top;
+        inside = inside.saturating_add(1);
     }
+    let &(_, e_last) = modes.get(inside.saturating_add(1))?;
+    let last = (exact_quotient(end, last_start)?, e_last);
+    // Slowest first: the last sub-mode, the whole modes from the slowest, the first.
+    if inside == 0 {
+        return Some(Chain {
+            shape: InlineVec(SmallVec::from_buf([last.0, first.0])),
+            strides: InlineVec(SmallVec::from_buf([last.1, first.1])),
+        });
+    }
+    let whole = modes.get(1..=inside)?;
+    let mut shape = InlineVec::with_capacity(inside.saturating_add(2));
+    let mut strides = InlineVec::with_capacity(inside.saturating_add(2));
+    shape.push(last.0);
+    strides.push(last.1);
+    for &(size, e) in whole.iter().rev() {
+        shape.push(size);
+        strides.push(e);
+    }
+    shape.push(first.0);
+    strides.push(first.1);
+    Some(Chain { shape, strides })
+}
+
+/// `a / b` where `b` divides `a` (`a ≥ 0`, `b > 0`); `None` otherwise.
+#[inline]
+fn exact_quotient(a: i64, b: i64) -> Option<i64> {
+    let q = quotient(a, b)?;
+    (q.checked_mul(b) == Some(a)).then_some(q)
 }
 
 /// `a / b` (truncated) for `a ≥ 0`, `b > 0`, a shift where `b` is a power of two; `None` for
@@ -1052,6 +1134,7 @@ fn leaf_of_composite(pieces: &[(i64, i64)], left: &[(i64, i64)], weights: &[i64]
 }
 
 /// The chain of one leaf `n:d` of a layout, `g(t) = t·d` (what [`scan`] returns for it).
+#[inline]
 fn leaf_chain(n: i64, d: i64) -> Chain {
     let (shape, strides) = if n == 1 { (1, 0) } else { (n, d) };
     Chain {
@@ -1736,6 +1819,314 @@ mod tests {
             ),
             (vec![1, N], vec![(1, n), (N, 1 - n * n)])
         );
+    }
+
+    /// `left(right(i))` for every flat index `i`, from the two layouts' own sizes and strides
+    /// (last fastest), and the decision that enumeration gives it: the right operand's leaf
+    /// sizes as coordinates, the scan per coordinate (test data, small sizes).
+    #[allow(clippy::arithmetic_side_effects)]
+    fn enumerated_decision(
+        left: (&[i64], &[i64]),
+        right: (&[i64], &[i64]),
+    ) -> Result<Chains, NotLayout> {
+        let eval = |sizes: &[i64], strides: &[i64], mut i: i64| {
+            let mut v = 0i64;
+            for (&m, &d) in sizes.iter().zip(strides).rev() {
+                v += (i % m) * d;
+                i /= m;
+            }
+            v
+        };
+        let n: i64 = right.0.iter().product();
+        let values: Vec<i64> = (0..n)
+            .map(|i| eval(left.0, left.1, eval(right.0, right.1, i)))
+            .collect();
+        decide_values(right.0, &values).map(Chains::from)
+    }
+
+    /// The text `(sizes):(strides)` of a flat layout, a stride 0 written `_`.
+    fn flat_text(sizes: &[i64], strides: &[i64]) -> alloc::string::String {
+        use alloc::string::{String, ToString};
+        let s: Vec<String> = sizes.iter().map(i64::to_string).collect();
+        let d: Vec<String> = strides
+            .iter()
+            .map(|&d| {
+                if d == 0 {
+                    "_".to_string()
+                } else {
+                    d.to_string()
+                }
+            })
+            .collect();
+        alloc::format!("({}):({})", s.join(","), d.join(","))
+    }
+
+    /// Every case of the one pass's split, against enumeration, exhaustively over small
+    /// operands: every left layout of one to three modes of sizes 1, 2, 3, 4 and strides
+    /// `_`, 1, −1, 2, 3, 5, 8 that is alias-free, composed with every dense bijection of its
+    /// size that `random_dense_bijection` gives for eight seeds, with and without size-1
+    /// modes, and with the identity. A right leaf lies inside one left mode (at its start or
+    /// past it) or is cut (the rest of the first mode, whole modes, the start of the last,
+    /// cuts that do not divide: declined); `decide_composition`, `decide` of the built
+    /// composite and the one pass without the right operand's density known
+    /// (`layouts_composite`) are the enumeration's decision wherever they answer, and
+    /// `decide` always is.
+    #[test]
+    #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)] // test data, small
+    fn one_pass_cases_by_enumeration() {
+        let sizes = [1i64, 2, 3, 4];
+        let strides = [0i64, 1, -1, 2, 3, 5, 8];
+        let (mut answered, mut declined, mut inside_past_start, mut cut, mut whole_middle) =
+            (0usize, 0usize, 0usize, 0usize, 0usize);
+        let mut lefts: Vec<(Vec<i64>, Vec<i64>)> = Vec::new();
+        for k in 1..=3usize {
+            let mut shape = vec![0usize; k];
+            loop {
+                let mut stride = vec![0usize; k];
+                loop {
+                    lefts.push((
+                        shape.iter().map(|&i| sizes[i]).collect(),
+                        stride.iter().map(|&i| strides[i]).collect(),
+                    ));
+                    // The next stride vector, then the next shape (odometers).
+                    let Some(j) = (0..k).rev().find(|&j| stride[j] + 1 < strides.len()) else {
+                        break;
+                    };
+                    stride[j] += 1;
+                    stride[j + 1..].iter_mut().for_each(|x| *x = 0);
+                }
+                let Some(j) = (0..k).rev().find(|&j| shape[j] + 1 < sizes.len()) else {
+                    break;
+                };
+                shape[j] += 1;
+                shape[j + 1..].iter_mut().for_each(|x| *x = 0);
+            }
+        }
+        for (l_sizes, l_strides) in &lefts {
+            let Ok(l) = flat_text(l_sizes, l_strides).parse::<Layout>() else {
+                continue;
+            };
+            let Ok(a) = Annotated::new(l, Space::Logical, Space::Physical) else {
+                continue; // aliasing: not a left operand
+            };
+            let a = Map::Layout(a);
+            let n: i64 = l_sizes.iter().product();
+            let mut rights = vec![(vec![n], vec![1])];
+            for seed in 0..8u64 {
+                rights.push(random_dense_bijection(n, seed, seed % 2 == 1));
+            }
+            for (r_sizes, r_strides) in &rights {
+                let b = annotated(
+                    &flat_text(r_sizes, r_strides),
+                    Space::ThreadValue,
+                    Space::Logical,
+                );
+                let want = enumerated_decision((l_sizes, l_strides), (r_sizes, r_strides));
+                let built = decide(&compose(&a, &b).expect("composes"), false).expect("decides");
+                assert_eq!(
+                    built.result, want,
+                    "{l_sizes:?}:{l_strides:?} o {r_sizes:?}"
+                );
+                assert_eq!(built.coordinate_shape, *r_sizes);
+                assert_eq!(decide_composition(&a, &b, false), Ok(built.clone()));
+                let (Map::Layout(la), Map::Layout(lb)) = (&a, &b) else {
+                    panic!("two layouts");
+                };
+                match layouts_composite(la.layout(), lb.layout()) {
+                    Some(chains) => {
+                        answered += 1;
+                        assert_eq!(Ok(chains.clone()), want);
+                        // Which cases the right leaves took, read off the operands.
+                        let mut merged = LeftModes {
+                            modes: [(0, 0); FAST_MODES],
+                            tops: [0; FAST_MODES],
+                            len: 0,
+                        };
+                        LeftModes::fill(&mut merged, la.layout()).expect("fits");
+                        let starts: Vec<i64> = core::iter::once(1)
+                            .chain(merged.tops[..merged.len].iter().copied())
+                            .collect();
+                        for (&m, &d) in r_sizes.iter().zip(r_strides) {
+                            if m == 1 {
+                                continue;
+                            }
+                            let cuts = starts.iter().filter(|&&u| d < u && u < d * m).count();
+                            match cuts {
+                                0 if !starts.contains(&d) => inside_past_start += 1,
+                                0 => {}
+                                1 => cut += 1,
+                                _ => whole_middle += 1,
+                            }
+                        }
+                    }
+                    None => declined += 1,
+                }
+            }
+        }
+        assert!(answered > 20_000, "{answered} answered");
+        assert!(declined > 1_000, "{declined} declined");
+        assert!(inside_past_start > 1_000, "{inside_past_start}");
+        assert!(cut > 1_000, "{cut} cut once");
+        assert!(whole_middle > 100, "{whole_middle} with whole modes inside");
+    }
+
+    /// The one pass against the general method (`symbolic_pieces`) on operands past
+    /// enumeration: left layouts of one to five modes with sizes up to 2³⁰ (the whole up to
+    /// 2⁶²), size-1 modes, broadcasts, negative strides and strides near the end of `i64`;
+    /// right operands that group the same factors into one to four leaves in a random order,
+    /// with size-1 leaves. Wherever the one pass answers the general method gives the same
+    /// chains, and each chain is the map at sampled points of its coordinate (exact in
+    /// `i128`) and coarsest (no mode continues the one after it); wherever it declines, the
+    /// general method declines too (no operand here is past the buffers).
+    #[test]
+    #[allow(
+        clippy::arithmetic_side_effects,
+        clippy::cast_possible_wrap,
+        clippy::cast_possible_truncation,
+        clippy::indexing_slicing
+    )] // test data: small indices and values
+    fn one_pass_on_extreme_operands_equals_the_general_method() {
+        let mut rng = 0x5eed_u64;
+        let mut next = |m: u64| lcg(&mut rng, m);
+        let (mut answered, mut declined, mut wide) = (0usize, 0usize, 0usize);
+        let size_pool = [1i64, 2, 3, 4, 6, 8, 1 << 10, 3i64.pow(7), 1 << 20, 1 << 30];
+        for _ in 0..4000 {
+            let k = 1 + next(5) as usize;
+            let mut l_sizes = Vec::new();
+            let mut total = 1i64;
+            for _ in 0..k {
+                let s = size_pool[next(size_pool.len() as u64) as usize];
+                if let Some(t) = total.checked_mul(s).filter(|&t| t <= 1 << 62) {
+                    total = t;
+                    l_sizes.push(s);
+                } else {
+                    l_sizes.push(1);
+                }
+            }
+            // Strides: compact in a random order, or random small ones, or near the end of
+            // i64 for the mode's size, negated at random, broadcast at random.
+            let mut order: Vec<usize> = (0..k).collect();
+            for i in (1..k).rev() {
+                order.swap(i, next(i as u64 + 1) as usize);
+            }
+            let mut l_strides = vec![0i64; k];
+            let mut w = 1i64;
+            for &i in &order {
+                let limit = i64::MAX / l_sizes[i].max(1) / 2;
+                let d = match next(6) {
+                    0 => 0,
+                    1 => next(9) as i64 + 1,
+                    2 => limit - next(3) as i64,
+                    _ => w,
+                };
+                l_strides[i] = if next(4) == 0 { -d } else { d };
+                w = w.saturating_mul(l_sizes[i]);
+            }
+            let Ok(l) = flat_text(&l_sizes, &l_strides).parse::<Layout>() else {
+                continue;
+            };
+            let Ok(a) = Annotated::new(l, Space::Logical, Space::Physical) else {
+                continue;
+            };
+            // The right operand: the factors of the total (2s and 3s) in one to four groups,
+            // in a random order, with size-1 leaves.
+            let mut factors = Vec::new();
+            let mut rest = total;
+            for p in [2i64, 3] {
+                while rest % p == 0 {
+                    factors.push(p);
+                    rest /= p;
+                }
+            }
+            let groups = 1 + next(4) as usize;
+            let mut r_sizes = vec![1i64; groups];
+            for f in factors {
+                r_sizes[next(groups as u64) as usize] *= f;
+            }
+            let mut perm: Vec<usize> = (0..groups).collect();
+            for i in (1..groups).rev() {
+                perm.swap(i, next(i as u64 + 1) as usize);
+            }
+            let mut r_strides = vec![0i64; groups];
+            let mut w = 1i64;
+            for &i in &perm {
+                r_strides[i] = if r_sizes[i] == 1 { 1 } else { w };
+                w *= r_sizes[i];
+            }
+            if next(3) == 0 {
+                r_sizes.insert(0, 1);
+                r_strides.insert(0, 1);
+            }
+            let b = annotated(
+                &flat_text(&r_sizes, &r_strides),
+                Space::ThreadValue,
+                Space::Logical,
+            );
+            let a = Map::Layout(a);
+            let map = compose(&a, &b).expect("composes");
+            let fast = match (&a, &b) {
+                (Map::Layout(la), Map::Layout(lb)) => {
+                    let mut chains = Chains::new();
+                    one_pass(la.layout(), lb.layout(), true, &mut chains).map(|()| chains)
+                }
+                _ => panic!("two layouts"),
+            };
+            let general = symbolic_pieces(&map);
+            let Some(chains) = fast else {
+                declined += 1;
+                assert_eq!(general, None, "{l_sizes:?}:{l_strides:?} o {r_sizes:?}");
+                continue;
+            };
+            answered += 1;
+            assert_eq!(Some(chains.clone()), general, "{l_sizes:?}:{l_strides:?}");
+            let d = decide_composition(&a, &b, false).expect("decides");
+            assert_eq!(d.result, Ok(chains.clone()));
+            assert_eq!(d, decide(&map, false).expect("decides"));
+            // Each chain at sampled points, against the left layout at the right leaf's
+            // offsets, in i128.
+            let left_at = |mut x: i128| {
+                let mut v = 0i128;
+                for (&m, &s) in l_sizes.iter().zip(&l_strides).rev() {
+                    v += (x % i128::from(m)) * i128::from(s);
+                    x /= i128::from(m);
+                }
+                v
+            };
+            for ((c, &m), &e) in chains.iter().zip(&r_sizes).zip(&r_strides) {
+                assert_eq!(c.shape.iter().product::<i64>(), m);
+                for pair in c
+                    .shape
+                    .iter()
+                    .zip(c.strides.iter())
+                    .collect::<Vec<_>>()
+                    .windows(2)
+                {
+                    // Slowest first: the faster mode does not continue into the slower one.
+                    let (&(&_, &s_slow), &(&m_fast, &s_fast)) = (&pair[0], &pair[1]);
+                    assert_ne!(i128::from(m_fast) * i128::from(s_fast), i128::from(s_slow));
+                }
+                if c.strides.iter().any(|&s| s.unsigned_abs() > 1 << 40) {
+                    wide += 1;
+                }
+                for _ in 0..8 {
+                    let t = i128::from(next(m.unsigned_abs()));
+                    let mut x = t;
+                    let mut value = 0i128;
+                    for (&size, &stride) in c.shape.iter().zip(c.strides.iter()).rev() {
+                        value += (x % i128::from(size)) * i128::from(stride);
+                        x /= i128::from(size);
+                    }
+                    assert_eq!(
+                        value,
+                        left_at(t * i128::from(e)),
+                        "{l_sizes:?}:{l_strides:?}"
+                    );
+                }
+            }
+        }
+        assert!(answered > 1000, "{answered} answered");
+        assert!(declined > 100, "{declined} declined");
+        assert!(wide > 100, "{wide} chains with strides past 2^40");
     }
 
     /// The next value below `m` of a linear congruential generator with state `rng` (test data).

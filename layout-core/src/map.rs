@@ -108,6 +108,13 @@ impl Annotated {
     pub fn layout(&self) -> &Layout {
         &self.0.layout
     }
+
+    /// Whether the layout is a dense bijection onto `[0, size)` by construction: its codomain
+    /// is logical or thread-value, which [`check`] admits only for one.
+    #[inline(always)]
+    pub(crate) fn is_dense_bijection(&self) -> bool {
+        self.0.codomain.requires_dense()
+    }
 }
 
 /// The parts of a sub-shape `shape` of a domain entry that a value mirroring it names, depth
