@@ -712,47 +712,6 @@ fn independent_items_are_reported_together_and_good_items_still_expand() {
     assert!(c.contains("typeC="), "{c}");
 }
 
-/// A declaration's checks are reused for the same declaration (see `valid`): declarations that
-/// differ only where no span of theirs points (the `cute` keyword, a swizzle's fields, the index
-/// type, a tile) are never taken for one another, in either order, and the reused result is the
-/// fresh one.
-#[test]
-fn reused_checks_never_confuse_two_declarations() {
-    let pairs = [
-        (
-            "(4,8):(1,4), logical -> physical",
-            "cute (4,8):(1,4), logical -> physical",
-        ),
-        (
-            "(8,64):(64,1), logical -> physical, swizzle(b = 3, src = 7, dst = 4)",
-            "(8,64):(64,1), logical -> physical, swizzle(b = 2, src = 7, dst = 4)",
-        ),
-        (
-            "(8,64):(64,1), logical -> physical, Swizzle<3,4,3> over elements",
-            "(8,64):(64,1), logical -> physical, Swizzle<3,4,3> over bytes of 16-bit elements",
-        ),
-        (
-            "(4,8):(8,1), logical -> physical, index = i32",
-            "(4,8):(8,1), logical -> physical, index = u32",
-        ),
-        (
-            "(4,8):(8,1), logical(4,8) -> physical",
-            "(4,8):(8,1), logical(2,16) -> physical",
-        ),
-    ];
-    for (a, b) in pairs {
-        for (first, second) in [(a, b), (b, a)] {
-            let one = expand_str(first).compact();
-            let other = expand_str(second).compact();
-            assert!(!one.contains("compile_error"), "{first}: {one}");
-            assert!(!other.contains("compile_error"), "{second}: {other}");
-            assert_ne!(one, other, "`{first}` and `{second}` expanded alike");
-            assert_eq!(expand_str(first).compact(), one, "`{first}` again");
-            assert_eq!(expand_str(second).compact(), other, "`{second}` again");
-        }
-    }
-}
-
 /// `compact` text with each alias of `layout_core::interned` (`__n::D16_32`) replaced by the type
 /// it names (`Dim<16,32>`), longest names first so that no name is read as a prefix of another.
 fn unalias(compact: &str) -> String {

@@ -13,7 +13,7 @@ use crate::swizzle::SwizzleUnit;
 use crate::tree::{Stride, Tree};
 
 /// One leaf of a shape or stride as written.
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Leaf<S> {
     /// An integer (CuTe's static `_8` is the integer 8).
     Int(i64),
@@ -26,7 +26,7 @@ pub enum Leaf<S> {
 /// A shape or stride tree as written, in the written order, each node with its span (a
 /// tuple's span covers its parentheses). A tuple of one leaf is that leaf (spec: Layouts and evaluation), so mode
 /// paths match [`crate::Layout`]'s.
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Node<S> {
     /// A leaf and its token (a run-time leaf: its braces).
     Leaf(Leaf<S>, S),
@@ -95,7 +95,7 @@ impl<S: Clone> Node<S> {
 }
 
 /// A layout `['cute'] shape ':' stride` as written.
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub struct LayoutExpr<S> {
     /// Written in CuTe order (the `cute` keyword, or the CuTe order option).
     pub cute: bool,
@@ -250,7 +250,7 @@ impl<S: Clone> LayoutExpr<S> {
 }
 
 /// A tile shape as written: its extents (the leaves, in written order) and the whole tile.
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Tile<S> {
     /// The extents and their tokens, written order.
     pub extents: Vec<(i64, S)>,
@@ -270,7 +270,7 @@ impl<S: Clone> Tile<S> {
 }
 
 /// One side of an annotation: a space, where it is written, and a tile on a logical side.
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Side<S> {
     /// The space.
     pub space: Space,
@@ -281,7 +281,7 @@ pub struct Side<S> {
 }
 
 /// A swizzle as written.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum SwizzleSpec {
     /// `swizzle(b = .., src = .., dst = ..)`: bits of element offsets.
     Fields {
@@ -339,7 +339,7 @@ impl fmt::Display for Operand {
 
 /// An operand clause as written: `wgmma K-major`, `wgmma MN-major` or `tma box`, optionally
 /// followed by `of N-bit elements`.
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub struct OperandClause<S> {
     /// The operand.
     pub operand: Operand,
@@ -350,7 +350,7 @@ pub struct OperandClause<S> {
 }
 
 /// A declaration `layout ',' side '->' side (',' option)*`.
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Decl<S> {
     /// The layout.
     pub layout: LayoutExpr<S>,
