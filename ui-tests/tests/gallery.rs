@@ -332,6 +332,22 @@ const SECTIONS: &[Section] = &[
                  plain numbers and an arrow at the operand.",
             ),
             case(
+                "compose/size_mismatch_at_alias_bound.rs",
+                "Sizes of 2^24 and 2^25",
+                "Large sizes are compared like small ones, and printed with their numbers.",
+            ),
+            case(
+                "compose/tile_mismatch_at_alias_bound.rs",
+                "Tiles of 2×4096 and 1×8192",
+                "Two tiles of the same size in different shapes are refused at any extent.",
+            ),
+            case(
+                "compose/type_mismatch_prints_literals.rs",
+                "Two layouts as one type",
+                "A layout's type is its form: two layouts that differ in one stride are \
+                 different types, and rustc writes both with their numbers.",
+            ),
+            case(
                 "macro/aliasing_literal_operand.rs",
                 "A literal operand that breaks a rule",
                 "A literal `[LAYOUT, DOMAIN -> CODOMAIN]` inside an expression is checked like a \
