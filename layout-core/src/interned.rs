@@ -8,7 +8,8 @@
 //! alias for each of these leaves and markers whose numbers are powers of two, which most GPU
 //! layouts' sizes and strides are (`layout_typed::__n::D4_1` is `Dim<4, 1>`); the expansion
 //! names the alias where there is one and writes the literals otherwise. The alias is the same
-//! type, so nothing a user sees changes: error messages print `Dim<4, 1>`.
+//! type: error messages and type names print `Dim<4, 1>`. Only what prints a type alias as
+//! written shows the names (rustdoc of a `pub` item's alias: `Static<(D4_1, ..), ..>`).
 //!
 //! This module is the one definition of which aliases exist: `layout!` asks it for a name, and
 //! `layout-typed`'s alias file is checked against [`declarations`] by a test.
@@ -116,6 +117,34 @@ mod tests {
         assert_eq!(size(1 << 25), None);
         assert_eq!(tile2(8, 4).as_deref(), Some("T8_4"));
         assert_eq!(tile2(8, 8192), None);
+    }
+
+    /// Every alias's name, read back into numbers, is the type it declares.
+    #[test]
+    fn every_name_reads_back_as_its_type() {
+        for (name, ty) in declarations() {
+            let (kind, rest) = name.split_at(1);
+            let num = |t: &str| -> i64 {
+                t.strip_prefix('m')
+                    .map_or_else(|| t.parse().unwrap(), |t| -t.parse::<i64>().unwrap())
+            };
+            let want = match (kind, rest.split_once('_')) {
+                ("D", Some((n, d))) => {
+                    let (n, d) = (num(n), num(d));
+                    assert_eq!(dim(n, d).as_deref(), Some(name.as_str()));
+                    if d < 0 {
+                        format!("Dim<{n}, {{ {d} }}>")
+                    } else {
+                        format!("Dim<{n}, {d}>")
+                    }
+                }
+                ("T", Some((a, b))) => format!("Tile2<{}, {}>", num(a), num(b)),
+                ("B", None) => format!("Bcast<{}>", num(rest)),
+                ("S", None) => format!("Size<{}>", num(rest)),
+                _ => panic!("unexpected alias {name}"),
+            };
+            assert_eq!(ty, want, "{name}");
+        }
     }
 
     #[test]

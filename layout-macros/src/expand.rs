@@ -141,8 +141,9 @@ fn named(k: &Krate, it: &frame::Item, ty: &TokenStream, text: &str) -> TokenStre
     };
     // An item in a function body cannot be named from outside it; its exported macro is
     // harmless there, and the lint about it is silenced.
-    // Only the attributes each kind needs (each is a cost for every item): an exported macro
-    // is never reported unused, and a private one is not documented.
+    // Few attributes (each is a cost for every item): an exported macro is never reported
+    // unused, and a private one is not documented (its `allow` only states that it may go
+    // unused: rustc does not report a macro whose name starts with `_`).
     let export = if exported {
         quote!(#[doc(hidden)] #[macro_export] #[allow(non_local_definitions)])
     } else {
