@@ -11,12 +11,22 @@
 //! type: error messages and type names print `Dim<4, 1>`. Only what prints a type alias as
 //! written shows the names (rustdoc of a `pub` item's alias: `Static<(D4_1, ..), ..>`).
 //!
+//! The same holds for the layout type itself: `Static<F, Spec<D, C, Sz, Acc, DT, CT, I>>` has
+//! ten paths for rustc to resolve and lower, of which six (the spaces, the access and the index
+//! type) take few values. `layout-typed` declares one generic alias per combination of those,
+//! open in the other four (`__n::Static_TvL_i64<F, Sz, DT, CT>` is
+//! `Static<F, Spec<ThreadValueSpace, LogicalSpace, Sz, Exclusive, DT, CT, i64>>`;
+//! [`static_spec`]), and `layout!` writes a layout's type through it.
+//!
 //! This module is the one definition of which aliases exist: `layout!` asks it for a name, and
-//! `layout-typed`'s alias file is checked against [`declarations`] by a test.
+//! `layout-typed`'s alias file is checked against [`declarations`] and [`static_declarations`]
+//! by a test.
 
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
+
+use crate::{IntType, Space};
 
 /// Leaf sizes with an alias: `2^0 ..= 2^12`.
 pub const SIZE_LOG2_MAX: u32 = 12;
@@ -63,6 +73,71 @@ pub fn tile2(a: i64, b: i64) -> Option<String> {
     log2_at_most(a, TILE_LOG2_MAX)?;
     log2_at_most(b, TILE_LOG2_MAX)?;
     Some(format!("T{a}_{b}"))
+}
+
+/// The spaces, the access and the index types of [`static_spec`]'s aliases, in declaration order.
+const SPACES: [Space; 3] = [Space::Logical, Space::ThreadValue, Space::Physical];
+const INDEX_TYPES: [IntType; 4] = [IntType::I32, IntType::I64, IntType::U32, IntType::Usize];
+
+/// The short name of a space in an alias (`L`, `Tv`, `P`) and its marker type.
+fn space_names(s: Space) -> (&'static str, &'static str) {
+    match s {
+        Space::Logical => ("L", "LogicalSpace"),
+        Space::ThreadValue => ("Tv", "ThreadValueSpace"),
+        Space::Physical => ("P", "PhysicalSpace"),
+    }
+}
+
+/// The Rust name of an index type.
+fn index_name(i: IntType) -> &'static str {
+    match i {
+        IntType::I32 => "i32",
+        IntType::I64 => "i64",
+        IntType::U32 => "u32",
+        IntType::Usize => "usize",
+    }
+}
+
+/// The alias of `Static<F, Spec<D, C, Sz, Acc, DT, CT, I>>` open in `F, Sz, DT, CT`, for the
+/// domain `D`, codomain `C`, access (`ReadOnly` when `read_only`, else `Exclusive`) and index
+/// type `I`: `Static_TvL_i64`, `Static_LP_ro_u32`. Every combination has one; a type whose
+/// `Spec` has named modes (its eighth parameter) is written in full.
+#[must_use]
+pub fn static_spec(domain: Space, codomain: Space, read_only: bool, index: IntType) -> String {
+    let ro = if read_only { "_ro" } else { "" };
+    format!(
+        "Static_{}{}{ro}_{}",
+        space_names(domain).0,
+        space_names(codomain).0,
+        index_name(index)
+    )
+}
+
+/// Every alias of [`static_spec`] as `(name, type)`, both with the parameters `F, Sz, DT, CT`
+/// (`("Static_TvL_i64<F, Sz, DT, CT>", "Static<F, Spec<ThreadValueSpace, ..>>")`), the type
+/// written with the names of `layout-typed` in scope, in order.
+#[must_use]
+pub fn static_declarations() -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for d in SPACES {
+        for c in SPACES {
+            for read_only in [false, true] {
+                for i in INDEX_TYPES {
+                    let access = if read_only { "ReadOnly" } else { "Exclusive" };
+                    out.push((
+                        format!("{}<F, Sz, DT, CT>", static_spec(d, c, read_only, i)),
+                        format!(
+                            "Static<F, Spec<{}, {}, Sz, {access}, DT, CT, {}>>",
+                            space_names(d).1,
+                            space_names(c).1,
+                            index_name(i)
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Every alias as `(name, type)`, the type written with the names `Dim`, `Bcast`, `Size` and
@@ -144,6 +219,50 @@ mod tests {
                 _ => panic!("unexpected alias {name}"),
             };
             assert_eq!(ty, want, "{name}");
+        }
+    }
+
+    #[test]
+    fn static_aliases_name_every_combination_once() {
+        assert_eq!(
+            static_spec(Space::ThreadValue, Space::Logical, false, IntType::I64),
+            "Static_TvL_i64"
+        );
+        assert_eq!(
+            static_spec(Space::Logical, Space::Physical, true, IntType::U32),
+            "Static_LP_ro_u32"
+        );
+        let all = static_declarations();
+        assert_eq!(all.len(), 3 * 3 * 2 * 4);
+        let mut names: Vec<&str> = all.iter().map(|(n, _)| n.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), all.len());
+        assert!(all.contains(&(
+            "Static_PTv_ro_usize<F, Sz, DT, CT>".into(),
+            "Static<F, Spec<PhysicalSpace, ThreadValueSpace, Sz, ReadOnly, DT, CT, usize>>".into()
+        )));
+        // Every name reads back as its type: the letters of the spaces, the access, the index.
+        for (name, ty) in &all {
+            let name = name.strip_suffix("<F, Sz, DT, CT>").unwrap();
+            let mut found = 0;
+            for d in SPACES {
+                for c in SPACES {
+                    for ro in [false, true] {
+                        for i in INDEX_TYPES {
+                            if static_spec(d, c, ro, i) == name {
+                                found += 1;
+                                let (_, dn) = space_names(d);
+                                let (_, cn) = space_names(c);
+                                assert!(ty.contains(&format!("<{dn}, {cn}, Sz, ")), "{ty}");
+                                assert_eq!(ty.contains("ReadOnly"), ro, "{ty}");
+                                assert!(ty.ends_with(&format!(", {}>>", index_name(i))), "{ty}");
+                            }
+                        }
+                    }
+                }
+            }
+            assert_eq!(found, 1, "{name}");
         }
     }
 

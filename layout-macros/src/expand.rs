@@ -532,6 +532,23 @@ fn static_type<S>(k: &Krate, c: &Checked<S>) -> TokenStream {
         e.path(k, "Swizzled");
         e.punct('<');
     }
+    let names = names_fingerprint(c.layout.names());
+    if names.is_none() {
+        // The alias of `Static<F, Spec<..>>` open in the numbers (`layout_core::interned`).
+        let alias = interned::static_spec(c.domain, c.codomain, c.layout.is_broadcast(), c.index);
+        e.interned(k, &alias);
+        e.punct('<');
+        form_into(e, k, c.layout.shape(), c.layout.stride());
+        e.punct(',');
+        size_into(e, k, c.layout.size());
+        e.punct(',');
+        tile_into(e, k, c.domain_tile.as_ref());
+        e.punct(',');
+        tile_into(e, k, c.codomain_tile.as_ref());
+        e.punct('>');
+        swizzle_params(e, c);
+        return ty;
+    }
     e.path(k, "Static");
     e.punct('<');
     form_into(e, k, c.layout.shape(), c.layout.stride());
@@ -542,14 +559,7 @@ fn static_type<S>(k: &Krate, c: &Checked<S>) -> TokenStream {
     e.punct(',');
     e.path(k, space_name(c.codomain));
     e.punct(',');
-    if let Some(alias) = interned::size(c.layout.size()) {
-        e.interned(k, &alias);
-    } else {
-        e.path(k, "Size");
-        e.punct('<');
-        e.lit(Literal::i64_unsuffixed(c.layout.size()));
-        e.punct('>');
-    }
+    size_into(e, k, c.layout.size());
     e.punct(',');
     e.path(
         k,
@@ -565,12 +575,30 @@ fn static_type<S>(k: &Krate, c: &Checked<S>) -> TokenStream {
     tile_into(e, k, c.codomain_tile.as_ref());
     e.punct(',');
     index_type_into(e, c.index);
-    if let Some(h) = names_fingerprint(c.layout.names()) {
+    if let Some(h) = names {
         e.punct(',');
         e.lit(Literal::u64_unsuffixed(h));
     }
     e.punct('>');
     e.punct('>');
+    swizzle_params(e, c);
+    ty
+}
+
+/// `Size<n>`, by its alias where there is one.
+fn size_into(e: &mut Emit<'_>, k: &Krate, n: i64) {
+    if let Some(alias) = interned::size(n) {
+        e.interned(k, &alias);
+    } else {
+        e.path(k, "Size");
+        e.punct('<');
+        e.lit(Literal::i64_unsuffixed(n));
+        e.punct('>');
+    }
+}
+
+/// The parameters of `Swizzled<L, ..>` after `L`, and its closing `>`, when `c` is swizzled.
+fn swizzle_params<S>(e: &mut Emit<'_>, c: &Checked<S>) {
     if let Some(s) = c.swizzle {
         // The exact range (checked by `check_decl`, which reported an undecided one; the
         // bound then only keeps the value well-typed next to that error).
@@ -587,7 +615,6 @@ fn static_type<S>(k: &Krate, c: &Checked<S>) -> TokenStream {
         }
         e.punct('>');
     }
-    ty
 }
 
 /// `Spec`'s `NAMES` parameter: `None` (the default, 0) when no top-level mode has a name, else

@@ -113,7 +113,8 @@ fn assert_well_formed(input: &str, e: &Expansion) {
         // continues with the operand's declaration (`SMEM ! { { ..layout_impl } .. }`).
         let continued = c.contains("!{{") && c.contains("__private::layout_impl}");
         assert!(
-            (c.contains("Static<") && c.contains(">::NEW"))
+            // `__n::Static_..<` is `Static<..>` (`layout_core::interned::static_spec`).
+            ((c.contains("Static<") || c.contains("__n::Static_")) && c.contains(">::NEW"))
                 || (c.contains("Dynamic::<") && c.contains(">::__new("))
                 || continued,
             "`{input}` expanded to neither errors nor a typed value: {}",
@@ -717,9 +718,68 @@ fn independent_items_are_reported_together_and_good_items_still_expand() {
 fn unalias(compact: &str) -> String {
     let mut table = layout_core::interned::declarations();
     table.sort_by_key(|(name, _)| core::cmp::Reverse(name.len()));
-    let mut out = compact.to_owned();
+    let mut out = unalias_static(compact);
     for (name, ty) in table {
         out = out.replace(&format!("__n::{name}"), &ty.replace(' ', ""));
+    }
+    out
+}
+
+/// `compact` text with each `Static` alias of `layout_core::interned`
+/// (`::layout_typed::__n::Static_LP_i64<F,Sz,DT,CT>`) replaced by the type it declares, written
+/// as the expansion writes a type in full (`::layout_typed::Static<F,::layout_typed::Spec<..>>`).
+fn unalias_static(compact: &str) -> String {
+    let mut out = compact.to_owned();
+    for (name, ty) in layout_core::interned::static_declarations() {
+        let alias = format!("__n::{}<", name.split('<').next().unwrap());
+        while let Some(found) = out.find(&alias) {
+            // The crate's path before `__n` (the tests also feed mutated ones).
+            let at = out[..found]
+                .rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':' || c == '$'))
+                .map_or(0, |i| i + 1);
+            let k = out[at..found].to_owned();
+            // The four arguments, split at the commas outside brackets.
+            let start = found + alias.len();
+            let (mut depth, mut args, mut from, mut end) = (0i32, Vec::new(), start, start);
+            for (i, ch) in out[start..].char_indices() {
+                match ch {
+                    '<' | '(' => depth += 1,
+                    ')' => depth -= 1,
+                    '>' if depth == 0 => {
+                        args.push(out[from..start + i].to_owned());
+                        end = start + i + 1;
+                        break;
+                    }
+                    '>' => depth -= 1,
+                    ',' if depth == 0 => {
+                        args.push(out[from..start + i].to_owned());
+                        from = start + i + 1;
+                    }
+                    _ => {}
+                }
+            }
+            assert_eq!(args.len(), 4, "{out}");
+            // The declared type, its names written from the crate's path.
+            let full: String = ty
+                .replace(' ', "")
+                .split_inclusive(['<', ',', '>'])
+                .map(|piece| {
+                    let word = piece.trim_end_matches(['<', ',', '>']);
+                    let rest = &piece[word.len()..];
+                    let word = match word {
+                        "F" => args[0].clone(),
+                        "Sz" => args[1].clone(),
+                        "DT" => args[2].clone(),
+                        "CT" => args[3].clone(),
+                        "i32" | "i64" | "u32" | "usize" => format!("::core::primitive::{word}"),
+                        "" => String::new(),
+                        w => format!("{k}{w}"),
+                    };
+                    word + rest
+                })
+                .collect();
+            out.replace_range(at..end, &full);
+        }
     }
     out
 }
@@ -802,7 +862,7 @@ fn expansions_name_the_checked_form() {
     }
     let item = expand_str("pub const SMEM = (16,32):(32,1), logical -> physical;").compact();
     // Powers of two are named by their aliases; read back, the type is the form.
-    assert!(item.contains("pubtypeSMEM=::layout_typed::Static<(::layout_typed::__n::D16_32,::layout_typed::__n::D32_1,)"), "{item}");
+    assert!(item.contains("pubtypeSMEM=::layout_typed::__n::Static_LP_i64<(::layout_typed::__n::D16_32,::layout_typed::__n::D32_1,),::layout_typed::__n::S512,::layout_typed::NoTile,::layout_typed::NoTile>;"), "{item}");
     let item = unalias(&item);
     assert!(item.contains("pubtypeSMEM=::layout_typed::Static<(::layout_typed::Dim<16,32>,::layout_typed::Dim<32,1>,)"), "{item}");
     assert!(
@@ -1921,7 +1981,7 @@ fn expansions_write_each_type_once_and_no_map_builder() {
             "Static<",
         ),
     ] {
-        let c = expand_str(item).compact();
+        let c = unalias(&expand_str(item).compact());
         assert_eq!(c.matches(ty).count(), 1, "{item}: {c}");
         assert_eq!(c.matches("Static<").count(), 1, "{item}: {c}");
     }

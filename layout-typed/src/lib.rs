@@ -155,7 +155,9 @@
 extern crate alloc;
 
 /// Aliases of common type-level numbers that `layout!` names instead of writing the literals
-/// (`__n::D4_1` is `Dim<4, 1>`); `layout_core::interned` says why. Not part of the API.
+/// (`__n::D4_1` is `Dim<4, 1>`), and of `Static<F, Spec<..>>` for each combination of spaces,
+/// access and index type (`__n::Static_TvL_i64<F, Sz, DT, CT>`); `layout_core::interned` says
+/// why. Not part of the API.
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 #[path = "interned.rs"]

@@ -9,10 +9,19 @@ fn contents() -> String {
     let mut s = String::from(
         "//! Written by `UPDATE_INTERNED=1 cargo test -p layout-typed --test interned` from\n\
          //! `layout_core::interned::declarations`, which says why they exist. Do not edit.\n\n\
-         use crate::{Bcast, Dim, Size, Tile2};\n\n",
+         use crate::{\n    Bcast, Dim, Exclusive, LogicalSpace, PhysicalSpace, ReadOnly, Size, Spec, Static,\n    ThreadValueSpace, Tile2,\n};\n\n",
     );
     for (name, ty) in layout_core::interned::declarations() {
         writeln!(s, "pub type {name} = {ty};").expect("a String takes every write");
+    }
+    // As rustfmt writes them: a declaration longer than a line breaks after `=`.
+    for (name, ty) in layout_core::interned::static_declarations() {
+        let line = format!("pub type {name} = {ty};");
+        if line.len() <= 100 {
+            writeln!(s, "{line}").expect("a String takes every write");
+        } else {
+            writeln!(s, "pub type {name} =\n    {ty};").expect("a String takes every write");
+        }
     }
     s
 }
@@ -48,4 +57,22 @@ fn aliases_are_the_types_they_name() {
     assert!(same::<__n::S16777216, Size<16777216>>());
     assert!(same::<__n::T1_4096, Tile2<1, 4096>>());
     assert!(!same::<__n::D4_1, Dim<4, -1>>());
+    use layout_typed::{
+        Exclusive, LogicalSpace, NoTile, PhysicalSpace, ReadOnly, Spec, Static, ThreadValueSpace,
+    };
+    assert!(same::<
+        __n::Static_TvL_i64<__n::D4_1, __n::S4, NoTile, __n::T4_1>,
+        Static<
+            Dim<4, 1>,
+            Spec<ThreadValueSpace, LogicalSpace, Size<4>, Exclusive, NoTile, Tile2<4, 1>, i64>,
+        >,
+    >());
+    assert!(same::<
+        __n::Static_LP_ro_u32<__n::B8, __n::S8, NoTile, NoTile>,
+        Static<Bcast<8>, Spec<LogicalSpace, PhysicalSpace, Size<8>, ReadOnly, NoTile, NoTile, u32>>,
+    >());
+    assert!(!same::<
+        __n::Static_LP_i64<__n::B8, __n::S8, NoTile, NoTile>,
+        Static<Bcast<8>, Spec<LogicalSpace, PhysicalSpace, Size<8>, ReadOnly, NoTile, NoTile, i64>>,
+    >());
 }
