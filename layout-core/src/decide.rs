@@ -534,7 +534,7 @@ fn domain_leaf_sizes(map: &Map) -> Vec<i64> {
     match map {
         Map::Layout(a) => a.layout().leaves().iter().map(|m| m.size()).collect(),
         Map::Swizzled { inner, .. } => domain_leaf_sizes(inner),
-        Map::Composite(c) => domain_leaf_sizes(&c.right),
+        Map::Composite(c) => domain_leaf_sizes(&c.right()),
         Map::Restricted { .. } => coordinate_sizes(&map.domain_shape()),
     }
 }
@@ -566,7 +566,7 @@ pub fn decide(map: &Map, by_mode: bool) -> Result<Decision, Error> {
     let mut answered = false;
     if !by_mode
         && let Map::Composite(c) = map
-        && let (Map::Layout(l), Map::Layout(r)) = (&c.left, &c.right)
+        && let Some((l, r)) = c.layouts()
         && let Ok(d) = &mut out
     {
         answered = one_pass_decision(l, r, d).is_some();
@@ -765,7 +765,7 @@ fn symbolic(map: &Map) -> Option<Chains> {
     let Map::Composite(c) = map else {
         return None;
     };
-    if let (Map::Layout(l), Map::Layout(r)) = (&c.left, &c.right) {
+    if let Some((l, r)) = c.layouts() {
         let mut chains = Chains::new();
         if one_pass(l.layout(), r.layout(), r.is_dense_bijection(), &mut chains).is_some() {
             return Some(chains);
@@ -780,7 +780,7 @@ fn symbolic_pieces(map: &Map) -> Option<Chains> {
     let Map::Composite(c) = map else {
         return None;
     };
-    let (left, right) = (&c.left, &c.right);
+    let (left, right) = (&*c.left(), &*c.right());
     let (mut left_flat, mut left_ends) = (Flat::new(), SmallVec::new());
     grouped_leaves(left, &mut left_flat, &mut left_ends)?;
     let a = merged_runs(left_flat.into_iter())?;
@@ -1200,7 +1200,7 @@ fn tabulate(map: &Map) -> Result<Vec<i64>, Error> {
             Ok(values)
         }
         Map::Composite(c) => {
-            let (left, right) = (&c.left, &c.right);
+            let (left, right) = (&*c.left(), &*c.right());
             let table = tabulate(left)?;
             tabulate(right)?
                 .into_iter()
@@ -1558,7 +1558,7 @@ mod tests {
                 let Map::Composite(c) = &map else {
                     panic!("a composite");
                 };
-                let (Map::Layout(la), Map::Layout(lb)) = (&c.left, &c.right) else {
+                let Some((la, lb)) = c.layouts() else {
                     panic!("two layouts");
                 };
                 // The brute force: each value from the sizes and strides above.

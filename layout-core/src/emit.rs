@@ -900,10 +900,10 @@ impl Builder {
                 }
             }
             Map::Composite(c) => {
-                let r = self.written(&c.right, leaves);
+                let r = self.written(&c.right(), leaves);
                 let x = self.atomize(r);
-                let left_leaves = Builder::unflatten(x, &c.left.domain_shape());
-                self.written(&c.left, &left_leaves)
+                let left_leaves = Builder::unflatten(x, &c.left().domain_shape());
+                self.written(&c.left(), &left_leaves)
             }
             Map::Restricted { fixed, inner } => {
                 let entries = inner.domain_entries();

@@ -241,7 +241,7 @@ fn find_swizzle(map: &Map) -> Result<Option<Swizzle>, Error> {
             None => Ok(Some(*swizzle)),
             Some(_) => Err(Error::GmmaTwoSwizzles),
         },
-        Map::Composite(c) => find_swizzle(&c.left),
+        Map::Composite(c) => find_swizzle(&c.left()),
         Map::Restricted { inner, .. } => find_swizzle(inner),
     }
 }

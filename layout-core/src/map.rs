@@ -1,5 +1,6 @@
 //! Annotated layouts, swizzles and composition as maps (spec: Constructible annotations; spec: Swizzles; spec: Composition).
 
+use alloc::borrow::Cow;
 use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::sync::Arc;
@@ -214,9 +215,10 @@ pub enum Map {
         /// The map it follows.
         inner: Box<Map>,
     },
-    /// `left ∘ right`: `right` first. The two operands share one allocation, so building a
-    /// composite allocates once and cloning one copies a pointer.
-    Composite(Arc<Composite>),
+    /// `left ∘ right`: `right` first. Two annotated layouts are held inline (building the
+    /// composite allocates nothing); any other pair shares one allocation. Cloning a composite
+    /// copies pointers.
+    Composite(Composite),
     /// `inner|p` (spec: Restriction): `inner` with some top-level entries of its domain
     /// fixed. Its domain is the remaining entries, in order.
     Restricted {
@@ -230,13 +232,93 @@ pub enum Map {
     },
 }
 
-/// The operands of a [`Map::Composite`], `left ∘ right` (`right` first), held together.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct Composite {
-    /// The outer map, domain logical.
-    pub left: Map,
-    /// The inner map, into logical, a dense bijection onto the left domain.
-    pub right: Map,
+/// The operands of a [`Map::Composite`], `left ∘ right` (`right` first), held together:
+/// two annotated layouts as two shared pointers, inline; any other pair in one shared
+/// allocation. Built only by [`compose`] (and the operations made of it), so its operands
+/// always satisfy [`compose`]'s checks.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Composite(Operands);
+
+/// How a [`Composite`] holds its operands. Two annotated layouts are always `Layouts` (never
+/// `Maps`), so that the derived equality is the equality of the operands.
+#[derive(Clone, PartialEq, Eq)]
+enum Operands {
+    /// `left`, `right`: two annotated layouts.
+    Layouts(Annotated, Annotated),
+    /// `(left, right)`, at least one of them not an annotated layout.
+    Maps(Arc<(Map, Map)>),
+}
+
+impl Composite {
+    /// The composite of `left` and `right`, which passed [`compose`]'s checks.
+    pub(crate) fn new(left: Map, right: Map) -> Composite {
+        Composite(match (left, right) {
+            (Map::Layout(l), Map::Layout(r)) => Operands::Layouts(l, r),
+            (left, right) => Operands::Maps(Arc::new((left, right))),
+        })
+    }
+
+    /// The outer map, domain logical: borrowed, or, when both operands are annotated layouts,
+    /// a [`Map::Layout`] sharing the layout (a pointer copied).
+    #[must_use]
+    pub fn left(&self) -> Cow<'_, Map> {
+        match &self.0 {
+            Operands::Layouts(l, _) => Cow::Owned(Map::Layout(l.clone())),
+            Operands::Maps(p) => Cow::Borrowed(&p.0),
+        }
+    }
+
+    /// The inner map, into logical, a dense bijection onto the left domain: borrowed, or, when
+    /// both operands are annotated layouts, a [`Map::Layout`] sharing the layout.
+    #[must_use]
+    pub fn right(&self) -> Cow<'_, Map> {
+        match &self.0 {
+            Operands::Layouts(_, r) => Cow::Owned(Map::Layout(r.clone())),
+            Operands::Maps(p) => Cow::Borrowed(&p.1),
+        }
+    }
+
+    /// The two operands, `(left, right)`, when both are annotated layouts.
+    #[must_use]
+    #[inline]
+    pub fn layouts(&self) -> Option<(&Annotated, &Annotated)> {
+        match &self.0 {
+            Operands::Layouts(l, r) => Some((l, r)),
+            Operands::Maps(_) => None,
+        }
+    }
+
+    /// Whether `other` holds the very same operands, not copies: what a clone of a composite
+    /// shares with it.
+    #[must_use]
+    pub fn shares_operands(&self, other: &Composite) -> bool {
+        match (&self.0, &other.0) {
+            (Operands::Layouts(l, r), Operands::Layouts(l2, r2)) => {
+                Arc::ptr_eq(&l.0, &l2.0) && Arc::ptr_eq(&r.0, &r2.0)
+            }
+            (Operands::Maps(p), Operands::Maps(q)) => Arc::ptr_eq(p, q),
+            _ => false,
+        }
+    }
+
+    /// The two operands, `(left, right)`, when at least one is not an annotated layout.
+    #[inline]
+    fn maps(&self) -> Option<&(Map, Map)> {
+        match &self.0 {
+            Operands::Layouts(..) => None,
+            Operands::Maps(p) => Some(p),
+        }
+    }
+}
+
+impl core::fmt::Debug for Composite {
+    /// The operands, as a struct named `Composite` with the fields `left` and `right`.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Composite")
+            .field("left", &*self.left())
+            .field("right", &*self.right())
+            .finish()
+    }
 }
 
 impl From<Annotated> for Map {
@@ -270,7 +352,10 @@ impl Map {
         match self {
             Map::Layout(a) => a.0.domain,
             Map::Swizzled { inner, .. } => inner.domain(),
-            Map::Composite(c) => c.right.domain(),
+            Map::Composite(c) => match &c.0 {
+                Operands::Layouts(_, r) => r.0.domain,
+                Operands::Maps(p) => p.1.domain(),
+            },
             Map::Restricted { inner, .. } => inner.domain(),
         }
     }
@@ -282,7 +367,10 @@ impl Map {
         match self {
             Map::Layout(a) => a.0.codomain,
             Map::Swizzled { .. } => Space::Physical,
-            Map::Composite(c) => c.left.codomain(),
+            Map::Composite(c) => match &c.0 {
+                Operands::Layouts(l, _) => l.0.codomain,
+                Operands::Maps(p) => p.0.codomain(),
+            },
             Map::Restricted { inner, .. } => inner.codomain(),
         }
     }
@@ -297,7 +385,10 @@ impl Map {
             match m {
                 Map::Layout(a) => return a.0.layout.size(),
                 Map::Swizzled { inner, .. } => m = inner,
-                Map::Composite(c) => m = &c.right,
+                Map::Composite(c) => match &c.0 {
+                    Operands::Layouts(_, r) => return r.0.layout.size(),
+                    Operands::Maps(p) => m = &p.1,
+                },
                 Map::Restricted { .. } => return m.restricted_size(),
             }
         }
@@ -316,7 +407,7 @@ impl Map {
         match self {
             Map::Layout(a) => a.0.layout.shape().clone(),
             Map::Swizzled { inner, .. } => inner.domain_shape(),
-            Map::Composite(c) => c.right.domain_shape(),
+            Map::Composite(c) => c.right().domain_shape(),
             Map::Restricted { .. } => {
                 let free = self.domain_entries();
                 match free.len() {
@@ -350,7 +441,7 @@ impl Map {
         match self {
             Map::Layout(a) => entries(a.0.layout.shape()),
             Map::Swizzled { inner, .. } => inner.domain_entries(),
-            Map::Composite(c) => c.right.domain_entries(),
+            Map::Composite(c) => c.right().domain_entries(),
             Map::Restricted { fixed, inner } => inner
                 .domain_entries()
                 .into_iter()
@@ -376,7 +467,7 @@ impl Map {
                 t => alloc::vec![shape_size(t).unwrap_or(i64::MAX)],
             },
             Map::Swizzled { inner, .. } => inner.domain_entry_sizes(),
-            Map::Composite(c) => c.right.domain_entry_sizes(),
+            Map::Composite(c) => c.right().domain_entry_sizes(),
             Map::Restricted { fixed, inner } => inner
                 .domain_entry_sizes()
                 .into_iter()
@@ -393,7 +484,7 @@ impl Map {
         match self {
             Map::Layout(a) => a.0.layout.names().to_vec(),
             Map::Swizzled { inner, .. } => inner.domain_names(),
-            Map::Composite(c) => c.right.domain_names(),
+            Map::Composite(c) => c.right().domain_names(),
             Map::Restricted { fixed, inner } => {
                 let names = inner.domain_names();
                 if names.is_empty() {
@@ -674,7 +765,7 @@ impl Map {
                 swizzle: *swizzle,
                 inner: Box::new(inner.split_domain(parts)?),
             }),
-            Map::Composite(c) => compose(&c.left, &c.right.split_domain(parts)?),
+            Map::Composite(c) => compose(&c.left(), &c.right().split_domain(parts)?),
             Map::Restricted { .. } => Err(Error::RestrictEntry { entry: 0, rank: 0 }),
         }
     }
@@ -728,7 +819,10 @@ impl Map {
         match self {
             Map::Layout(a) => a.0.domain_tile.as_deref(),
             Map::Swizzled { inner, .. } => inner.domain_tile(),
-            Map::Composite(c) => c.right.domain_tile(),
+            Map::Composite(c) => match &c.0 {
+                Operands::Layouts(_, r) => r.0.domain_tile.as_deref(),
+                Operands::Maps(p) => p.1.domain_tile(),
+            },
             Map::Restricted { .. } => None,
         }
     }
@@ -768,7 +862,10 @@ impl Map {
         match self {
             Map::Layout(a) => a.0.codomain_tile.as_deref(),
             Map::Swizzled { .. } => None,
-            Map::Composite(c) => c.left.codomain_tile(),
+            Map::Composite(c) => match &c.0 {
+                Operands::Layouts(l, _) => l.0.codomain_tile.as_deref(),
+                Operands::Maps(p) => p.0.codomain_tile(),
+            },
             Map::Restricted { inner, .. } => inner.codomain_tile(),
         }
     }
@@ -780,7 +877,7 @@ impl Map {
         match self {
             Map::Layout(_) => false,
             Map::Swizzled { .. } => true,
-            Map::Composite(c) => c.left.is_swizzled(),
+            Map::Composite(c) => c.maps().is_some_and(|(left, _)| left.is_swizzled()),
             Map::Restricted { inner, .. } => inner.is_swizzled(),
         }
     }
@@ -827,7 +924,7 @@ impl Map {
         let min = match self {
             Map::Layout(a) => a.0.layout.span().0,
             Map::Swizzled { .. } => return Ok(None),
-            Map::Composite(c) => return c.left.negative_min(),
+            Map::Composite(c) => return c.left().negative_min(),
             Map::Restricted { inner, .. } => {
                 if inner.negative_min()?.is_none() {
                     return Ok(None);
@@ -869,7 +966,10 @@ impl Map {
         match self {
             Map::Layout(a) => a.0.layout.eval_index(index),
             Map::Swizzled { swizzle, inner } => Ok(swizzle.apply(inner.eval_index(index)?)),
-            Map::Composite(c) => c.left.eval_index(c.right.eval_index(index)?),
+            Map::Composite(c) => match &c.0 {
+                Operands::Layouts(l, r) => l.0.layout.eval_index(r.0.layout.eval_index(index)?),
+                Operands::Maps(p) => p.0.eval_index(p.1.eval_index(index)?),
+            },
             Map::Restricted { fixed, inner } => {
                 // Rebuild the inner flat index: free entries take digits of `index` (last
                 // fastest), fixed entries their value.
@@ -938,10 +1038,10 @@ pub fn compose(left: &Map, right: &Map) -> Result<Map, Error> {
     if let (Map::Layout(l), Map::Layout(r)) = (left, right)
         && layouts_compose(l, r)
     {
-        return Ok(Map::Composite(Arc::new(Composite {
-            left: Map::Layout(Annotated(Arc::clone(&l.0))),
-            right: Map::Layout(Annotated(Arc::clone(&r.0))),
-        })));
+        return Ok(Map::Composite(Composite(Operands::Layouts(
+            l.clone(),
+            r.clone(),
+        ))));
     }
     compose_general(left, right)
 }
@@ -1000,10 +1100,7 @@ fn compose_general(left: &Map, right: &Map) -> Result<Map, Error> {
             check_same_tile(l, r)?;
         }
     }
-    Ok(Map::Composite(Arc::new(Composite {
-        left: left.clone(),
-        right: right.clone(),
-    })))
+    Ok(Map::Composite(Composite::new(left.clone(), right.clone())))
 }
 
 #[cfg(test)]

@@ -773,7 +773,10 @@ pub fn broadcast_map(storage: &Map, copies: i64) -> Result<Map, Error> {
                 .into())
         }
         Map::Swizzled { swizzle, inner } => broadcast_map(inner, copies)?.swizzle(*swizzle),
-        Map::Composite(c) => compose(&broadcast_map(&c.left, copies)?, &lift(&c.right, copies)?),
+        Map::Composite(c) => compose(
+            &broadcast_map(&c.left(), copies)?,
+            &lift(&c.right(), copies)?,
+        ),
         Map::Restricted { fixed, inner } => Ok(Map::Restricted {
             fixed: fixed
                 .iter()
@@ -841,7 +844,7 @@ fn lift(right: &Map, copies: i64) -> Result<Map, Error> {
                 .with_tiles(tile(right.domain_tile()), tile(right.codomain_tile()))?
                 .into())
         }
-        Map::Composite(c) => compose(&lift(&c.left, copies)?, &lift(&c.right, copies)?),
+        Map::Composite(c) => compose(&lift(&c.left(), copies)?, &lift(&c.right(), copies)?),
         Map::Swizzled { .. } | Map::Restricted { .. } => Err(Error::BroadcastRestriction),
     }
 }
@@ -1412,8 +1415,8 @@ fn unswizzled(storage: &Map) -> Result<(Map, Option<crate::Swizzle>), Error> {
             ),
             (_, None) => (storage.clone(), None),
         },
-        Map::Composite(c) => match &c.left {
-            Map::Swizzled { swizzle, inner } => (compose(inner, &c.right)?, Some(*swizzle)),
+        Map::Composite(c) => match &*c.left() {
+            Map::Swizzled { swizzle, inner } => (compose(inner, &c.right())?, Some(*swizzle)),
             _ => (storage.clone(), None),
         },
         _ => (storage.clone(), None),

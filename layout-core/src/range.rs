@@ -140,13 +140,14 @@ fn image(map: &Map, fixed: &[(usize, i64)]) -> Result<Image, Error> {
         Map::Composite(c) => {
             if fixed.is_empty() {
                 // `right` is a bijection onto the domain of `left`.
-                return image(&c.left, &[]);
+                return image(&c.left(), &[]);
             }
-            if let Map::Swizzled { swizzle, inner } = &c.left {
-                let unswizzled = Map::Composite(alloc::sync::Arc::new(crate::map::Composite {
-                    left: inner.as_ref().clone(),
-                    right: c.right.clone(),
-                }));
+            if let Map::Swizzled { swizzle, inner } = &*c.left() {
+                // The same checks hold: the inner map has the swizzled map's domain.
+                let unswizzled = Map::Composite(crate::map::Composite::new(
+                    inner.as_ref().clone(),
+                    c.right().into_owned(),
+                ));
                 let mut im = image(&unswizzled, fixed)?;
                 im.swizzles.push(*swizzle);
                 return Ok(im);
@@ -495,7 +496,7 @@ impl Map {
     pub fn offset_bounds(&self) -> (i64, i64) {
         match self {
             Map::Layout(a) => a.layout().span(),
-            Map::Composite(c) => c.left.offset_bounds(),
+            Map::Composite(c) => c.left().offset_bounds(),
             Map::Restricted { inner, .. } => inner.offset_bounds(),
             Map::Swizzled { swizzle, inner } => {
                 let (lo, hi) = inner.offset_bounds();

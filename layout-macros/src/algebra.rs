@@ -122,7 +122,7 @@ fn has_mode_names(m: &layout_core::Map) -> bool {
         layout_core::Map::Swizzled { inner, .. } | layout_core::Map::Restricted { inner, .. } => {
             has_mode_names(inner)
         }
-        layout_core::Map::Composite(c) => has_mode_names(&c.left) || has_mode_names(&c.right),
+        layout_core::Map::Composite(c) => has_mode_names(&c.left()) || has_mode_names(&c.right()),
     }
 }
 

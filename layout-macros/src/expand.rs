@@ -644,7 +644,7 @@ fn read_only(m: &Map) -> bool {
     match m {
         Map::Layout(a) => a.layout().is_broadcast(),
         Map::Swizzled { inner, .. } | Map::Restricted { inner, .. } => read_only(inner),
-        Map::Composite(c) => read_only(&c.left),
+        Map::Composite(c) => read_only(&c.left()),
     }
 }
 
@@ -1214,7 +1214,7 @@ fn map_builder(k: &Krate, m: &Map) -> TokenStream {
             quote!(#i.swizzle(#k::core_algebra::Swizzle::new(#b, #s, #d)?)?)
         }
         Map::Composite(c) => {
-            let (l, r) = (map_builder(k, &c.left), map_builder(k, &c.right));
+            let (l, r) = (map_builder(k, &c.left()), map_builder(k, &c.right()));
             quote!(#k::core_algebra::compose(&#l, &#r)?)
         }
         Map::Restricted { fixed, inner } => {
@@ -1244,7 +1244,7 @@ fn describe(m: &Map) -> String {
     match m {
         Map::Layout(a) => a.layout().to_string(),
         Map::Swizzled { swizzle, inner } => format!("{swizzle} ∘ {}", describe(inner)),
-        Map::Composite(c) => format!("[{}] ∘ [{}]", describe(&c.left), describe(&c.right)),
+        Map::Composite(c) => format!("[{}] ∘ [{}]", describe(&c.left()), describe(&c.right())),
         Map::Restricted { fixed, inner } => {
             let f: Vec<String> = fixed.iter().map(|(e, v)| format!("{e} = {v}")).collect();
             format!("restrict({}, {})", describe(inner), f.join(", "))

@@ -142,7 +142,7 @@ fn read_only(m: &Map) -> bool {
     match m {
         Map::Layout(a) => a.layout().is_broadcast(),
         Map::Swizzled { inner, .. } | Map::Restricted { inner, .. } => read_only(inner),
-        Map::Composite(c) => read_only(&c.left),
+        Map::Composite(c) => read_only(&c.left()),
     }
 }
 

@@ -237,8 +237,8 @@ fn mode_names(m: &layout_core::Map) -> Vec<Vec<Option<String>>> {
             mode_names(inner)
         }
         layout_core::Map::Composite(c) => {
-            let mut v = mode_names(&c.left);
-            v.extend(mode_names(&c.right));
+            let mut v = mode_names(&c.left());
+            v.extend(mode_names(&c.right()));
             v
         }
     }

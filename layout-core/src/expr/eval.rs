@@ -522,8 +522,8 @@ impl<S: Clone> Eval<'_, S> {
                 .swizzle(*swizzle)
                 .map_err(|err| one(err, span.clone())),
             Map::Composite(c) if !drops_modes(r, m) => {
-                let right = self.regroup_map(&c.right, r, operand, span)?;
-                compose(&c.left, &right).map_err(|err| one(err, span.clone()))
+                let right = self.regroup_map(&c.right(), r, operand, span)?;
+                compose(&c.left(), &right).map_err(|err| one(err, span.clone()))
             }
             _ => {
                 let (l, dom, cod) = layout_operand(m, r.op(), operand.span())?;
