@@ -146,8 +146,9 @@ fn groups(rng: &mut Rng, k: usize) -> Vec<usize> {
 }
 
 /// A random dense bijection of size `total`: its leaves are a random grouping of the prime
-/// factors of `total` (and some size-1 leaves), ordered at random.
-fn bijection(rng: &mut Rng, total: i64) -> Leaves {
+/// factors of `total` (two merged with probability `1/merge`; and some size-1 leaves), ordered
+/// at random.
+fn bijection(rng: &mut Rng, total: i64, merge: u64) -> Leaves {
     let mut primes = Vec::new();
     let mut n = total;
     let mut p = 2;
@@ -162,14 +163,14 @@ fn bijection(rng: &mut Rng, total: i64) -> Leaves {
     let mut sizes: Vec<i64> = Vec::new();
     for q in primes {
         match sizes.last_mut() {
-            Some(last) if rng.below(2) == 0 => *last *= q,
+            Some(last) if rng.below(merge) == 0 => *last *= q,
             _ => sizes.push(q),
         }
     }
     if sizes.is_empty() {
         sizes.push(1);
     }
-    for _ in 0..rng.below(2) {
+    for _ in 0..rng.below(if merge > 2 { 5 } else { 2 }) {
         let at = rng.below(sizes.len() as u64 + 1) as usize;
         sizes.insert(at, 1);
     }
@@ -305,7 +306,16 @@ fn check_clones(c: &Case) {
 }
 
 /// One drawn left operand (into physical), its model, its text.
-fn left_operand(rng: &mut Rng) -> (Map, Leaves, String, i64) {
+fn left_operand(rng: &mut Rng, wide: bool) -> (Map, Leaves, String, i64) {
+    let dense = [
+        Some(1i64),
+        Some(2),
+        Some(4),
+        Some(8),
+        Some(-16),
+        Some(64),
+        None,
+    ];
     let strides = [
         Some(1i64),
         Some(-1),
@@ -321,11 +331,29 @@ fn left_operand(rng: &mut Rng) -> (Map, Leaves, String, i64) {
         Some(1 << 40),
     ];
     loop {
-        let k = 1 + rng.below(4) as usize;
-        let leaves: Leaves = (0..k)
-            .map(|_| (rng.pick(&[1, 1, 2, 2, 3, 4, 5, 6]), rng.pick(&strides)))
-            .collect();
-        let g = groups(rng, k);
+        let leaves: Leaves = if wide {
+            // Many leaves: decisions past the inline capacity of their coordinates and chains.
+            let k = 8 + rng.below(5) as usize;
+            (0..k)
+                .map(|_| {
+                    let d = if rng.below(4) == 0 {
+                        rng.pick(&strides)
+                    } else {
+                        rng.pick(&dense)
+                    };
+                    (rng.pick(&[1, 2, 2, 2, 3]), d)
+                })
+                .collect()
+        } else {
+            let k = 1 + rng.below(4) as usize;
+            (0..k)
+                .map(|_| (rng.pick(&[1, 1, 2, 2, 3, 4, 5, 6]), rng.pick(&strides)))
+                .collect()
+        };
+        if leaves.iter().map(|m| m.0).product::<i64>() > 4096 {
+            continue;
+        }
+        let g = groups(rng, leaves.len());
         let t = text(&leaves, &g);
         if let Some(m) = annotated(&t, Space::Logical, Space::Physical) {
             let first = first_entry(&leaves, &g);
@@ -335,7 +363,8 @@ fn left_operand(rng: &mut Rng) -> (Map, Leaves, String, i64) {
 }
 
 fn right_operand(rng: &mut Rng, total: i64, domain: Space) -> (Map, Leaves, String, i64) {
-    let leaves = bijection(rng, total);
+    let merge = if total >= 128 { 8 } else { 2 };
+    let leaves = bijection(rng, total, merge);
     let g = groups(rng, leaves.len());
     let t = text(&leaves, &g);
     let m = annotated(&t, domain, Space::Logical)
@@ -346,10 +375,23 @@ fn right_operand(rng: &mut Rng, total: i64, domain: Space) -> (Map, Leaves, Stri
 
 #[test]
 fn random_compositions_against_the_model() {
-    let mut rng = Rng(0x5eed_c0de_2026_1202);
+    random_compositions(0x5eed_c0de_2026_1202, 1500, false);
+}
+
+/// As [`random_compositions_against_the_model`], with 8 to 12 leaves on the left and as many
+/// on the right as the prime factors give: more coordinates and chains than a decision holds
+/// inline.
+#[test]
+fn random_compositions_of_many_leaves_against_the_model() {
+    random_compositions(0x1eaf_2026_1202, 250, true);
+}
+
+fn random_compositions(seed: u64, n: usize, wide: bool) {
+    let mut rng = Rng(seed);
     let mut counts = [0usize; 8];
-    for case in 0..1500 {
-        let (left, left_leaves, lt, left_first) = left_operand(&mut rng);
+    let mut past_inline = 0;
+    for case in 0..n {
+        let (left, left_leaves, lt, left_first) = left_operand(&mut rng, wide);
         let total = Model::Leaves(left_leaves.clone()).size();
         let dom = rng.pick(&[Space::Logical, Space::ThreadValue]);
         let (right, right_leaves, rt, right_first) = right_operand(&mut rng, total, dom);
@@ -367,6 +409,9 @@ fn random_compositions_against_the_model() {
             panic!("a composite")
         };
         assert!(node.layouts().is_some(), "inline");
+        if decide(&c, false).is_ok_and(|d| d.coordinate_shape.len() > 8) {
+            past_inline += 1;
+        }
         cases.push(Case {
             map: c.clone(),
             model: comp(&lm, &rm),
@@ -499,7 +544,8 @@ fn random_compositions_against_the_model() {
         }
         counts[7] += cases.len();
     }
-    assert!(counts.iter().all(|&n| n > 100), "{counts:?}");
+    assert!(counts.iter().all(|&k| k > n / 15), "{counts:?}");
+    assert!(!wide || past_inline > n / 10, "{past_inline}");
 }
 
 /// The size of the first top-level entry of leaves grouped by `groups` (see [`text`]).
@@ -532,13 +578,13 @@ fn composites_from_text_and_regrouped() {
     let mut rng = Rng(0x0dd_ba11_2026);
     let mut permuted = 0;
     for case in 0..600 {
-        let (left, left_leaves, lt, _) = left_operand(&mut rng);
+        let (left, left_leaves, lt, _) = left_operand(&mut rng, false);
         let total = Model::Leaves(left_leaves.clone()).size();
         let (dom, dom_text) = rng.pick(&[
             (Space::Logical, "logical"),
             (Space::ThreadValue, "thread-value"),
         ]);
-        let leaves = bijection(&mut rng, total);
+        let leaves = bijection(&mut rng, total, 2);
         let g = groups(&mut rng, leaves.len());
         let rt = text(&leaves, &g);
         let right = annotated(&rt, dom, Space::Logical).expect("a bijection");
