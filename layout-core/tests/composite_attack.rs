@@ -2,8 +2,8 @@
 //! operands with broadcasts, size-1 modes, negative strides and strides near the `i64` limits,
 //! right operands that factor the left domain differently (other leaf sizes, nested tuples,
 //! size-1 leaves), swizzled and restricted left operands, composites of composites on either
-//! side, and restrictions of composites. For every map built, every value equals the model's
-//! `left(right(i))` by enumeration, `offset_range` is the exact enumerated range,
+//! side, restrictions and slices of composites. For every map built, every value equals the
+//! model's `left(right(i))` by enumeration, `offset_range` is the exact enumerated range,
 //! `offset_bounds` contains it, `decide` agrees with `decide_values` on the enumerated values
 //! (and, between maps of one function built along different paths, with itself), clones are
 //! equal, share their operands and print alike, and nothing panics.
@@ -57,6 +57,9 @@ enum Model {
     Composite(Box<Model>, Box<Model>),
     /// The inner model with its first top-level entry (of `first` positions) fixed at `value`.
     Restricted(Box<Model>, i64, i64),
+    /// The inner model over flat leaves of these sizes, some fixed (`Some(v)`), the others
+    /// free and forming the domain in order.
+    Sliced(Box<Model>, Vec<(i64, Option<i64>)>),
 }
 
 impl Model {
@@ -66,6 +69,11 @@ impl Model {
             Model::Swizzled(m, _) => m.size(),
             Model::Composite(_, r) => r.size(),
             Model::Restricted(m, first, _) => m.size() / first,
+            Model::Sliced(_, leaves) => leaves
+                .iter()
+                .filter(|l| l.1.is_none())
+                .map(|l| l.0)
+                .product(),
         }
     }
     fn at(&self, i: i64) -> i128 {
@@ -90,6 +98,19 @@ impl Model {
             }
             Model::Composite(l, r) => l.at(i64::try_from(r.at(i)).expect("a logical index")),
             Model::Restricted(m, first, value) => m.at(value * (m.size() / first) + i),
+            Model::Sliced(m, leaves) => {
+                let (mut rest, mut full, mut w) = (i, 0, 1);
+                for &(n, fixed) in leaves.iter().rev() {
+                    let digit = fixed.unwrap_or_else(|| {
+                        let d = rest % n;
+                        rest /= n;
+                        d
+                    });
+                    full += digit * w;
+                    w *= n;
+                }
+                m.at(full)
+            }
         }
     }
 }
@@ -362,7 +383,11 @@ fn left_operand(rng: &mut Rng, wide: bool) -> (Map, Leaves, String, i64) {
     }
 }
 
-fn right_operand(rng: &mut Rng, total: i64, domain: Space) -> (Map, Leaves, String, i64) {
+fn right_operand(
+    rng: &mut Rng,
+    total: i64,
+    domain: Space,
+) -> (Map, Leaves, String, i64, Vec<usize>) {
     let merge = if total >= 128 { 8 } else { 2 };
     let leaves = bijection(rng, total, merge);
     let g = groups(rng, leaves.len());
@@ -370,7 +395,7 @@ fn right_operand(rng: &mut Rng, total: i64, domain: Space) -> (Map, Leaves, Stri
     let m = annotated(&t, domain, Space::Logical)
         .unwrap_or_else(|| panic!("a bijection: {t} of {total}"));
     let first = first_entry(&leaves, &g);
-    (m, leaves, t, first)
+    (m, leaves, t, first, g)
 }
 
 #[test]
@@ -394,8 +419,9 @@ fn random_compositions(seed: u64, n: usize, wide: bool) {
         let (left, left_leaves, lt, left_first) = left_operand(&mut rng, wide);
         let total = Model::Leaves(left_leaves.clone()).size();
         let dom = rng.pick(&[Space::Logical, Space::ThreadValue]);
-        let (right, right_leaves, rt, right_first) = right_operand(&mut rng, total, dom);
-        let (mid, mid_leaves, mt, _) = right_operand(&mut rng, total, Space::Logical);
+        let (right, right_leaves, rt, right_first, right_groups) =
+            right_operand(&mut rng, total, dom);
+        let (mid, mid_leaves, mt, _, _) = right_operand(&mut rng, total, Space::Logical);
         let lm = Model::Leaves(left_leaves.clone());
         let rm = Model::Leaves(right_leaves.clone());
         let mm = Model::Leaves(mid_leaves.clone());
@@ -465,7 +491,7 @@ fn random_compositions(seed: u64, n: usize, wide: bool) {
 
         // A composite on the left, where the right operand's domain is logical.
         if dom == Space::Logical {
-            let (r2, r2_leaves, r2t, _) = right_operand(&mut rng, total, Space::ThreadValue);
+            let (r2, r2_leaves, r2t, _, _) = right_operand(&mut rng, total, Space::ThreadValue);
             let m = compose(&c, &r2).expect("composite ∘ layout");
             cases.push(Case {
                 map: m,
@@ -519,13 +545,53 @@ fn random_compositions(seed: u64, n: usize, wide: bool) {
             counts[5] += 1;
         }
 
+        // A slice of one grouped entry of the domain, some of its leaves fixed, the others
+        // free: of the inline composite and of a nested one.
+        let ent = entries(&right_leaves, &right_groups);
+        if let Some(e) = ent.iter().position(|g| g.len() >= 2) {
+            let fixed: Vec<Option<i64>> = ent[e]
+                .iter()
+                .enumerate()
+                .map(|(j, &(n, _))| {
+                    (j == 0 || rng.below(2) == 0).then(|| rng.below(n as u64) as i64)
+                })
+                .collect();
+            let mut fixed = fixed;
+            if fixed.iter().all(Option::is_some) {
+                fixed[1] = None;
+            }
+            let value = layout_core::Tree::Tuple(
+                fixed.iter().map(|&f| layout_core::Tree::Leaf(f)).collect(),
+            );
+            let before: usize = ent[..e].iter().map(Vec::len).sum();
+            let mut leaves: Vec<(i64, Option<i64>)> =
+                right_leaves.iter().map(|&(n, _)| (n, None)).collect();
+            for (j, &f) in fixed.iter().enumerate() {
+                leaves[before + j].1 = f;
+            }
+            for (map, model, w) in [
+                (&c, comp(&lm, &rm), "inline"),
+                (&b, comp(&comp(&lm, &mm), &rm), "nested"),
+            ] {
+                let sliced = map
+                    .slice_entries(&[(e, value.clone())])
+                    .unwrap_or_else(|err| panic!("#{case} slice {w}: {err:?}"));
+                cases.push(Case {
+                    map: sliced,
+                    model: Model::Sliced(Box::new(model), leaves.clone()),
+                    what: format!("#{case} {w} [{lt}] o [{rt}] sliced at {e} by {fixed:?}"),
+                });
+                counts[7] += 1;
+            }
+        }
+
         // A restricted left operand.
         let first = left.domain_entry_sizes()[0];
         assert_eq!(first, left_first, "#{case}: first entry of the left");
         if first > 1 && first < total {
             let v = rng.below(first as u64) as i64;
             let rl = left.restrict(&[(0, v)]).expect("restrict");
-            let (r3, r3_leaves, r3t, _) = right_operand(&mut rng, total / first, dom);
+            let (r3, r3_leaves, r3t, _, _) = right_operand(&mut rng, total / first, dom);
             let rlm = Model::Restricted(Box::new(lm.clone()), first, v);
             match compose(&rl, &r3) {
                 Ok(m) => {
@@ -542,7 +608,6 @@ fn random_compositions(seed: u64, n: usize, wide: bool) {
         for k in &cases {
             check(k);
         }
-        counts[7] += cases.len();
     }
     assert!(counts.iter().all(|&k| k > n / 15), "{counts:?}");
     assert!(!wide || past_inline > n / 10, "{past_inline}");
