@@ -1051,6 +1051,36 @@ fn swizzled_declarations_are_the_full_type_inside_swizzled() {
         63,
     > = layout!((8,8):(8,1), logical(8,8) -> physical, swizzle(b = 2, src = 4, dst = 0), index = usize);
     check_fn(v, 64, |i| sw(l.at(i), 2, 4, 0), "tiled swizzle");
+    // Named modes inside `Swizzled`: the full `Spec` with its names, then the swizzle.
+    let named: Swizzled<
+        Static<
+            F88,
+            Spec<LogicalSpace, PhysicalSpace, Size<64>, Exclusive, Tile2<8, 8>, NoTile, u32, _>,
+        >,
+        2,
+        4,
+        0,
+        0,
+        63,
+    > = layout!((row: 8, col: 8):(8,1), logical(8,8) -> physical, swizzle(b = 2, src = 4, dst = 0), index = u32);
+    check_fn(named, 64, |i| sw(l.at(i), 2, 4, 0), "named swizzle");
+    let named_ro: Swizzled<
+        Static<
+            (Bcast<4>, Dim<64, 1>),
+            Spec<LogicalSpace, PhysicalSpace, Size<256>, ReadOnly, NoTile, NoTile, i64, _>,
+        >,
+        2,
+        4,
+        0,
+        0,
+        63,
+    > = layout!((row: 4, col: 64):(_,1), logical -> physical, Swizzle<2,0,4> over elements);
+    check_fn(
+        named_ro,
+        256,
+        |i| sw(l3.at(i), 2, 4, 0),
+        "named read-only swizzle",
+    );
     distinct(
         &[
             type_id_of(&s),
@@ -1059,6 +1089,9 @@ fn swizzled_declarations_are_the_full_type_inside_swizzled() {
                 &layout!((8,8):(8,1), logical -> physical, swizzle(b = 2, src = 4, dst = 0), index = i32),
             ),
             type_id_of(&layout!((8,8):(8,1), logical -> physical)),
+            type_id_of(
+                &layout!((row: 8, col: 8):(8,1), logical(8,8) -> physical, swizzle(b = 2, src = 4, dst = 0), index = usize),
+            ),
         ],
         "swizzled",
     );
