@@ -5,7 +5,8 @@
 //! side, restrictions and slices of composites. For every map built, every value equals the
 //! model's `left(right(i))` by enumeration, `offset_range` is the exact enumerated range,
 //! `offset_bounds` contains it, `decide` agrees with `decide_values` on the enumerated values
-//! (and, between maps of one function built along different paths, with itself), clones are
+//! (and, between maps of one function built along different paths, with itself), the emitted
+//! programs (as written and chosen) give every value, clones are
 //! equal, share their operands and print alike, and nothing panics.
 
 // Test code is exempt from the checked-arithmetic lints of the workspace: an overflow or a
@@ -18,7 +19,8 @@
 )]
 
 use layout_core::{
-    Annotated, Map, Space, Swizzle, compose, decide, decide_composition, decide_values,
+    Annotated, Map, Space, Swizzle, compose, decide, decide_composition, decide_values, emit,
+    written,
 };
 
 /// A small deterministic generator (64-bit LCG, high bits).
@@ -281,6 +283,27 @@ fn check(c: &Case) {
         decide_values(&by_mode.coordinate_shape, &shifted).is_ok(),
         "{what}: by mode"
     );
+    // The emitted programs, as written and chosen, at every coordinate.
+    for by_mode in [false, true] {
+        let e = emit(m, by_mode).unwrap_or_else(|err| panic!("{what}: emit {err:?}"));
+        for p in [&e.program, &written(m, by_mode)] {
+            assert_eq!(p.sizes.iter().product::<i64>(), n, "{what}: program sizes");
+            for (i, &v) in values.iter().enumerate() {
+                let mut rest = i as i64;
+                let mut coords = vec![0; p.sizes.len()];
+                for (c, &size) in coords.iter_mut().zip(&p.sizes).rev() {
+                    *c = rest % size;
+                    rest /= size;
+                }
+                assert_eq!(
+                    p.eval(&coords),
+                    Ok(v),
+                    "{what}: program {by_mode} at {i}: {}",
+                    p.to_python()
+                );
+            }
+        }
+    }
     check_clones(c);
 }
 
