@@ -6,8 +6,8 @@
 //! model's `left(right(i))` by enumeration, `offset_range` is the exact enumerated range,
 //! `offset_bounds` contains it, `decide` agrees with `decide_values` on the enumerated values
 //! (and, between maps of one function built along different paths, with itself), the emitted
-//! programs (as written and chosen) give every value, clones are
-//! equal, share their operands and print alike, and nothing panics.
+//! programs (as written and chosen) give every value, clones are equal, share their operands
+//! and print alike, and nothing panics.
 
 // Test code is exempt from the checked-arithmetic lints of the workspace: an overflow or a
 // failed cast in a test panics, which fails the test.
