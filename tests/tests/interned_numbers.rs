@@ -6,7 +6,11 @@
 //! algebra results (compose, divide, restrict, repeat, interleave, broadcast, swizzle,
 //! inverse), negative strides, size-1 modes, 32-bit index types, named modes and logical tiles
 //! of rank 1 to 3. The types are checked too: the same layout written in seed and in CuTe order
-//! is one type, and each is the type written out with literal numbers.
+//! is one type, and each is the type written out with literal numbers. A layout's type, which
+//! `layout!` writes through one alias per combination of spaces, access and index type, is the
+//! full `Static<F, Spec<..>>` for every combination a declaration, a swizzle, an item inside a
+//! function body or an algebra result reaches, and declarations that differ only in those, in
+//! tiles or in mode names are different types.
 
 // The types are written out in full on purpose: they are what the aliases must equal.
 #![allow(clippy::type_complexity)]
@@ -816,4 +820,380 @@ fn generic_code_and_three_dimensional_tiles() {
     composed_check(c, "(2,4096,8):(32768,8,1)", "(8192,8):(8,1)");
     let e = layout!(compose(CUTE_TILE3, TV3));
     composed_check(e, "(2,4096,8):(32768,8,1)", "(8192,8):(8,1)");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The layout type written through its alias (`__n::Static_{D}{C}[_ro]_{idx}`): every
+// combination of spaces, access and index type that `layout!` reaches is the full
+// `Static<F, Spec<D, C, Sz, Acc, DT, CT, I>>` (the compiler checks each annotation), with the
+// offsets of its text, and declarations that differ only in spaces, access, index type, tiles
+// or mode names are different types.
+
+use layout_typed::Swizzled;
+use std::any::TypeId;
+
+fn type_id_of<T: 'static>(_: &T) -> TypeId {
+    TypeId::of::<T>()
+}
+
+/// `Spec`'s `NAMES` parameter of a layout's type.
+fn names_of<F, D, C, Sz, Acc, DT, CT, I, const N: u64>(
+    _: &Static<F, Spec<D, C, Sz, Acc, DT, CT, I, N>>,
+) -> u64 {
+    N
+}
+
+/// No two of `ids` are equal.
+fn distinct(ids: &[TypeId], what: &str) {
+    for (a, x) in ids.iter().enumerate() {
+        for (b, y) in ids.iter().enumerate().skip(a + 1) {
+            assert_ne!(x, y, "{what}: {a} and {b} are one type");
+        }
+    }
+}
+
+/// `layout!(text, index = I)` has the type `Static<F, Spec<D, C, Size<N>, Acc, DT, CT, I>>`
+/// and the offsets of its text; returns that type's id.
+macro_rules! full {
+    ($f:ty, $d:ident -> $c:ident, $n:literal, $acc:ident, $dt:ty, $ct:ty, $i:ident; $($t:tt)*) => {{
+        let v: Static<$f, Spec<$d, $c, Size<$n>, $acc, $dt, $ct, $i>> =
+            layout!($($t)*, index = $i);
+        check(v, stringify!($($t)*));
+        assert_eq!(names_of(&v), 0, "{}", stringify!($($t)*));
+        let id = TypeId::of::<Static<$f, Spec<$d, $c, Size<$n>, $acc, $dt, $ct, $i>>>();
+        assert_eq!(type_id_of(&v), id);
+        id
+    }};
+}
+
+/// [`full!`] for each index type.
+macro_rules! every_index {
+    ($f:ty, $d:ident -> $c:ident, $n:literal, $acc:ident, $dt:ty, $ct:ty; $($t:tt)*) => {
+        [
+            full!($f, $d -> $c, $n, $acc, $dt, $ct, i32; $($t)*),
+            full!($f, $d -> $c, $n, $acc, $dt, $ct, i64; $($t)*),
+            full!($f, $d -> $c, $n, $acc, $dt, $ct, u32; $($t)*),
+            full!($f, $d -> $c, $n, $acc, $dt, $ct, usize; $($t)*),
+        ]
+    };
+}
+
+type F48 = (Dim<4, 8>, Dim<8, 1>);
+
+#[test]
+fn every_declared_combination_is_its_full_type() {
+    let mut ids = Vec::new();
+    // One layout, every pair of spaces a declaration may carry, every index type.
+    ids.extend(
+        every_index!(F48, LogicalSpace -> LogicalSpace, 32, Exclusive, NoTile, NoTile;
+        (4,8):(8,1), logical -> logical),
+    );
+    ids.extend(
+        every_index!(F48, LogicalSpace -> ThreadValueSpace, 32, Exclusive, NoTile, NoTile;
+        (4,8):(8,1), logical -> thread-value),
+    );
+    ids.extend(
+        every_index!(F48, ThreadValueSpace -> LogicalSpace, 32, Exclusive, NoTile, NoTile;
+        (4,8):(8,1), thread-value -> logical),
+    );
+    ids.extend(
+        every_index!(F48, ThreadValueSpace -> ThreadValueSpace, 32, Exclusive, NoTile, NoTile;
+        (4,8):(8,1), thread-value -> thread-value),
+    );
+    ids.extend(
+        every_index!(F48, LogicalSpace -> PhysicalSpace, 32, Exclusive, NoTile, NoTile;
+        (4,8):(8,1), logical -> physical),
+    );
+    ids.extend(every_index!((Bcast<4>, Dim<8, 1>), LogicalSpace -> PhysicalSpace, 32, ReadOnly, NoTile, NoTile;
+        (4,8):(_,1), logical -> physical));
+    // Negative offsets: the signed index types.
+    ids.push(full!((Dim<4, -8>, Bcast<8>), LogicalSpace -> PhysicalSpace, 32, ReadOnly, NoTile, NoTile, i32;
+        cute (8,4):(0,-8), logical -> physical));
+    ids.push(full!((Dim<4, -8>, Bcast<8>), LogicalSpace -> PhysicalSpace, 32, ReadOnly, NoTile, NoTile, i64;
+        cute (8,4):(0,-8), logical -> physical));
+    // Tiles on either side, of rank 1 to 3, with negative strides and size-1 modes.
+    ids.extend(
+        every_index!(F48, LogicalSpace -> LogicalSpace, 32, Exclusive, Tile2<4, 8>, Tile1<32>;
+        (4,8):(8,1), logical(4,8) -> logical(32)),
+    );
+    ids.extend(
+        every_index!(F48, ThreadValueSpace -> LogicalSpace, 32, Exclusive, NoTile, Tile3<2, 2, 8>;
+        (4,8):(8,1), thread-value -> logical(2,2,8)),
+    );
+    ids.push(full!((Dim<4, -8>, Dim<1, 5>, Dim<8, 1>), LogicalSpace -> PhysicalSpace, 32, Exclusive, Tile3<4, 1, 8>, NoTile, i32;
+        (4,1,8):(-8,5,1), logical(4,1,8) -> physical));
+    ids.push(full!((Dim<4, -8>, Dim<1, 5>, Dim<8, 1>), LogicalSpace -> PhysicalSpace, 32, Exclusive, Tile3<4, 1, 8>, NoTile, i64;
+        (4,1,8):(-8,5,1), logical(4,1,8) -> physical));
+    ids.extend(every_index!((Dim<4, 8>, Dim<1, 5>, Dim<8, 1>), LogicalSpace -> PhysicalSpace, 32, Exclusive, Tile3<4, 1, 8>, NoTile;
+        (4,1,8):(8,5,1), logical(4,1,8) -> physical));
+    ids.extend(every_index!((Dim<4, 8>, Bcast<8>), LogicalSpace -> PhysicalSpace, 32, ReadOnly, Tile2<4, 8>, NoTile;
+        (4,8):(8,_), logical(4,8) -> physical));
+    assert_eq!(ids.len(), 44);
+    distinct(&ids, "declarations");
+}
+
+#[test]
+fn named_modes_keep_the_full_type_and_their_names_make_it_differ() {
+    let unnamed = layout!((4,8):(8,1), thread-value -> logical, index = u32);
+    let _: Static<
+        F48,
+        Spec<ThreadValueSpace, LogicalSpace, Size<32>, Exclusive, NoTile, NoTile, u32>,
+    > = unnamed;
+    let a: Static<
+        F48,
+        Spec<ThreadValueSpace, LogicalSpace, Size<32>, Exclusive, NoTile, NoTile, u32, _>,
+    > = layout!((thread: 4, value: 8):(8,1), thread-value -> logical, index = u32);
+    let b: Static<
+        F48,
+        Spec<ThreadValueSpace, LogicalSpace, Size<32>, Exclusive, NoTile, NoTile, u32, _>,
+    > = layout!((value: 4, thread: 8):(8,1), thread-value -> logical, index = u32);
+    let c: Static<
+        F48,
+        Spec<ThreadValueSpace, LogicalSpace, Size<32>, Exclusive, NoTile, NoTile, u32, _>,
+    > = layout!((thread: 4, 8):(8,1), thread-value -> logical, index = u32);
+    let d: Static<
+        F48,
+        Spec<ThreadValueSpace, LogicalSpace, Size<32>, Exclusive, NoTile, NoTile, u32, _>,
+    > = layout!((4, thread: 8):(8,1), thread-value -> logical, index = u32);
+    let e: Static<
+        F48,
+        Spec<ThreadValueSpace, LogicalSpace, Size<32>, Exclusive, NoTile, NoTile, i64, _>,
+    > = layout!((thread: 4, value: 8):(8,1), thread-value -> logical);
+    let f: Static<
+        F48,
+        Spec<LogicalSpace, PhysicalSpace, Size<32>, Exclusive, NoTile, NoTile, u32, _>,
+    > = layout!((thread: 4, value: 8):(8,1), logical -> physical, index = u32);
+    let g: Static<
+        (Bcast<4>, Dim<8, 1>),
+        Spec<LogicalSpace, PhysicalSpace, Size<32>, ReadOnly, NoTile, NoTile, u32, _>,
+    > = layout!((row: 4, col: 8):(_,1), logical -> physical, index = u32);
+    check(g, "(4,8):(_,1)");
+    assert_ne!(names_of(&g), 0);
+    let text = "(4,8):(8,1)";
+    check(unnamed, text);
+    check(a, text);
+    check(b, text);
+    check(c, text);
+    check(d, text);
+    for n in [names_of(&a), names_of(&b), names_of(&c), names_of(&d)] {
+        assert_ne!(n, 0);
+    }
+    check(e, text);
+    check(f, text);
+    assert_eq!(names_of(&unnamed), 0);
+    assert_eq!(names_of(&a), names_of(&e));
+    assert_eq!(names_of(&a), names_of(&f));
+    distinct(
+        &[
+            type_id_of(&unnamed),
+            type_id_of(&a),
+            type_id_of(&b),
+            type_id_of(&c),
+            type_id_of(&d),
+            type_id_of(&e),
+            type_id_of(&f),
+        ],
+        "names",
+    );
+    // The same names in CuTe order: the same type.
+    let cute_a = layout!(cute (value: 8, thread: 4):(1,8), thread-value -> logical, index = u32);
+    assert_eq!(type_id_of(&cute_a), type_id_of(&a));
+}
+
+#[test]
+fn swizzled_declarations_are_the_full_type_inside_swizzled() {
+    let sw = |x: i128, b: u32, src: u32, dst: u32| x ^ (((x >> src) & ((1 << b) - 1)) << dst);
+    let s: Swizzled<
+        Static<F88, Spec<LogicalSpace, PhysicalSpace, Size<64>, Exclusive, NoTile, NoTile, i64>>,
+        2,
+        4,
+        0,
+        0,
+        63,
+    > = layout!((8,8):(8,1), logical -> physical, swizzle(b = 2, src = 4, dst = 0));
+    let l = Brute::parse("(8,8):(8,1)");
+    check_fn(s, 64, |i| sw(l.at(i), 2, 4, 0), "swizzle(2,4,0)");
+    let t: Swizzled<
+        Static<
+            (Dim<64, 1>, Dim<64, 64>),
+            Spec<LogicalSpace, PhysicalSpace, Size<4096>, Exclusive, NoTile, NoTile, i32>,
+        >,
+        3,
+        6,
+        3,
+        0,
+        4095,
+    > = layout!(cute (64,64):(64,1), logical -> physical, Swizzle<3,3,3> over elements, index = i32);
+    let l2 = Brute::parse("cute (64,64):(64,1)");
+    check_fn(t, 4096, |i| sw(l2.at(i), 3, 6, 3), "Swizzle<3,3,3>");
+    let u: Swizzled<
+        Static<
+            (Bcast<4>, Dim<64, 1>),
+            Spec<LogicalSpace, PhysicalSpace, Size<256>, ReadOnly, NoTile, NoTile, u32>,
+        >,
+        2,
+        4,
+        0,
+        0,
+        63,
+    > = layout!((4,64):(_,1), logical -> physical, swizzle(b = 2, src = 4, dst = 0), index = u32);
+    let l3 = Brute::parse("(4,64):(_,1)");
+    check_fn(u, 256, |i| sw(l3.at(i), 2, 4, 0), "read-only swizzle");
+    let v: Swizzled<
+        Static<
+            F88,
+            Spec<LogicalSpace, PhysicalSpace, Size<64>, Exclusive, Tile2<8, 8>, NoTile, usize>,
+        >,
+        2,
+        4,
+        0,
+        0,
+        63,
+    > = layout!((8,8):(8,1), logical(8,8) -> physical, swizzle(b = 2, src = 4, dst = 0), index = usize);
+    check_fn(v, 64, |i| sw(l.at(i), 2, 4, 0), "tiled swizzle");
+    // Named modes inside `Swizzled`: the full `Spec` with its names, then the swizzle.
+    let named: Swizzled<
+        Static<
+            F88,
+            Spec<LogicalSpace, PhysicalSpace, Size<64>, Exclusive, Tile2<8, 8>, NoTile, u32, _>,
+        >,
+        2,
+        4,
+        0,
+        0,
+        63,
+    > = layout!((row: 8, col: 8):(8,1), logical(8,8) -> physical, swizzle(b = 2, src = 4, dst = 0), index = u32);
+    check_fn(named, 64, |i| sw(l.at(i), 2, 4, 0), "named swizzle");
+    let named_ro: Swizzled<
+        Static<
+            (Bcast<4>, Dim<64, 1>),
+            Spec<LogicalSpace, PhysicalSpace, Size<256>, ReadOnly, NoTile, NoTile, i64, _>,
+        >,
+        2,
+        4,
+        0,
+        0,
+        63,
+    > = layout!((row: 4, col: 64):(_,1), logical -> physical, Swizzle<2,0,4> over elements);
+    check_fn(
+        named_ro,
+        256,
+        |i| sw(l3.at(i), 2, 4, 0),
+        "named read-only swizzle",
+    );
+    distinct(
+        &[
+            type_id_of(&s),
+            type_id_of(&v),
+            type_id_of(
+                &layout!((8,8):(8,1), logical -> physical, swizzle(b = 2, src = 4, dst = 0), index = i32),
+            ),
+            type_id_of(&layout!((8,8):(8,1), logical -> physical)),
+            type_id_of(
+                &layout!((row: 8, col: 8):(8,1), logical(8,8) -> physical, swizzle(b = 2, src = 4, dst = 0), index = usize),
+            ),
+        ],
+        "swizzled",
+    );
+}
+
+type F88 = (Dim<8, 8>, Dim<8, 1>);
+
+layout! {
+    const AL = (4,8):(8,1), logical(4,8) -> physical;
+    const AL_U32 = (4,8):(8,1), logical(4,8) -> physical, index = u32;
+    const AL_RO = (4,8):(_,1), logical -> physical;
+    const AL_SW = (4,16):(16,1), logical -> physical, swizzle(b = 2, src = 4, dst = 0);
+    const BT = (8,4):(1,8), thread-value -> logical(4,8);
+    const BT_I32 = (8,4):(1,8), thread-value -> logical(4,8), index = i32;
+    const BT_FLAT = (8,4):(1,8), thread-value -> logical;
+    const BT64 = (16,4):(1,16), thread-value -> logical;
+    const AL_DIV = divide(AL, (2,4));
+}
+
+#[test]
+fn algebra_results_are_the_full_type() {
+    let (a, b) = ("(4,8):(8,1)", "(8,4):(1,8)");
+    // compose: thread-value -> physical, reachable only through the algebra.
+    let c: Static<
+        _,
+        Spec<ThreadValueSpace, PhysicalSpace, Size<32>, Exclusive, NoTile, NoTile, i64>,
+    > = layout!(compose(AL, BT));
+    composed_check(c, a, b);
+    let c_u: Static<
+        _,
+        Spec<ThreadValueSpace, PhysicalSpace, Size<32>, Exclusive, NoTile, NoTile, u32>,
+    > = layout!(compose(AL_U32, BT));
+    composed_check(c_u, a, b);
+    // The index type is the left operand's (its offsets are the composite's).
+    let c_i: Static<
+        _,
+        Spec<ThreadValueSpace, PhysicalSpace, Size<32>, Exclusive, NoTile, NoTile, i64>,
+    > = layout!(compose(AL, BT_I32));
+    composed_check(c_i, a, b);
+    assert_eq!(type_id_of(&c_i), type_id_of(&c));
+    let c_ro: Static<
+        _,
+        Spec<ThreadValueSpace, PhysicalSpace, Size<32>, ReadOnly, NoTile, NoTile, i64>,
+    > = layout!(compose(AL_RO, BT_FLAT));
+    composed_check(c_ro, "(4,8):(_,1)", b);
+    // A swizzled composite with a 64-bit index type is generated, not a `Static`.
+    let c_sw = layout!(compose(AL_SW, BT64));
+    let (l, r) = (Brute::parse("(4,16):(16,1)"), Brute::parse("(16,4):(1,16)"));
+    let sw = |x: i128| x ^ ((x >> 4) & 3);
+    check_fn(
+        c_sw,
+        64,
+        |i| sw(l.at(r.at(i) as u128)),
+        "compose(AL_SW, BT64)",
+    );
+    // The run-time value of the composite: the same type as the declared one.
+    let c_fn = compose(AL, BT);
+    composed_check(c_fn, a, b);
+    // divide and restrict keep the spaces, the access and the index type.
+    // divide names its modes (`tile`, `rest`): the full `Spec` with its names.
+    let d: Static<_, Spec<LogicalSpace, PhysicalSpace, Size<32>, Exclusive, _, NoTile, i64, _>> =
+        AL_DIV;
+    assert_ne!(names_of(&d), 0);
+    let r = layout!(restrict(AL_DIV, rest = (1, 0)));
+    let w = Brute::parse(a);
+    // divide(AL, (2,4)) at ((t1,t2),(r1,r2)); rest = (1,0): t ↦ AL(2 + t1, t2).
+    check_fn(r, 8, |i| w.at((2 + i / 4) * 8 + i % 4), "restrict(divide)");
+    let ids = [
+        type_id_of(&c),
+        type_id_of(&c_u),
+        type_id_of(&c_ro),
+        type_id_of(&layout!((4,8):(8,1), logical -> physical)),
+    ];
+    distinct(&ids, "algebra");
+}
+
+#[test]
+fn items_inside_function_bodies_are_the_full_type() {
+    fn local() -> (TypeId, Vec<i64>) {
+        layout! {
+            const X = (4,(2,4)):(8,(4,1)), thread-value -> thread-value, index = usize;
+            const Y = (4,8):(_,-1), logical(4,8) -> physical, index = i32;
+        }
+        let x: Static<
+            (Dim<4, 8>, (Dim<2, 4>, Dim<4, 1>)),
+            Spec<ThreadValueSpace, ThreadValueSpace, Size<32>, Exclusive, NoTile, NoTile, usize>,
+        > = X;
+        let y: Static<
+            (Bcast<4>, Dim<8, -1>),
+            Spec<LogicalSpace, PhysicalSpace, Size<32>, ReadOnly, Tile2<4, 8>, NoTile, i32>,
+        > = Y;
+        check(x, "(4,(2,4)):(8,(4,1))");
+        check(y, "(4,8):(_,-1)");
+        (
+            type_id_of(&x),
+            (0..32).map(|i| y.offset_index(i) as i64).collect(),
+        )
+    }
+    let (id, ys) = local();
+    assert_eq!(ys, (0..32).map(|i| -(i % 8)).collect::<Vec<i64>>());
+    assert_ne!(
+        id,
+        type_id_of(&layout!((4,(2,4)):(8,(4,1)), thread-value -> thread-value))
+    );
 }
