@@ -288,8 +288,10 @@ impl Composite {
         }
     }
 
-    /// Whether `other` holds the very same operands, not copies: what a clone of a composite
-    /// shares with it.
+    /// Whether `other` holds the very same operands, not copies, by pointer: what a clone of a
+    /// composite shares with it. Two composites of two annotated layouts that `compose` built
+    /// apart from the same operands share them too (an [`Annotated`] is a shared pointer); two
+    /// built apart from other operands (a swizzled or restricted one, a composite) do not.
     #[must_use]
     pub fn shares_operands(&self, other: &Composite) -> bool {
         match (&self.0, &other.0) {
