@@ -963,12 +963,10 @@ fn one_pass(left: &Layout, right: &Layout, dense: bool, chains: &mut Chains) -> 
     }
     let modes = left.modes.get(..left.len)?;
     let tops = left.tops.get(..left.len)?;
-    chains.0.reserve_exact(right.leaves().len());
-    for m in right.leaves() {
+    let leaf = |m: &crate::layout::Leaf| -> Option<Chain> {
         let (n, d) = (m.size(), m.value());
         if n == 1 {
-            chains.push(leaf_chain(1, 0));
-            continue;
+            return Some(leaf_chain(1, 0));
         }
         if d <= 0 {
             return None;
@@ -991,10 +989,18 @@ fn one_pass(left: &Layout, right: &Layout, dense: bool, chains: &mut Chains) -> 
             } else {
                 e.checked_mul(quotient(d, w)?)?
             };
-            chains.push(leaf_chain(n, stride));
+            Some(leaf_chain(n, stride))
         } else {
-            chains.push(cut_leaf(modes.get(k..)?, tops.get(k..)?, w, d, end)?);
+            cut_leaf(modes.get(k..)?, tops.get(k..)?, w, d, end)
         }
+    };
+    // One push site, and no reservation where the chains fit inline.
+    let leaves = right.leaves();
+    if leaves.len() > CHAINS_INLINE {
+        chains.0.reserve_exact(leaves.len());
+    }
+    for m in leaves {
+        chains.push(leaf(m)?);
     }
     Some(())
 }
