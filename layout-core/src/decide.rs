@@ -5,6 +5,7 @@ use alloc::vec::Vec;
 
 use smallvec::SmallVec;
 
+use crate::chains::{CHAINS_INLINE, ChainRef, Chains, Sink};
 use crate::error::Error;
 use crate::layout::Layout;
 use crate::map::{Annotated, Map};
@@ -46,18 +47,7 @@ impl Chain {
     /// hand past that gets weights clamped at `i64::MAX`, which are not its weights.
     #[must_use]
     pub fn chain(&self) -> InlineVec<i64> {
-        let mut w = 1i64;
-        self.shape
-            .iter()
-            .rev()
-            .map(|&m| {
-                let here = w;
-                // The weights divide the coordinate's size (a chain the scan returns): no
-                // overflow; past `i64::MAX` (a chain built by hand) they clamp, as documented.
-                w = w.saturating_mul(m);
-                here
-            })
-            .collect()
+        self.view().chain()
     }
 
     /// What the scan records, `(t, a_t)` for `t` in `R`, increasing in `t`: at the fastest
@@ -67,24 +57,16 @@ impl Chain {
     /// [`Chain::chain`], exact under the same condition.
     #[must_use]
     pub fn recorded(&self) -> InlineVec<(i64, i128)> {
-        let mut out = InlineVec::new();
-        let mut w = 1i64;
-        let mut before: Option<(i64, i64)> = None;
-        for (&m, &s) in self.shape.iter().zip(self.strides.iter()).rev() {
-            // A product of two i64 values and a difference with a third stay in i128.
-            let a = match before {
-                None => i128::from(s),
-                Some((m0, s0)) => {
-                    i128::from(s).saturating_sub(i128::from(m0).saturating_mul(i128::from(s0)))
-                }
-            };
-            if a != 0 {
-                out.push((w, a));
-            }
-            before = Some((m, s));
-            w = w.saturating_mul(m);
+        self.view().recorded()
+    }
+
+    /// The chain borrowed, as a [`Chains`] holds it.
+    #[must_use]
+    pub fn view(&self) -> ChainRef<'_> {
+        ChainRef {
+            shape: &self.shape,
+            strides: &self.strides,
         }
-        out
     }
 }
 
@@ -92,12 +74,7 @@ impl core::fmt::Debug for Chain {
     /// As a struct of the chain, the shape, the strides and the records:
     /// `Chain { chain: [1], shape: [4], strides: [2], recorded: [(1, 2)] }`.
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Chain")
-            .field("chain", &self.chain())
-            .field("shape", &self.shape)
-            .field("strides", &self.strides)
-            .field("recorded", &self.recorded())
-            .finish()
+        self.view().fmt(f)
     }
 }
 
@@ -413,13 +390,6 @@ impl core::fmt::Display for NotLayout {
 /// How many coordinate sizes a [`Decision`] holds inline.
 pub const COORDINATES_INLINE: usize = 8;
 
-/// How many chains a [`Decision`] holds inline.
-pub const CHAINS_INLINE: usize = 8;
-
-/// The chains of a [`Decision`], one per decided coordinate: up to [`CHAINS_INLINE`] of them
-/// without a heap allocation.
-pub type Chains = InlineVec<Chain, CHAINS_INLINE>;
-
 /// The outcome of [`decide`].
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Decision {
@@ -428,8 +398,9 @@ pub struct Decision {
     pub coordinate_shape: InlineVec<i64, COORDINATES_INLINE>,
     /// `f(0)`: 0 except for a restriction, whose constant part it is (spec: Restriction).
     pub constant: i64,
-    /// Per coordinate, the coarsest refinement when the map is a layout; up to
-    /// [`CHAINS_INLINE`] chains without a heap allocation.
+    /// Per coordinate, the coarsest refinement when the map is a layout, kept flat
+    /// ([`Chains`]); up to [`PIECES_INLINE`](crate::PIECES_INLINE) pieces of all chains
+    /// together without a heap allocation.
     pub result: Result<Chains, NotLayout>,
 }
 
@@ -460,7 +431,7 @@ impl Decision {
         if self.constant != 0 {
             return None;
         }
-        let piece = |c: &Chain| -> Pieces {
+        let piece = |c: ChainRef<'_>| -> Pieces {
             let st = |s: i64| {
                 if s == 0 {
                     crate::Stride::Broadcast
@@ -479,8 +450,8 @@ impl Decision {
         };
         fn walk<'a>(
             t: &Tree<i64>,
-            next: &mut impl Iterator<Item = &'a Chain>,
-            piece: &dyn Fn(&Chain) -> Pieces,
+            next: &mut impl Iterator<Item = ChainRef<'a>>,
+            piece: &dyn Fn(ChainRef<'_>) -> Pieces,
         ) -> Option<Pieces> {
             match t {
                 Tree::Leaf(_) => next.next().map(piece),
@@ -551,7 +522,8 @@ fn domain_leaf_sizes(map: &Map) -> Vec<i64> {
 /// let b = Annotated::new("(3,4):(1,3)".parse()?, Space::ThreadValue, Space::Logical)?;
 /// let d = decide(&compose(&a.into(), &b.into())?, false)?;
 /// let chains = d.result.unwrap();
-/// assert_eq!((chains[1].shape.to_vec(), chains[1].strides.to_vec()), (vec![2, 2], vec![2, 24]));
+/// let c = chains.get(1).unwrap();
+/// assert_eq!((c.shape.to_vec(), c.strides.to_vec()), (vec![2, 2], vec![2, 24]));
 /// # Ok::<(), layout_core::Error>(())
 /// ```
 ///
@@ -601,17 +573,22 @@ pub fn decide(map: &Map, by_mode: bool) -> Result<Decision, Error> {
 #[inline(always)]
 pub fn decide_composition(left: &Map, right: &Map, by_mode: bool) -> Result<Decision, Error> {
     // Inlined where it is called, so that the decision is written where the caller reads it:
-    // the one pass fills it in place, and anything else is decided out of line.
+    // the one pass fills it in place (in the value returned, not beside it), and anything else
+    // is decided out of line.
+    // One value on every path, as in `decide`.
+    let mut out = Ok(Decision::empty());
+    let mut answered = false;
     if !by_mode
         && let (Map::Layout(l), Map::Layout(r)) = (left, right)
         && crate::map::layouts_compose(l, r)
+        && let Ok(d) = &mut out
     {
-        let mut d = Decision::empty();
-        if one_pass_decision(l, r, &mut d).is_some() {
-            return Ok(d);
-        }
+        answered = one_pass_decision(l, r, d).is_some();
     }
-    decide_built(left, right, by_mode)
+    if !answered {
+        out = decide_built(left, right, by_mode);
+    }
+    out
 }
 
 /// `decide(&compose(left, right)?, by_mode)`: [`decide_composition`] where the one pass does
@@ -622,11 +599,12 @@ fn decide_built(left: &Map, right: &Map, by_mode: bool) -> Result<Decision, Erro
 }
 
 impl Decision {
-    /// No coordinates, constant 0, no chains: what [`one_pass_decision`] fills.
+    /// [`COORDINATES_INLINE`] coordinate sizes 0, constant 0, no chains: what
+    /// [`one_pass_decision`] fills (it writes the sizes in place and cuts them to the count).
     #[inline(always)]
     fn empty() -> Decision {
         Decision {
-            coordinate_shape: InlineVec::new(),
+            coordinate_shape: InlineVec(SmallVec::from_buf([0; COORDINATES_INLINE])),
             constant: 0,
             result: Ok(Chains::new()),
         }
@@ -639,22 +617,30 @@ impl Decision {
 /// holds a part of the answer, to be dropped).
 #[inline(always)]
 fn one_pass_decision(left: &Annotated, right: &Annotated, out: &mut Decision) -> Option<()> {
-    let Ok(chains) = &mut out.result else {
+    let Decision {
+        coordinate_shape,
+        result: Ok(chains),
+        ..
+    } = out
+    else {
         return None;
     };
     // Into logical or thread-value, the right operand is a dense bijection (checked when it
     // was built): its ranges tile `[1, size)`, and the one pass need not check them.
     let dense = right.is_dense_bijection();
-    one_pass(left.layout(), right.layout(), dense, chains)?;
+    // The leaf sizes are written in place by the one pass as it reads the leaves.
+    one_pass(
+        left.layout(),
+        right.layout(),
+        dense,
+        chains,
+        coordinate_shape,
+    )?;
     let leaves = right.layout().leaves();
-    if leaves.len() <= COORDINATES_INLINE {
-        let mut buf = [0i64; COORDINATES_INLINE];
-        for (b, m) in buf.iter_mut().zip(leaves) {
-            *b = m.size();
-        }
-        out.coordinate_shape = InlineVec(SmallVec::from_buf_and_len(buf, leaves.len()));
+    if leaves.len() <= coordinate_shape.len() {
+        coordinate_shape.0.truncate(leaves.len());
     } else {
-        out.coordinate_shape = leaves.iter().map(|m| m.size()).collect();
+        *coordinate_shape = leaves.iter().map(|m| m.size()).collect();
     }
     Some(())
 }
@@ -718,7 +704,7 @@ fn grouped_leaves(map: &Map, flat: &mut Flat, ends: &mut SmallVec<[usize; 8]>) -
             }
         }
         Map::Composite { .. } => {
-            for c in symbolic(map)? {
+            for c in &symbolic(map)? {
                 flat.extend(c.shape.iter().copied().zip(c.strides.iter().copied()));
                 ends.push(flat.len());
             }
@@ -767,7 +753,15 @@ fn symbolic(map: &Map) -> Option<Chains> {
     };
     if let Some((l, r)) = c.layouts() {
         let mut chains = Chains::new();
-        if one_pass(l.layout(), r.layout(), r.is_dense_bijection(), &mut chains).is_some() {
+        if one_pass(
+            l.layout(),
+            r.layout(),
+            r.is_dense_bijection(),
+            &mut chains,
+            &mut [],
+        )
+        .is_some()
+        {
             return Some(chains);
         }
     }
@@ -831,7 +825,7 @@ fn symbolic_pieces(map: &Map) -> Option<Chains> {
     for &end in &b_ends {
         let pieces = b_flat.get(start..end)?;
         start = end;
-        chains.push(leaf_of_composite(pieces, &a, &weights)?);
+        leaf_of_composite(pieces, &a, &weights, &mut chains)?;
     }
     Some(chains)
 }
@@ -841,7 +835,7 @@ fn symbolic_pieces(map: &Map) -> Option<Chains> {
 #[cfg(test)]
 fn layouts_composite(left: &Layout, right: &Layout) -> Option<Chains> {
     let mut chains = Chains::new();
-    one_pass(left, right, false, &mut chains)?;
+    one_pass(left, right, false, &mut chains, &mut [])?;
     Some(chains)
 }
 
@@ -930,7 +924,8 @@ fn ranges_tile(right: &Layout, total: i64) -> Option<()> {
 }
 
 /// The one pass of [`symbolic`] for `left ∘ right` of two layouts: the chain of each right leaf,
-/// in order, pushed onto `chains`; `None` where it declines (`chains` then holds a part).
+/// in order, pushed onto `chains`, and its size written to `sizes` where `sizes` has room;
+/// `None` where it declines (`chains` and `sizes` then hold a part).
 ///
 /// The left operand's merged modes ([`LeftModes`]) have the canonical weights
 /// `1 = u₀ | u₁ | … | total` (fastest first), one divisibility chain by construction; each
@@ -946,7 +941,13 @@ fn ranges_tile(right: &Layout, total: i64) -> Option<()> {
 /// as [`symbolic_pieces`] wherever this answers; `None` (beyond the buffers, an overflow, a
 /// condition that fails) leaves the decision to it.
 #[inline(always)]
-fn one_pass(left: &Layout, right: &Layout, dense: bool, chains: &mut Chains) -> Option<()> {
+fn one_pass(
+    left: &Layout,
+    right: &Layout,
+    dense: bool,
+    chains: &mut Chains,
+    sizes: &mut [i64],
+) -> Option<()> {
     let total = left.size();
     if right.size() != total {
         return None;
@@ -963,45 +964,99 @@ fn one_pass(left: &Layout, right: &Layout, dense: bool, chains: &mut Chains) -> 
     }
     let modes = left.modes.get(..left.len)?;
     let tops = left.tops.get(..left.len)?;
-    chains.0.reserve_exact(right.leaves().len());
-    for m in right.leaves() {
-        let (n, d) = (m.size(), m.value());
-        if n == 1 {
-            chains.push(leaf_chain(1, 0));
-            continue;
+    let leaves = right.leaves();
+    // Inline where the pieces fit (the counts in registers), else on the heap.
+    if leaves.len() <= CHAINS_INLINE
+        && let Some(mut w) = chains.inline_writer()
+    {
+        let done = all_leaves(leaves, modes, tops, &mut w, sizes);
+        if !w.full {
+            w.finish();
+            return done;
         }
-        if d <= 0 {
-            return None;
+    }
+    on_the_heap(leaves, modes, tops, chains, sizes)
+}
+
+/// [`all_leaves`] into `chains` moved onto the heap: where the pieces do not fit inline.
+#[cold]
+#[inline(never)]
+fn on_the_heap(
+    leaves: &[crate::layout::Leaf],
+    modes: &[(i64, i64)],
+    tops: &[i64],
+    chains: &mut Chains,
+    sizes: &mut [i64],
+) -> Option<()> {
+    chains.move_to_heap(leaves.len());
+    all_leaves(leaves, modes, tops, chains, sizes)
+}
+
+/// The chains of the right leaves `leaves` in [`one_pass`], written to `out`, and their sizes
+/// to `sizes` where it has room. `None` where the one pass declines or `out` is full.
+#[inline(always)]
+fn all_leaves<S: Sink>(
+    leaves: &[crate::layout::Leaf],
+    modes: &[(i64, i64)],
+    tops: &[i64],
+    out: &mut S,
+    sizes: &mut [i64],
+) -> Option<()> {
+    for (i, m) in leaves.iter().enumerate() {
+        let n = m.size();
+        if let Some(s) = sizes.get_mut(i) {
+            *s = n;
         }
-        let end = d.checked_mul(n)?;
-        // The first left mode that ends past `d`, and the weight where it starts.
-        let mut k = 0usize;
-        let mut w = 1i64;
-        while let Some(&top) = tops.get(k)
-            && top <= d
-        {
-            w = top;
-            k = k.saturating_add(1);
-        }
-        let (&(_, e), &top) = (modes.get(k)?, tops.get(k)?);
-        if end <= top {
-            // Inside mode `k`: one sub-mode, no cut to check.
-            let stride = if d == w {
-                e
-            } else {
-                e.checked_mul(quotient(d, w)?)?
-            };
-            chains.push(leaf_chain(n, stride));
-        } else {
-            chains.push(cut_leaf(modes.get(k..)?, tops.get(k..)?, w, d, end)?);
-        }
+        one_leaf(n, m.value(), modes, tops, out)?;
+        out.close()?;
     }
     Some(())
 }
 
-/// The chain of a right leaf `n:d` (`n > 1`, `end = d·n`) of `left ∘ right` in [`one_pass`]
-/// where the left modes cut it: `modes` and `tops` those of [`LeftModes`] from the first mode
-/// that ends past `d` (and before `end`), which starts at the weight `w`. The leaf's digits
+/// The pieces of the chain of the right leaf `n:d` in [`one_pass`], pushed onto `chains` (not
+/// closed): `modes` and `tops` those of [`LeftModes`]. `None` where the one pass declines.
+#[inline(always)]
+fn one_leaf<S: Sink>(
+    n: i64,
+    d: i64,
+    modes: &[(i64, i64)],
+    tops: &[i64],
+    chains: &mut S,
+) -> Option<()> {
+    if n == 1 {
+        return chains.piece(1, 0);
+    }
+    if d <= 0 {
+        return None;
+    }
+    let end = d.checked_mul(n)?;
+    // The first left mode that ends past `d`, and the weight where it starts.
+    let mut k = 0usize;
+    let mut w = 1i64;
+    while let Some(&top) = tops.get(k)
+        && top <= d
+    {
+        w = top;
+        k = k.saturating_add(1);
+    }
+    let (&(_, e), &top) = (modes.get(k)?, tops.get(k)?);
+    if end <= top {
+        // Inside mode `k`: one sub-mode, no cut to check.
+        let stride = if d == w {
+            e
+        } else {
+            e.checked_mul(quotient(d, w)?)?
+        };
+        chains.piece(n, stride)
+    } else {
+        cut_leaf(modes.get(k..)?, tops.get(k..)?, w, d, end, chains)
+    }
+}
+
+/// The pieces of the chain of a right leaf `n:d` (`n > 1`, `end = d·n`) of `left ∘ right` in
+/// [`one_pass`] where the left modes cut it, pushed onto `chains` (not closed): `modes` and
+/// `tops` those of [`LeftModes`] from the first mode that ends past `d` (and before `end`),
+/// which starts at the weight `w`. The leaf's digits
 /// `[d, d·n)` cut at the left modes' boundaries give, fastest first: the rest of the first
 /// mode, `⌊top/d⌋ : e·(d/w)`; every left mode that lies inside the leaf, whole; the start of
 /// the last, `⌊end/u⌋ : e` (its start `u`). `None` where a cut does not divide the next (only
@@ -1012,8 +1067,15 @@ fn one_pass(left: &Layout, right: &Layout, dense: bool, chains: &mut Chains) -> 
 /// spans `size·e` of its left mode (`⌊top/d⌋·e·(d/w) = (top/w)·e`), and no left mode continues
 /// the one before it ([`LeftModes`] merged them), so no sub-mode's `size·stride` is the
 /// next one's stride.
-#[inline]
-fn cut_leaf(modes: &[(i64, i64)], tops: &[i64], w: i64, d: i64, end: i64) -> Option<Chain> {
+#[inline(always)]
+fn cut_leaf<S: Sink>(
+    modes: &[(i64, i64)],
+    tops: &[i64],
+    w: i64,
+    d: i64,
+    end: i64,
+    chains: &mut S,
+) -> Option<()> {
     // How many left modes the leaf meets: mode `k + j` for every `j` whose start is below `end`
     // (the first two at least: the first ends before `end`).
     let (&(_, e0), &top0) = (modes.first()?, tops.first()?);
@@ -1029,24 +1091,12 @@ fn cut_leaf(modes: &[(i64, i64)], tops: &[i64], w: i64, d: i64, end: i64) -> Opt
     let &(_, e_last) = modes.get(inside.saturating_add(1))?;
     let last = (exact_quotient(end, last_start)?, e_last);
     // Slowest first: the last sub-mode, the whole modes from the slowest, the first.
-    if inside == 0 {
-        return Some(Chain {
-            shape: InlineVec(SmallVec::from_buf([last.0, first.0])),
-            strides: InlineVec(SmallVec::from_buf([last.1, first.1])),
-        });
-    }
     let whole = modes.get(1..=inside)?;
-    let mut shape = InlineVec::with_capacity(inside.saturating_add(2));
-    let mut strides = InlineVec::with_capacity(inside.saturating_add(2));
-    shape.push(last.0);
-    strides.push(last.1);
+    chains.piece(last.0, last.1)?;
     for &(size, e) in whole.iter().rev() {
-        shape.push(size);
-        strides.push(e);
+        chains.piece(size, e)?;
     }
-    shape.push(first.0);
-    strides.push(first.1);
-    Some(Chain { shape, strides })
+    chains.piece(first.0, first.1)
 }
 
 /// `a / b` where `b` divides `a` (`a ≥ 0`, `b > 0`); `None` otherwise.
@@ -1078,12 +1128,20 @@ fn quotient(a: i64, b: i64) -> Option<i64> {
 /// records at the start `W` of each mode is `σ − μ₋·σ₋` (`σ` for the fastest), which is never 0
 /// after the merge except for a fastest stride 0, which the scan does not record. `None` when
 /// a product leaves `i64` or the pieces do not tile the leaf (then `decide` enumerates).
-fn leaf_of_composite(pieces: &[(i64, i64)], left: &[(i64, i64)], weights: &[i64]) -> Option<Chain> {
+/// The chain is pushed onto `chains` and closed.
+fn leaf_of_composite(
+    pieces: &[(i64, i64)],
+    left: &[(i64, i64)],
+    weights: &[i64],
+    chains: &mut Chains,
+) -> Option<()> {
     let n = pieces
         .iter()
         .try_fold(1i64, |acc, &(m, _)| acc.checked_mul(m))?;
     if n == 1 {
-        return Some(leaf_chain(1, 0));
+        chains.push_piece(1, 0);
+        chains.close();
+        return Some(());
     }
     // (weight in t, size, stride), in any order.
     let mut subs: SmallVec<[(i64, i64, i64); 16]> = SmallVec::new();
@@ -1127,10 +1185,11 @@ fn leaf_of_composite(pieces: &[(i64, i64)], left: &[(i64, i64)], weights: &[i64]
     if next != n {
         return None;
     }
-    Some(Chain {
-        shape: modes.iter().rev().map(|m| m.1).collect(),
-        strides: modes.iter().rev().map(|m| m.2).collect(),
-    })
+    for m in modes.iter().rev() {
+        chains.push_piece(m.1, m.2);
+    }
+    chains.close();
+    Some(())
 }
 
 /// The chain of one leaf `n:d` of a layout, `g(t) = t·d` (what [`scan`] returns for it).
@@ -1150,13 +1209,16 @@ fn leaf_chain(n: i64, d: i64) -> Chain {
 /// chains are those of the free leaves; the constant is left to the caller. `None` otherwise.
 fn direct(map: &Map) -> Option<Chains> {
     match map {
-        Map::Layout(a) => Some(
-            a.layout()
-                .leaves()
-                .iter()
-                .map(|m| leaf_chain(m.size(), m.stride().value()))
-                .collect(),
-        ),
+        Map::Layout(a) => {
+            let mut chains = Chains::new();
+            let leaves = a.layout().leaves();
+            chains.reserve_chains(leaves.len());
+            for m in leaves {
+                let c = leaf_chain(m.size(), m.stride().value());
+                chains.push(c.view());
+            }
+            Some(chains)
+        }
         Map::Composite { .. } => symbolic(map),
         Map::Restricted { fixed, inner } => {
             let chains = direct(inner)?;
@@ -1169,7 +1231,7 @@ fn direct(map: &Map) -> Option<Chains> {
                 return None;
             }
             let mut out = Chains::new();
-            let mut chains = chains.into_iter();
+            let mut chains = chains.iter();
             for (e, count) in entries.into_iter().enumerate() {
                 let keep = !fixed.iter().any(|(f, _)| *f == e);
                 for c in chains.by_ref().take(count) {
@@ -1658,7 +1720,10 @@ mod tests {
         };
         let chains = layouts_composite(la.layout(), lb.layout()).expect("one pass");
         let wide = i128::from(big);
-        assert_eq!(chains[0].recorded(), [(1, wide), (2, wide / 2 - 2 * wide)]);
+        assert_eq!(
+            chains.get(0).expect("one chain").recorded(),
+            [(1, wide), (2, wide / 2 - 2 * wide)]
+        );
         assert_eq!(Ok(chains), brute);
         assert_eq!(decide(&map, false).expect("decided").result, brute);
     }
@@ -1799,7 +1864,8 @@ mod tests {
             let b = annotated(r, Space::ThreadValue, Space::Logical);
             let d = decide(&compose(&a, &b).expect("composes"), false).expect("decided");
             let c = d.result.expect("a layout");
-            (c[0].chain().to_vec(), c[0].recorded().to_vec())
+            let c = c.get(0).expect("one chain");
+            (c.chain().to_vec(), c.recorded().to_vec())
         };
         let wide = i128::from(h);
         assert_eq!(
@@ -2067,7 +2133,7 @@ mod tests {
             let fast = match (&a, &b) {
                 (Map::Layout(la), Map::Layout(lb)) => {
                     let mut chains = Chains::new();
-                    one_pass(la.layout(), lb.layout(), true, &mut chains).map(|()| chains)
+                    one_pass(la.layout(), lb.layout(), true, &mut chains, &mut []).map(|()| chains)
                 }
                 _ => panic!("two layouts"),
             };

@@ -130,6 +130,7 @@ extern crate std;
 
 mod alias;
 pub mod banks;
+mod chains;
 pub mod copy;
 pub mod cuda;
 pub mod cute;
@@ -157,9 +158,10 @@ pub use alias::{
     ALIAS_BITSET_RANGE_LIMIT, ALIAS_ENUMERATION_LIMIT, ALIAS_SORT_LIMIT, check_alias_free,
     fast_alias_test, is_alias_free,
 };
+pub use chains::{CHAINS_INLINE, ChainRef, Chains, ChainsIter, PIECES_INLINE};
 pub use decide::{
-    CHAINS_INLINE, COORDINATES_INLINE, Chain, Chains, DECIDE_LIMIT, Decision, InlineIntoIter,
-    InlineVec, NotLayout, decide, decide_composition, decide_values, scan,
+    COORDINATES_INLINE, Chain, DECIDE_LIMIT, Decision, InlineIntoIter, InlineVec, NotLayout,
+    decide, decide_composition, decide_values, scan,
 };
 pub use dense::{check_dense_bijection, is_dense_bijection};
 pub use emit::{

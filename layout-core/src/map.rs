@@ -947,7 +947,7 @@ impl Map {
         if let Ok(chains) = &d.result {
             let mut min = i128::from(d.constant);
             for c in chains {
-                for (&m, &s) in c.shape.iter().zip(&c.strides) {
+                for (&m, &s) in c.shape.iter().zip(c.strides) {
                     let reach = i128::from(m.checked_sub(1).ok_or(overflow)?)
                         .checked_mul(i128::from(s))
                         .ok_or(overflow)?;

@@ -396,7 +396,7 @@ fn pieces(map: &Map, leaves: &[i64]) -> Option<Pieces> {
         for (l, c) in chains.iter().enumerate() {
             // The chain's pieces, slowest first; the fastest has weight 1.
             let mut w = 1i64;
-            for (m, s) in c.shape.iter().zip(&c.strides).rev() {
+            for (m, s) in c.shape.iter().zip(c.strides).rev() {
                 push(l, w, *m, *s)?;
                 w = w.checked_mul(*m)?;
             }

@@ -7,7 +7,7 @@
 //! (spec: Code emission) and are tested with it; they are skipped here.
 
 use layout_core::{
-    Chain, Chains, Decision, Layout, Map, NotLayout, Space, compose, decide, decide_values, scan,
+    ChainRef, Chains, Decision, Layout, Map, NotLayout, Space, compose, decide, decide_values, scan,
 };
 use layout_tests::{ChainOracle, chain_value, corpus, int, ints, json_map, seed_cases};
 use serde_json::Value;
@@ -69,7 +69,7 @@ fn scan_cases() {
 /// Checks one chain against a case's per-coordinate entry of `coarsest_shape` and
 /// `coarsest_strides` (or `shape`/`strides`): an integer is a one-piece coordinate, a list a
 /// split, slowest first.
-fn check_piece(what: &str, chain: &Chain, shape: &Value, strides: &Value) {
+fn check_piece(what: &str, chain: ChainRef<'_>, shape: &Value, strides: &Value) {
     match (shape, strides) {
         (Value::Array(_), Value::Array(_)) => {
             assert!(
@@ -96,12 +96,12 @@ fn check_values(what: &str, map: &Map, values: &[i64]) {
 }
 
 /// The decision's chains rebuild every value (`constant + Σ` over the coordinates).
-fn check_rebuilt(what: &str, d: &Decision, chains: &[Chain], values: &[i64]) {
+fn check_rebuilt(what: &str, d: &Decision, chains: &Chains, values: &[i64]) {
     for (i, &v) in values.iter().enumerate() {
         let mut rest = i as i64;
         let mut sum = d.constant;
         for (n, chain) in d.coordinate_shape.iter().zip(chains).rev() {
-            sum += chain_value(rest % n, &chain.chain(), &chain.shape, &chain.strides);
+            sum += chain_value(rest % n, &chain.chain(), chain.shape, chain.strides);
             rest /= n;
         }
         assert_eq!(sum, v, "{what}: rebuilt value at {i}");
