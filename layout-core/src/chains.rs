@@ -362,17 +362,7 @@ impl Chains {
     #[inline(always)]
     pub(crate) fn reserve_chains(&mut self, chains: usize) {
         if chains > CHAINS_INLINE {
-            self.spill();
-            if let Store::Heap {
-                shape,
-                strides,
-                ends,
-            } = &mut self.0
-            {
-                shape.reserve(chains);
-                strides.reserve(chains);
-                ends.reserve(chains);
-            }
+            self.move_to_heap(chains);
         }
     }
 
