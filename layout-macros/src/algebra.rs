@@ -323,7 +323,10 @@ fn operands(
         derived: TokenStream::new(),
     };
     for (path, d) in &a.defs {
-        let (c, errs) = crate::valid::check(d, text);
+        let (c, errs) = match definition_text(&text.text, path) {
+            Some(written) => crate::valid::check_known(written, d, text),
+            None => crate::valid::check(d, text),
+        };
         match c {
             Some(c) if errs.is_empty() => {
                 let span = text.at(&path.span).span();
@@ -357,6 +360,26 @@ fn operands(
         }
     }
     Ok((same_item, env))
+}
+
+/// The text of the declaration in the definition `[PATH = DECL]` whose path is `path`: from
+/// after the `=` that follows the path to the `]` that closes the definition, without the
+/// spaces around. The text is made of whole tokens (`crate::text`), so counting delimiters
+/// finds that `]`. `None` where the text is not shaped so (never, once parsed).
+pub(crate) fn definition_text<'t>(text: &'t str, path: &expr::Path<expr::Span>) -> Option<&'t str> {
+    let after = text.get(path.span.end..)?;
+    let decl = after.trim_start().strip_prefix('=')?;
+    let start = text.len().checked_sub(decl.len())?;
+    let mut depth = 0usize;
+    for (i, b) in decl.bytes().enumerate() {
+        match b {
+            b'(' | b'[' | b'{' => depth = depth.checked_add(1)?,
+            b']' if depth == 0 => return text.get(start..start.checked_add(i)?).map(str::trim),
+            b')' | b']' | b'}' => depth = depth.checked_sub(1)?,
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The statements asserting that each named operand's value has its definition's type, the

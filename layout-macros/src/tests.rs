@@ -2183,3 +2183,99 @@ fn operands_are_fetched_in_one_chain() {
         }
     }
 }
+
+/// A checked declaration is remembered by its text (`valid::check_known`): the text an
+/// item's declaration reads and the text `algebra::definition_text` finds for the same tokens
+/// as a definition `[PATH = DECL]` of an expression are equal, and the core reads and checks
+/// the same declaration from both.
+#[test]
+fn a_definitions_text_is_its_items_text() {
+    let decls = [
+        "(16,32):(32,1), logical -> physical",
+        "cute ((4,8),(2,2)):((32,1),(16,8)), thread-value -> logical(16,8)",
+        "(16,16):(16,1), logical(16,16) -> physical, Swizzle<2,2,3> over elements",
+        "(8,8):(1,8), logical -> physical, index = i32",
+        "((2,2),(4,4)):((1,2),(4,16)) , logical -> physical ,",
+        "(8,2):(1,_), logical -> physical",
+    ];
+    let paths = ["P", "a::P", "::c::D", "crate::m::Q", "self::x"];
+    let opts = layout_core::expr::Options::default();
+    for d in decls {
+        let item = crate::text::Text::new(&TokenStream::from_str(d).unwrap()).text;
+        let standalone = layout_core::expr::parse_decl(&item, &opts).unwrap();
+        for p in paths {
+            let input = format!("[{p} = {d}] [Z = {}] compose({p}, Z)", decls[0]);
+            let text = crate::text::Text::new(&TokenStream::from_str(&input).unwrap());
+            let alg = layout_core::expr::parse_algebra(&text.text, &opts).unwrap();
+            let (path, decl) = &alg.defs[0];
+            let written = crate::algebra::definition_text(&text.text, path).unwrap();
+            assert_eq!(written, item, "{input}");
+            assert_eq!(
+                layout_core::expr::check_decl(decl).0,
+                layout_core::expr::check_decl(&standalone).0,
+                "{input}"
+            );
+            let (path, _) = &alg.defs[1];
+            let item0 = crate::text::Text::new(&TokenStream::from_str(decls[0]).unwrap()).text;
+            assert_eq!(
+                crate::algebra::definition_text(&text.text, path),
+                Some(item0.as_str())
+            );
+        }
+    }
+}
+
+/// The text read from the printing of a whole stream (`Text::printed`) is the text written
+/// token by token, whenever it is taken; it is not taken for tokens the printing might show
+/// otherwise (suffixes, other bases, separators, floats, raw identifiers, `$crate`,
+/// strings, other punctuation).
+#[test]
+fn printed_text_is_the_written_text() {
+    use crate::text::Text;
+    let mut taken = 0;
+    let inputs = VALID.iter().copied().chain([
+        "(4,8):(-8,1), logical -> physical, index = i32",
+        "cute ((4,8),(2,2)):((32,1),(16,8)), thread-value -> logical(16,8)",
+        "(16,16):(16,1), logical(16,16) -> physical, Swizzle<2,2,3> over elements",
+        "( 4 , 8 ) : ( _ , 1 ) , logical->physical",
+        "_1:_2, a -> b",
+    ]);
+    for input in inputs {
+        let ts = TokenStream::from_str(input).unwrap();
+        let written = Text::new(&ts).text;
+        if let Some(printed) = Text::printed(&ts) {
+            assert_eq!(printed, written, "{input}");
+            taken += 1;
+        }
+    }
+    assert!(taken > VALID.len() / 2, "{taken}");
+    for input in [
+        "(0x10,8):(1,16), logical -> physical",
+        "(1_6,8):(1,16), logical -> physical",
+        "(16i64,8):(1,16), logical -> physical",
+        "(016,8):(1,16), logical -> physical",
+        "(1.5,8):(1,16), logical -> physical",
+        "(16,8):(1,16), r#logical -> physical",
+        "(16,8):(1,16), \"logical\" -> physical",
+        "(16,8):(1,16), logical -> physical, x = 'a'",
+        "(16,8):(1,16), logical -> physical, é",
+        "(16,8):(1,16) + logical -> physical",
+    ] {
+        let ts = TokenStream::from_str(input).unwrap();
+        assert_eq!(Text::printed(&ts), None, "{input}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Random declarations: the printed text, when taken, is the written text.
+    #[test]
+    fn random_printed_texts_are_the_written_texts(d in decl()) {
+        let text = d.text();
+        let ts = TokenStream::from_str(&text).map_err(|e| TestCaseError::fail(format!("`{text}`: {e}")))?;
+        if let Some(printed) = crate::text::Text::printed(&ts) {
+            prop_assert_eq!(printed, crate::text::Text::new(&ts).text, "{}", text);
+        }
+    }
+}

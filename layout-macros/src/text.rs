@@ -102,6 +102,53 @@ impl Text {
         Text::ending_at(tokens, Span::call_site())
     }
 
+    /// The text [`Text::new`] writes for `tokens`, read from the compiler's printing of the
+    /// whole stream (one call across the macro's bridge instead of one per token), or `None`
+    /// where the printing might read otherwise: tokens are then written one by one. Only
+    /// ASCII words, integers written in plain decimal (no suffix, base, separator or leading
+    /// zero) and the punctuation of declarations are taken, each a token of its own, so the
+    /// core's lexer splits the printing into the token trees' own texts; joined by single
+    /// spaces, that is the text [`Text::new`] writes (delimiters and all). Without the table
+    /// back to the tokens: for inputs that expand without error.
+    pub fn printed(tokens: &TokenStream) -> Option<String> {
+        let printed = tokens.to_string();
+        let b = printed.as_bytes();
+        let mut out = String::with_capacity(b.len().saturating_mul(2));
+        let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+        let mut i = 0usize;
+        while let Some(&c) = b.get(i) {
+            let start = i;
+            if c.is_ascii_whitespace() {
+                i = i.saturating_add(1);
+                continue;
+            } else if c.is_ascii_digit() {
+                while b.get(i).is_some_and(u8::is_ascii_digit) {
+                    i = i.saturating_add(1);
+                }
+                // A suffix, another base, a separator, a float, a leading zero.
+                let next = b.get(i).copied();
+                if next.is_some_and(|n| word(n) || n == b'.')
+                    || (c == b'0' && i.saturating_sub(start) > 1)
+                {
+                    return None;
+                }
+            } else if c.is_ascii_alphabetic() || c == b'_' {
+                while b.get(i).copied().is_some_and(word) {
+                    i = i.saturating_add(1);
+                }
+            } else if b"()[]{},:;<>=-".contains(&c) {
+                i = i.saturating_add(1);
+            } else {
+                return None;
+            }
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(printed.get(start..i)?);
+        }
+        Some(out)
+    }
+
     /// As [`Text::new`], with the end of the text at `end`.
     pub fn ending_at(tokens: &TokenStream, end: Span) -> Text {
         let mut t = Text {

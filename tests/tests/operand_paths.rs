@@ -251,3 +251,37 @@ fn a_path_alone_and_paths_written_apart() {
         a_after_b()
     );
 }
+
+/// `compose(P, Q)` of two one-segment names fetches both definitions without the macro's
+/// first expansion (`layout!` reads the form itself); the value is the one the paths give.
+/// A name used twice is fetched twice, as the same item.
+#[test]
+fn one_segment_names() {
+    use a::P as AP;
+    use b::P as BP;
+    assert_eq!(
+        values(layout!(compose(BP, AP))),
+        compose_brute(&b_p(), &a_p())
+    );
+    assert_eq!(
+        values(layout!(compose(AP, AP))),
+        compose_brute(&a_p(), &a_p())
+    );
+    assert_eq!(
+        values(layout!(compose(AP, AP))),
+        values(layout!(compose(self::a::P, a::P)))
+    );
+}
+
+/// Any other operation of one parenthesized group goes to the macro as written: the same
+/// value as through a path.
+#[test]
+fn other_operations_of_names() {
+    use a::P as AP;
+    assert_eq!(
+        values(layout!(inverse(AP))),
+        values(layout!(inverse(self::a::P)))
+    );
+    let inv = values(layout!(inverse(AP)));
+    assert_eq!(compose_brute(&a_p(), &inv), (0..6).collect::<Vec<i64>>());
+}
