@@ -641,6 +641,33 @@ impl<F, S> __private::New for Static<F, S> {
     const NEW: Self = Static(PhantomData);
 }
 
+// `offset` as an inherent method too: a call on a `Static` value (the common case, and every
+// call `layout!`'s expansion makes) is found by the method probe before the trait's and proves
+// only the bounds it uses, not the whole `Layout` impl. Same body as [`Layout::offset`], which
+// calls it.
+impl<F: Form, Dom, Cod, const N: usize, Acc, DTile, CTile, Idx: IndexType, const NAMES: u64>
+    Static<F, Spec<Dom, Cod, Size<N>, Acc, DTile, CTile, Idx, NAMES>>
+{
+    /// The value at a coordinate: one integer (flat index, last mode fastest), or a natural or
+    /// coarser coordinate in seed order. Inlined, allocation-free, unchecked. The same method
+    /// as [`Layout::offset`], callable without the trait in scope.
+    ///
+    /// # Contract
+    /// `c` must lie in the domain ([`Layout::contains`]): each integer below the size of the
+    /// mode (or the whole layout) it indexes. For such coordinates the value is exact and fits
+    /// [`Layout::Index`] (`layout!` proved the range). Outside the domain the value is
+    /// unspecified — it may be another coordinate's offset — and debug builds may panic; it is
+    /// never undefined behaviour. [`Layout::try_offset`] checks; [`View`] always checks.
+    #[inline(always)]
+    pub fn offset<C: Coord<F>>(&self, c: C) -> Idx {
+        if const { narrow_fits::<Idx>(&F::LEAVES) } {
+            Idx::from_compute(c.eval_in(&F::LEAVES.strides, 0))
+        } else {
+            Idx::from_isize(c.eval())
+        }
+    }
+}
+
 impl<F, Dom, Cod, const N: usize, Acc, DTile, CTile, Idx, const NAMES: u64> Layout
     for Static<F, Spec<Dom, Cod, Size<N>, Acc, DTile, CTile, Idx, NAMES>>
 where
@@ -667,11 +694,8 @@ where
 
     #[inline(always)]
     fn offset<C: Coord<F>>(&self, c: C) -> Idx {
-        if Self::NARROW {
-            Idx::from_compute(c.eval_in(&F::LEAVES.strides, 0))
-        } else {
-            Idx::from_isize(c.eval())
-        }
+        // The inherent method (the same computation).
+        Static::offset(self, c)
     }
 
     #[inline(always)]
@@ -948,6 +972,34 @@ impl<A: Copy, B: Copy> Copy for Composed<A, B> {}
 
 impl<A, B> __private::Sealed for Composed<A, B> {}
 
+// `offset` as an inherent method too, as for `Static`: a call on a `Composed` value proves
+// the operands' bounds only. [`Layout::offset`] calls it.
+impl<A: Layout, B: Layout> Composed<A, B> {
+    /// The value at a coordinate of `B`'s domain: one integer (flat index, last mode fastest),
+    /// or a natural or coarser coordinate in seed order. Inlined, allocation-free, unchecked.
+    /// The same method as [`Layout::offset`], callable without the trait in scope.
+    ///
+    /// # Contract
+    /// `c` must lie in the domain ([`Layout::contains`]): each integer below the size of the
+    /// mode (or the whole layout) it indexes. For such coordinates the value is exact and fits
+    /// [`Layout::Index`] (`layout!` proved the range). Outside the domain the value is
+    /// unspecified — it may be another coordinate's offset — and debug builds may panic; it is
+    /// never undefined behaviour. [`Layout::try_offset`] checks; [`View`] always checks.
+    #[inline(always)]
+    pub fn offset<C: Coord<B::Form>>(&self, c: C) -> A::Index {
+        match <Self as Layout>::LINEAR {
+            // The composite is a layout: one weighted sum of the coordinates.
+            Some(l) if <Self as Layout>::NARROW => A::Index::from_compute(c.eval_in(&l.strides, 0)),
+            Some(l) => A::Index::from_isize(c.eval_with(&l.strides, 0)),
+            // As written: B's value, unflattened into A's domain, evaluated by A.
+            // Reviewed: `B` is a dense bijection onto `[0, SIZE)`, so in the domain its value is
+            // a non-negative flat index of `A`.
+            #[allow(clippy::cast_sign_loss)]
+            None => self.0.offset_index(self.1.offset(c).to_isize() as usize),
+        }
+    }
+}
+
 impl<A: Layout, B: Layout> Layout for Composed<A, B> {
     type Domain = B::Domain;
     type Codomain = A::Codomain;
@@ -969,16 +1021,8 @@ impl<A: Layout, B: Layout> Layout for Composed<A, B> {
 
     #[inline(always)]
     fn offset<C: Coord<B::Form>>(&self, c: C) -> A::Index {
-        match Self::LINEAR {
-            // The composite is a layout: one weighted sum of the coordinates.
-            Some(l) if Self::NARROW => A::Index::from_compute(c.eval_in(&l.strides, 0)),
-            Some(l) => A::Index::from_isize(c.eval_with(&l.strides, 0)),
-            // As written: B's value, unflattened into A's domain, evaluated by A.
-            // Reviewed: `B` is a dense bijection onto `[0, SIZE)`, so in the domain its value is
-            // a non-negative flat index of `A`.
-            #[allow(clippy::cast_sign_loss)]
-            None => self.0.offset_index(self.1.offset(c).to_isize() as usize),
-        }
+        // The inherent method (the same computation).
+        Composed::offset(self, c)
     }
 
     #[inline(always)]
