@@ -90,16 +90,32 @@ fn item(k: &Krate, it: &frame::Item) -> TokenStream {
 /// `None` for anything else (an algebra item, a syntax error, a broken rule, a run-time
 /// leaf), which [`item`] reads token by token to put each error at its tokens.
 fn passed_item(k: &Krate, it: &frame::Item, text: &str) -> Option<TokenStream> {
-    if frame::is_algebra(&it.tokens) {
+    if !plainly_a_declaration(text) && frame::is_algebra(&it.tokens) {
         return None;
     }
-    let d = expr::parse_decl(text, &Options::default()).ok()?;
-    if d.layout.has_runtime() {
-        return None;
-    }
-    let c = valid::passes(text, &d)?;
+    // A declaration written alike passed before: the same text, the same declaration.
+    let c = match valid::known(text) {
+        Some(c) => c,
+        None => {
+            let d = expr::parse_decl(text, &Options::default()).ok()?;
+            if d.layout.has_runtime() {
+                return None;
+            }
+            valid::passes(text, &d)?
+        }
+    };
     let ty = typed_type(k, &c);
     Some(named(k, it, &ty, text))
+}
+
+/// Whether the text of an item's right-hand side ([`Text::printed`]) starts as only a
+/// declaration does: with its parenthesised shape, an integer, or `cute` and one of those. An
+/// algebra expression starts with a bracket, an operation's name or a path
+/// ([`frame::is_algebra`], which such a text never satisfies: its first token tree is a
+/// group or a literal, or `cute` then a group or a literal).
+pub(crate) fn plainly_a_declaration(text: &str) -> bool {
+    let shape = |t: &str| t.starts_with('(') || t.starts_with(|c: char| c.is_ascii_digit());
+    shape(text) || text.strip_prefix("cute ").is_some_and(shape)
 }
 
 /// An item defined by an algebra expression: the chain that fetches its operands'

@@ -2279,3 +2279,40 @@ proptest! {
         }
     }
 }
+
+/// An item's text that plainly starts a declaration is never an algebra expression
+/// (`frame::is_algebra`, which the expansion then does not ask).
+#[test]
+fn plain_declarations_are_not_algebra() {
+    for input in VALID.iter().copied().chain([
+        "8:2, logical -> physical",
+        "cute 32:1, thread-value -> thread-value",
+        "cute (4,8):(1,4), logical -> physical",
+        "compose(A, B)",
+        "[A = (4):(1), logical -> logical] inverse(A)",
+        "other::P",
+        "P",
+    ]) {
+        let ts = TokenStream::from_str(input).unwrap();
+        let Some(text) = crate::text::Text::printed(&ts) else {
+            continue;
+        };
+        if crate::expand::plainly_a_declaration(&text) {
+            assert!(!crate::frame::is_algebra(&ts), "{input}");
+        } else {
+            assert!(
+                [
+                    "compose(A, B)",
+                    "[A = (4):(1), logical -> logical] inverse(A)",
+                    "other::P",
+                    "P"
+                ]
+                .contains(&input)
+                    || input.starts_with("pub")
+                    || input.starts_with("const")
+                    || input.starts_with('#'),
+                "{input}: {text}"
+            );
+        }
+    }
+}

@@ -31,11 +31,17 @@ pub fn check(d: &Decl<Span>, text: &Text) -> (Option<Checked<Span>>, Vec<syn::Er
     (checked.filter(|_| limits.is_empty()), errs)
 }
 
+/// The checked declaration remembered for the text `written`, if a declaration written
+/// alike passed before (static, so it holds no span).
+pub fn known(written: &str) -> Option<Checked<Span>> {
+    PASSED.with(|p| p.borrow().get(written).cloned())
+}
+
 /// The checked declaration `d`, parsed from the text `written` (as in [`check_known`]), when
 /// it breaks no rule; `None` when it breaks one (nothing is reported: [`check`] reports
 /// them at their tokens).
 pub fn passes(written: &str, d: &Decl<Span>) -> Option<Checked<Span>> {
-    if let Some(c) = PASSED.with(|p| p.borrow().get(written).cloned()) {
+    if let Some(c) = known(written) {
         return Some(c);
     }
     let (checked, located) = layout_core::expr::check_decl(d);
@@ -59,7 +65,7 @@ pub fn check_known(
     d: &Decl<Span>,
     text: &Text,
 ) -> (Option<Checked<Span>>, Vec<syn::Error>) {
-    if let Some(c) = PASSED.with(|p| p.borrow().get(written).cloned()) {
+    if let Some(c) = known(written) {
         return (Some(c), Vec::new());
     }
     let (checked, errs) = check(d, text);
