@@ -214,6 +214,16 @@ impl Leaf {
         }
     }
 
+    /// Its size when its stride is an integer, `None` for a broadcast.
+    #[inline]
+    pub(crate) const fn int_size(self) -> Option<i64> {
+        if self.signed_size > 0 {
+            Some(self.signed_size)
+        } else {
+            None
+        }
+    }
+
     /// Its stride's value, [`Stride::value`]: the integer, 0 for `_`.
     #[inline]
     pub(crate) const fn value(self) -> i64 {
@@ -751,6 +761,22 @@ impl Layout {
     #[inline]
     pub(crate) fn leaves(&self) -> &[Leaf] {
         &self.leaves
+    }
+
+    /// The leaves and the profile when both are inline (not spilled to the heap) and of
+    /// lengths `L` and `P`: read without a branch on where they are, for a fast path on small
+    /// layouts. `None` otherwise.
+    #[inline]
+    pub(crate) fn inline_parts<const L: usize, const P: usize>(
+        &self,
+    ) -> Option<(&[Leaf; L], &[u16; P])> {
+        if self.leaves.spilled() || self.profile.spilled() {
+            return None;
+        }
+        Some((
+            self.leaves.as_slice().try_into().ok()?,
+            self.profile.as_slice().try_into().ok()?,
+        ))
     }
 
     /// The path of leaf `leaf` (0-based, in order).
