@@ -37,7 +37,7 @@ use crate::tree::{Stride, Tree};
 /// ```
 pub struct Layout {
     // Dropping a layout is inlined where it is dropped and, when it owns no heap memory (the
-    // common result of an operation), is four loads and one branch, see `Drop` below.
+    // common result of an operation), is four loads and two branches: see `Drop` below.
     /// The leaf modes in order (the last varies fastest), inline up to [`INLINE_LEAVES`].
     leaves: ManuallyDrop<Leaves>,
     /// The nesting, in preorder: [`LEAF`] for a leaf, `1 + k` for a tuple of `k` entries.
