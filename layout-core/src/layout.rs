@@ -1,11 +1,13 @@
 //! The layout: a shape and a stride of the same profile, with checked size and offset range.
 
 use alloc::borrow::Cow;
+use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
+use core::mem::ManuallyDrop;
+use core::sync::atomic::{AtomicPtr, Ordering};
 
-use once_cell::race::OnceBox;
 use smallvec::SmallVec;
 
 use crate::error::{Error, ModePath, Quantity};
@@ -34,19 +36,125 @@ use crate::tree::{Stride, Tree};
 /// # Ok::<(), layout_core::Error>(())
 /// ```
 pub struct Layout {
+    // Dropping a layout is inlined where it is dropped and, when it owns no heap memory (the
+    // common result of an operation), is four loads and two branches: see `Drop` below.
     /// The leaf modes in order (the last varies fastest), inline up to [`INLINE_LEAVES`].
-    leaves: Leaves,
+    leaves: ManuallyDrop<Leaves>,
     /// The nesting, in preorder: [`LEAF`] for a leaf, `1 + k` for a tuple of `k` entries.
-    profile: Profile,
+    profile: ManuallyDrop<Profile>,
     /// The names of the top-level modes (empty when none is named); a constant list such as
     /// `divide`'s `tile`/`rest` is borrowed, not allocated.
-    names: Cow<'static, [Option<String>]>,
+    names: ManuallyDrop<Cow<'static, [Option<String>]>>,
     size: i64,
     min: i64,
     max: i64,
     /// The shape and stride trees, built on the first call of [`Layout::shape`] or
     /// [`Layout::stride`] (a function of `leaves` and `profile`).
-    trees: OnceBox<(Tree<i64>, Tree<Stride>)>,
+    trees: TreeCache,
+}
+
+/// Drops what a layout owned, out of line. The values are passed, not the layout's address:
+/// a layout's drop then only reads the layout, and the compiler can drop a layout where it
+/// was before a move (the move of a result out of a `Result`, say) instead of copying it.
+#[cold]
+#[inline(never)]
+fn release<T>(owned: T) {
+    drop(owned);
+}
+
+impl Drop for Layout {
+    /// Takes the three `ManuallyDrop` fields out and drops them when one of them owns heap
+    /// memory (spilled leaves or profile, an allocated list of names); else each is inline or
+    /// borrowed and holds nothing with drop glue (leaves and tokens are `Copy`), and there is
+    /// nothing to do. `trees` drops itself afterwards ([`TreeCache`]).
+    #[inline]
+    #[allow(unsafe_code)]
+    fn drop(&mut self) {
+        let names = match &*self.names {
+            Cow::Borrowed(_) => false,
+            Cow::Owned(v) => v.capacity() != 0,
+        };
+        // `|`, not `||`: three loads and one branch.
+        if self.leaves.spilled() | self.profile.spilled() | names {
+            // SAFETY: this is the layout's drop: it runs once, each field is taken once here,
+            // and nothing reads the fields afterwards (`trees`, dropped next, is another one).
+            let owned = unsafe {
+                (
+                    ManuallyDrop::take(&mut self.leaves),
+                    ManuallyDrop::take(&mut self.profile),
+                    ManuallyDrop::take(&mut self.names),
+                )
+            };
+            release(owned);
+        }
+    }
+}
+
+/// The shape and stride trees of a layout.
+type Trees = (Tree<i64>, Tree<Stride>);
+
+/// A cell written at most once through a shared reference: the trees of a layout, built on
+/// first use. It is `once_cell`'s `OnceBox` protocol (a pointer from `Box::into_raw`, null
+/// while empty, set once by compare-and-swap, freed on drop) with one difference: its drop
+/// reads the pointer with a plain load (`AtomicPtr::get_mut`) and is inlined, where
+/// `OnceBox`'s is a call, so that dropping a layout stays a few loads the compiler can see
+/// through (an atomic load, or a call it cannot see into, costs a copy of the whole layout
+/// wherever a layout is moved before it is dropped).
+struct TreeCache(AtomicPtr<Trees>);
+
+impl TreeCache {
+    /// An empty cell.
+    #[inline]
+    const fn new() -> TreeCache {
+        TreeCache(AtomicPtr::new(core::ptr::null_mut()))
+    }
+
+    /// The trees, made by `make` when the cell is empty. When two threads race, one value is
+    /// kept and the other dropped; both are the same function of the layout.
+    #[allow(unsafe_code)]
+    fn get_or_init(&self, make: impl FnOnce() -> Box<Trees>) -> &Trees {
+        let mut ptr = self.0.load(Ordering::Acquire);
+        if ptr.is_null() {
+            let new = Box::into_raw(make());
+            match self.0.compare_exchange(
+                core::ptr::null_mut(),
+                new,
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            ) {
+                Ok(_) => ptr = new,
+                Err(old) => {
+                    // SAFETY: `new` comes from `Box::into_raw` above and was not stored: this
+                    // is its only owner.
+                    drop(unsafe { Box::from_raw(new) });
+                    ptr = old;
+                }
+            }
+        }
+        // SAFETY: `ptr` is non-null, from `Box::into_raw`, stored in the cell: the cell owns
+        // it, never replaces it, and frees it only in `drop`, which takes `&mut self`, so it
+        // outlives the returned `&self` borrow. It is only read through shared references.
+        unsafe { &*ptr }
+    }
+
+    /// Fills an empty cell with `trees` (a full one keeps its own, the same trees).
+    #[inline]
+    fn set(&self, trees: Box<Trees>) {
+        let _ = self.get_or_init(|| trees);
+    }
+}
+
+impl Drop for TreeCache {
+    #[inline]
+    #[allow(unsafe_code)]
+    fn drop(&mut self) {
+        let ptr = *self.0.get_mut();
+        if !ptr.is_null() {
+            // SAFETY: a non-null pointer of the cell comes from `Box::into_raw` and is owned by
+            // the cell alone (see `get_or_init`); it is freed once, here.
+            release(unsafe { Box::from_raw(ptr) });
+        }
+    }
 }
 
 /// How many leaves a [`Layout`] keeps without allocating.
@@ -106,6 +214,16 @@ impl Leaf {
         }
     }
 
+    /// Its size when its stride is an integer, `None` for a broadcast.
+    #[inline]
+    pub(crate) const fn int_size(self) -> Option<i64> {
+        if self.signed_size > 0 {
+            Some(self.signed_size)
+        } else {
+            None
+        }
+    }
+
     /// Its stride's value, [`Stride::value`]: the integer, 0 for `_`.
     #[inline]
     pub(crate) const fn value(self) -> i64 {
@@ -145,13 +263,13 @@ impl Clone for Layout {
     fn clone(&self) -> Layout {
         // The trees are not copied: they are rebuilt on demand from the leaves.
         Layout {
-            leaves: self.leaves.clone(),
-            profile: self.profile.clone(),
-            names: self.names.clone(),
+            leaves: ManuallyDrop::new(Leaves::clone(&self.leaves)),
+            profile: ManuallyDrop::new(Profile::clone(&self.profile)),
+            names: ManuallyDrop::new(Cow::clone(&self.names)),
             size: self.size,
             min: self.min,
             max: self.max,
-            trees: OnceBox::new(),
+            trees: TreeCache::new(),
         }
     }
 }
@@ -159,14 +277,14 @@ impl Clone for Layout {
 impl PartialEq for Layout {
     fn eq(&self, other: &Layout) -> bool {
         // Paths are a function of the profile.
-        self.profile == other.profile
+        *self.profile == *other.profile
             && self.leaves.len() == other.leaves.len()
             && self
                 .leaves
                 .iter()
-                .zip(&other.leaves)
+                .zip(other.leaves.iter())
                 .all(|(a, b)| a.size() == b.size() && a.stride() == b.stride())
-            && self.names == other.names
+            && *self.names == *other.names
     }
 }
 
@@ -175,11 +293,11 @@ impl Eq for Layout {}
 impl core::hash::Hash for Layout {
     fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
         // The trees and the paths are functions of the leaves and the profile.
-        self.profile.hash(state);
-        for m in &self.leaves {
+        (*self.profile).hash(state);
+        for m in self.leaves.iter() {
             (m.size(), m.stride()).hash(state);
         }
-        self.names.hash(state);
+        (*self.names).hash(state);
         (self.size, self.min, self.max).hash(state);
     }
 }
@@ -189,7 +307,7 @@ impl fmt::Debug for Layout {
         f.debug_struct("Layout")
             .field("shape", self.shape())
             .field("stride", self.stride())
-            .field("names", &self.names)
+            .field("names", &*self.names)
             .field("size", &self.size)
             .field("min", &self.min)
             .field("max", &self.max)
@@ -425,15 +543,15 @@ impl Layout {
         if names.iter().all(Option::is_none) {
             // Unnamed: a rank-1 tuple of one leaf is that leaf again (`(x)` is `x`).
             if self.profile.as_slice() == [2, LEAF] {
-                self.profile = Profile::from_slice(&[LEAF]);
+                *self.profile = Profile::from_slice(&[LEAF]);
             }
-            self.names = Cow::Borrowed(&[]);
-            self.trees = OnceBox::new();
+            *self.names = Cow::Borrowed(&[]);
+            self.trees = TreeCache::new();
             return Ok(self);
         }
         if self.profile.first() == Some(&LEAF) {
-            self.profile = Profile::from_slice(&[2, LEAF]);
-            self.trees = OnceBox::new();
+            *self.profile = Profile::from_slice(&[2, LEAF]);
+            self.trees = TreeCache::new();
         }
         let rank = self.rank();
         if names.len() != rank {
@@ -453,7 +571,7 @@ impl Layout {
                 return Err(Error::DuplicateName { first, second });
             }
         }
-        self.names = Cow::Owned(names);
+        *self.names = Cow::Owned(names);
         Ok(self)
     }
 
@@ -468,7 +586,7 @@ impl Layout {
         }
         let l = Layout::from_parts(w.modes, w.profile, Cow::Owned(names))?;
         // The trees are at hand: keep them for `shape` and `stride`.
-        let _ = l.trees.set(alloc::boxed::Box::new((shape, stride)));
+        l.trees.set(Box::new((shape, stride)));
         Ok(l)
     }
 
@@ -521,13 +639,13 @@ impl Layout {
         (size, min, max): (i64, i64, i64),
     ) -> Layout {
         Layout {
-            leaves,
-            profile,
-            names,
+            leaves: ManuallyDrop::new(leaves),
+            profile: ManuallyDrop::new(profile),
+            names: ManuallyDrop::new(names),
             size,
             min,
             max,
-            trees: OnceBox::new(),
+            trees: TreeCache::new(),
         }
     }
 
@@ -540,7 +658,7 @@ impl Layout {
 
     fn trees(&self) -> &(Tree<i64>, Tree<Stride>) {
         self.trees
-            .get_or_init(|| alloc::boxed::Box::new(decode(&self.profile, &self.leaves)))
+            .get_or_init(|| Box::new(decode(&self.profile, &self.leaves)))
     }
 
     /// The shape tree (sizes). Built from the leaves on the first call, then kept.
@@ -573,7 +691,7 @@ impl Layout {
 
     /// The names, shared when they are a constant list.
     pub(crate) fn names_cow(&self) -> Cow<'static, [Option<String>]> {
-        self.names.clone()
+        Cow::clone(&self.names)
     }
 
     /// The nesting tokens (see [`Profile`]).
@@ -643,6 +761,22 @@ impl Layout {
     #[inline]
     pub(crate) fn leaves(&self) -> &[Leaf] {
         &self.leaves
+    }
+
+    /// The leaves and the profile when both are inline (not spilled to the heap) and of
+    /// lengths `L` and `P`: read without a branch on where they are, for a fast path on small
+    /// layouts. `None` otherwise.
+    #[inline]
+    pub(crate) fn inline_parts<const L: usize, const P: usize>(
+        &self,
+    ) -> Option<(&[Leaf; L], &[u16; P])> {
+        if self.leaves.spilled() || self.profile.spilled() {
+            return None;
+        }
+        Some((
+            self.leaves.as_slice().try_into().ok()?,
+            self.profile.as_slice().try_into().ok()?,
+        ))
     }
 
     /// The path of leaf `leaf` (0-based, in order).
@@ -730,7 +864,7 @@ impl Layout {
             },
             (self.size, self.min, self.max),
         );
-        let _ = l.trees.set(alloc::boxed::Box::new((shape, stride)));
+        l.trees.set(Box::new((shape, stride)));
         l
     }
 

@@ -307,11 +307,14 @@ pub fn scale_mode(l: &Layout, shape: &Tree<i64>) -> Result<Layout, Error> {
 /// [`Error::Overflow`] when a stride `k·d` does not fit in `i64`.
 #[inline]
 pub fn divide(l: &Layout, tile: &[i64]) -> Result<Layout, Error> {
-    let flat = match l.leaves().len() {
-        1 => divide_flat::<1>(l, tile),
-        2 => divide_flat::<2>(l, tile),
-        3 => divide_flat::<3>(l, tile),
-        4 => divide_flat::<4>(l, tile),
+    // By the tile's length, which a caller often knows where it inlines this (a literal tile):
+    // the choice of the flat path then costs nothing.
+    // `P`, the profile's length, is `M + 1` (a tuple of `M` leaves), or 1 for a bare leaf.
+    let flat = match tile.len() {
+        1 => divide_flat::<1, 2>(l, tile).or_else(|| divide_flat::<1, 1>(l, tile)),
+        2 => divide_flat::<2, 3>(l, tile),
+        3 => divide_flat::<3, 4>(l, tile),
+        4 => divide_flat::<4, 5>(l, tile),
         _ => None,
     };
     match flat {
@@ -320,44 +323,43 @@ pub fn divide(l: &Layout, tile: &[i64]) -> Result<Layout, Error> {
     }
 }
 
-/// [`divide`] of a flat layout of `M` ≤ [`FLAT_DIVIDE`] leaves, one per top-level mode, that
-/// every tile entry divides and whose rest strides fit: the result's profile and leaves written
-/// directly, `(tile: (k_1..k_m), rest: (n_1/k_1..n_m/k_m)) : ((d_1..d_m), (k_1·d_1..k_m·d_m))`
-/// (each group the leaf itself for one mode). `None` for any other layout or tile, and wherever
-/// [`divide`] fails, so that the general path gives the result and every error.
+/// [`divide`] of a flat layout of `M` ≤ [`FLAT_DIVIDE`] leaves, one per top-level mode (a
+/// profile of `P` tokens), kept inline, with integer strides, that every tile entry divides and whose rest strides fit: the
+/// result's profile and leaves written directly,
+/// `(tile: (k_1..k_m), rest: (n_1/k_1..n_m/k_m)) : ((d_1..d_m), (k_1·d_1..k_m·d_m))` (each group
+/// the leaf itself for one mode). `None` for any other layout or tile (a broadcast among them),
+/// and wherever [`divide`] fails, so that the general path gives the result and every error.
 ///
 /// `M` is a constant so that the leaves are computed in registers and written once, and the
 /// profile is a constant: nothing is written twice or read back right after a narrower write,
 /// and the unused inline entries of the result are not written at all.
 #[inline]
-fn divide_flat<const M: usize>(l: &Layout, tile: &[i64]) -> Option<Layout> {
-    let (profile, leaves) = (l.profile(), l.leaves());
-    let leaves: &[Leaf; M] = leaves.try_into().ok()?;
+fn divide_flat<const M: usize, const P: usize>(l: &Layout, tile: &[i64]) -> Option<Layout> {
+    // The names first: their one call (made once in a process) comes before any value that
+    // would have to be kept across it.
+    let names = tile_rest();
+    let (leaves, profile) = l.inline_parts::<M, P>()?;
     let tile: &[i64; M] = tile.try_into().ok()?;
-    // A bare leaf, or a tuple of `M` leaves (`1 + M`, then `M` leaves).
-    let flat = match *profile {
-        [LEAF] => M == 1,
-        [t, LEAF] => M == 1 && t == 2,
-        [t, LEAF, LEAF] => M == 2 && t == 3,
-        [t, LEAF, LEAF, LEAF] => M == 3 && t == 4,
-        [t, LEAF, LEAF, LEAF, LEAF] => M == 4 && t == 5,
-        _ => false,
-    };
-    if !flat {
+    // A bare leaf (`P = 1`), or a tuple of `M` leaves (`1 + M`, then `M` leaves).
+    let (&first, rest) = profile.split_first()?;
+    let root = if P == 1 { LEAF } else { token(M) };
+    if first != root || rest.iter().any(|&t| t != LEAF) {
         return None;
     }
-    // The rest pieces `n_i/k_i : k_i·d_i` (the tile pieces are `k_i:d_i`); a broadcast's
-    // stride value, 0, stays 0.
+    // The tile pieces `k_i:d_i` and the rest pieces `n_i/k_i : k_i·d_i`.
+    let mut tiles = [Leaf::new(1, Stride::Int(0)); M];
     let mut rests = [Leaf::new(1, Stride::Int(0)); M];
-    for ((r, leaf), &k) in rests.iter_mut().zip(leaves).zip(tile) {
-        if k < 1 || leaf.size().checked_rem(k) != Some(0) {
+    for (((t, r), leaf), &k) in tiles.iter_mut().zip(&mut rests).zip(leaves).zip(tile) {
+        let n = leaf.int_size()?;
+        if k < 1 || n.checked_rem(k) != Some(0) {
             return None;
         }
-        *r = leaf.resized(leaf.size().checked_div(k)?).scaled(k)?;
+        *t = leaf.resized(k);
+        *r = leaf.resized(n.checked_div(k)?).scaled(k)?;
     }
     let out: [Leaf; crate::layout::INLINE_LEAVES] = core::array::from_fn(|i| {
-        if let (Some(leaf), Some(&k)) = (leaves.get(i), tile.get(i)) {
-            leaf.resized(k)
+        if let Some(&t) = tiles.get(i) {
+            t
         } else if let Some(&rest) = rests.get(i.wrapping_sub(M)) {
             rest
         } else {
@@ -369,7 +371,7 @@ fn divide_flat<const M: usize>(l: &Layout, tile: &[i64]) -> Option<Layout> {
     Some(Layout::from_checked(
         Leaves::from_slice(out.get(..M.saturating_mul(2))?),
         Profile::from_slice(p.get(..*len)?),
-        Cow::Borrowed(tile_rest()),
+        Cow::Borrowed(names),
         (l.size(), min, max),
     ))
 }
@@ -1355,10 +1357,11 @@ mod tests {
                         prop_assert_eq!(a.to_string(), b.to_string());
                     }
                     let flat_path = match leaves.len() {
-                        1 => divide_flat::<1>(&l, &tile),
-                        2 => divide_flat::<2>(&l, &tile),
-                        3 => divide_flat::<3>(&l, &tile),
-                        4 => divide_flat::<4>(&l, &tile),
+                        1 => divide_flat::<1, 2>(&l, &tile)
+                            .or_else(|| divide_flat::<1, 1>(&l, &tile)),
+                        2 => divide_flat::<2, 3>(&l, &tile),
+                        3 => divide_flat::<3, 4>(&l, &tile),
+                        4 => divide_flat::<4, 5>(&l, &tile),
                         _ => None,
                     };
                     if flat_path.is_some() {
