@@ -66,7 +66,7 @@ impl Drop for Layout {
     /// Takes the three `ManuallyDrop` fields out and drops them when one of them owns heap
     /// memory (spilled leaves or profile, an allocated list of names); else each is inline or
     /// borrowed and holds nothing with drop glue (leaves and tokens are `Copy`), and there is
-    /// nothing to do. `trees` drops itself afterwards ([`TreeCache`]).
+    /// nothing to do. `trees` drops itself afterwards (`TreeCache`).
     #[inline]
     #[allow(unsafe_code)]
     fn drop(&mut self) {
