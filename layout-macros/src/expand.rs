@@ -189,7 +189,7 @@ fn named(k: &Krate, it: &frame::Item, ty: &TokenStream, text: &str) -> TokenStre
     // alternative definitions under `#[cfg]` do not collide.
     let cfgs = it.attrs.iter().filter(|a| is_cfg(a));
     let cfgs2 = cfgs.clone();
-    let rules = definition_rules(k, decl);
+    let rules = definition_rules(decl);
     quote! {
         #(#attrs)*
         #[allow(non_camel_case_types)]
@@ -206,54 +206,50 @@ fn named(k: &Krate, it: &frame::Item, ty: &TokenStream, text: &str) -> TokenStre
     }
 }
 
-/// The rules of an item's definition macro: `{ ($($t:tt)*) => { K::__layout_fetched! {
-/// [DECL] $($t)* } }; }`, where `K` is `layout-typed`'s path (`$crate`): that macro of the
-/// library reorders its input into the callback `cb! { pre [key = DECL] rest }` (its docs),
-/// so that each item's own macro is short. Made tree by tree: `quote!` writes each `$` by
-/// parsing a text, a call across the macro's bridge.
-fn definition_rules(k: &Krate, decl: &TokenStream) -> TokenStream {
+/// The rules of an item's definition macro: `{ ({ $($cb:tt)* } { $($key:tt)* } { $($pre:tt)*
+/// } $($rest:tt)*) => { $($cb)*! { $($pre)* [$($key)* = DECL] $($rest)* } }; }`. Made tree by
+/// tree: `quote!` writes each `$` by parsing a text, a call across the macro's bridge.
+fn definition_rules(decl: &TokenStream) -> TokenStream {
     let group = |d: Delimiter, t: TokenStream| TokenTree::Group(Group::new(d, t));
     let punct = |c: char| TokenTree::Punct(Punct::new(c, Spacing::Alone));
     let ident = |n: &str| TokenTree::Ident(Ident::new(n, proc_macro2::Span::call_site()));
-    let matcher: TokenStream = [
-        punct('$'),
-        group(
-            Delimiter::Parenthesis,
-            [punct('$'), ident("t"), punct(':'), ident("tt")]
-                .into_iter()
-                .collect(),
-        ),
-        punct('*'),
-    ]
-    .into_iter()
-    .collect();
-    let mut body = TokenStream::new();
-    {
-        let mut e = Emit(&mut body);
-        e.path(k, "__layout_fetched");
-        e.punct('!');
+    // `$($name:tt)*` (a matcher) or `$($name)*` (a transcriber).
+    let repeat = |name: &str, matcher: bool| {
+        let mut inner = vec![punct('$'), ident(name)];
+        if matcher {
+            inner.extend([punct(':'), ident("tt")]);
+        }
+        [
+            punct('$'),
+            group(Delimiter::Parenthesis, inner.into_iter().collect()),
+            punct('*'),
+        ]
+    };
+    let mut matcher = TokenStream::new();
+    for name in ["cb", "key", "pre"] {
+        matcher.extend([group(
+            Delimiter::Brace,
+            repeat(name, true).into_iter().collect(),
+        )]);
     }
-    let mut call: TokenStream = [group(Delimiter::Bracket, decl.clone())]
-        .into_iter()
-        .collect();
-    call.extend([
-        punct('$'),
-        group(
-            Delimiter::Parenthesis,
-            [punct('$'), ident("t")].into_iter().collect(),
-        ),
-        punct('*'),
-    ]);
-    body.extend([group(Delimiter::Brace, call)]);
+    matcher.extend(repeat("rest", true));
+    let mut key: TokenStream = repeat("key", false).into_iter().collect();
+    key.extend([punct('=')]);
+    key.extend([decl.clone()]);
+    let mut call: TokenStream = repeat("pre", false).into_iter().collect();
+    call.extend([group(Delimiter::Bracket, key)]);
+    call.extend(repeat("rest", false));
+    let mut body: TokenStream = repeat("cb", false).into_iter().collect();
+    body.extend([punct('!'), group(Delimiter::Brace, call)]);
+    let arrow = [
+        TokenTree::Punct(Punct::new('=', Spacing::Joint)),
+        punct('>'),
+    ];
     let mut rules: TokenStream = [group(Delimiter::Parenthesis, matcher)]
         .into_iter()
         .collect();
-    rules.extend([
-        TokenTree::Punct(Punct::new('=', Spacing::Joint)),
-        punct('>'),
-        group(Delimiter::Brace, body),
-        punct(';'),
-    ]);
+    rules.extend(arrow);
+    rules.extend([group(Delimiter::Brace, body), punct(';')]);
     [group(Delimiter::Brace, rules)].into_iter().collect()
 }
 
@@ -1911,11 +1907,6 @@ mod definition_rules_tests {
     /// writes from their text, for declarations of every kind of tree.
     #[test]
     fn rules_are_quotes() {
-        let inv = match crate::frame::invocation(quote!(::layout_typed; 1:1, logical -> logical)) {
-            Ok(inv) => inv,
-            Err(e) => panic!("{e}"),
-        };
-        let k = &inv.krate;
         for decl in [
             "",
             "(4,8):(32,1), logical -> physical",
@@ -1925,12 +1916,12 @@ mod definition_rules_tests {
             let decl: TokenStream = decl.parse().unwrap();
             let want = quote! {
                 {
-                    ($($t:tt)*) => {
-                        ::layout_typed::__layout_fetched! { [#decl] $($t)* }
+                    ({ $($cb:tt)* } { $($key:tt)* } { $($pre:tt)* } $($rest:tt)*) => {
+                        $($cb)*! { $($pre)* [$($key)* = #decl] $($rest)* }
                     };
                 }
             };
-            let got = definition_rules(k, &decl);
+            let got = definition_rules(&decl);
             assert_eq!(got.to_string(), want.to_string());
             assert_eq!(format!("{got:?}"), format!("{want:?}"));
         }

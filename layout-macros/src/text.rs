@@ -107,9 +107,12 @@ impl Text {
     /// where the printing might read otherwise: tokens are then written one by one. Only
     /// ASCII words, integers written in plain decimal (no suffix, base, separator or leading
     /// zero) and the punctuation of declarations are taken, each a token of its own, so the
-    /// core's lexer splits the printing into the token trees' own texts; joined by single
-    /// spaces, that is the text [`Text::new`] writes (delimiters and all). Without the table
-    /// back to the tokens: for inputs that expand without error.
+    /// core's lexer splits the printing into the token trees' own texts, joined here by single
+    /// spaces: the tokens [`Text::new`] writes, in the same order, so the core reads the same
+    /// declaration from both. The spacing is [`Text::new`]'s too, except around a group
+    /// without delimiters (a `macro_rules!` fragment), before which [`Text::new`] writes one
+    /// more space (a different key for remembered checks, never another declaration).
+    /// Without the table back to the tokens: for inputs that expand without error.
     pub fn printed(tokens: &TokenStream) -> Option<String> {
         let printed = tokens.to_string();
         let b = printed.as_bytes();

@@ -3,8 +3,9 @@
 //! its tokens.
 //!
 //! A declaration that passed is remembered by its text, for as long as the compiler keeps
-//! this macro loaded: an item's declaration comes back, as the same tokens and so the same
-//! text, in every algebra expression that names the item ([`check_known`]).
+//! this macro loaded: an item's declaration comes back, as the same tokens and so (but for
+//! the spacing around a group without delimiters) the same text, in every algebra expression
+//! that names the item ([`check_known`]). A text is only ever the key of its own checks.
 
 use std::cell::RefCell;
 use std::collections::HashMap;

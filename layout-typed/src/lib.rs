@@ -249,45 +249,8 @@ pub mod prelude {
 /// ```
 #[macro_export]
 macro_rules! layout {
-    // An operation of one parenthesized group (`compose(P, Q)`, `inverse(P)`, ...): its
-    // tokens twice, so that the next macro both keeps the group as written and reads inside it.
-    ($op:ident $args:tt) => {
-        $crate::__layout_operation! { $op $op $args $args }
-    };
     ($($tokens:tt)*) => {
         $crate::__private::layout_impl! { $crate; $($tokens)* }
-    };
-}
-
-/// The body of every item's definition macro (`layout!`'s docs): `[DECL] {cb} {key} {pre}
-/// rest` becomes `cb! { pre [key = DECL] rest }`, the next link of the chain that fetches an
-/// expression's operands. Shared, so that each item's own macro is only `($($t:tt)*) => {
-/// $crate::__layout_fetched! { [DECL] $($t)* } }`.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __layout_fetched {
-    ([$($decl:tt)*] { $($cb:tt)* } { $($key:tt)* } { $($pre:tt)* } $($rest:tt)*) => {
-        $($cb)*! { $($pre)* [$($key)* = $($decl)*] $($rest)* }
-    };
-}
-
-/// `layout!(compose(P, Q))` of two one-segment paths fetches both definitions directly: the
-/// chain of the operands' definition macros that the macro's first expansion would write
-/// (`P`'s, then `Q`'s, then the macro with both definitions; the macro's docs), without that
-/// expansion. A repeated name is fetched twice (its two definitions are one item's). Every
-/// other operation is the macro's, with its tokens as written.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __layout_operation {
-    (compose $op:ident $args:tt ($left:ident, $right:ident)) => {
-        $left! {
-            { $right } { $left }
-            { { $crate::__private::layout_impl } { $right } { $crate; } }
-            $op $args
-        }
-    };
-    ($first:ident $op:ident $args:tt $again:tt) => {
-        $crate::__private::layout_impl! { $crate; $op $args }
     };
 }
 
