@@ -330,3 +330,51 @@ fn inherent_offset_with_a_user_trait_in_scope() {
         assert_eq!(layout_typed::Layout::offset(&bc, i) as i64, w);
     }
 }
+
+/// A `pub` item whose name and declaration are written in a `macro_rules!` body, expanded in
+/// two modules: the same name, the same text, two items (their exported definition macros
+/// must not collide at the crate root).
+macro_rules! same_body {
+    () => {
+        layout_typed::layout! {
+            pub const Z = (8,4):(4,1), logical -> logical;
+        }
+    };
+}
+
+pub mod body_a {
+    same_body!();
+}
+pub mod body_b {
+    same_body!();
+}
+
+#[test]
+fn one_macro_body_in_two_modules() {
+    use spell::B;
+    let (b, c) = (lay(B_T), lay(C_T));
+    assert_eq!(vals(body_a::Z), c);
+    assert_eq!(vals(body_b::Z), c);
+    assert_eq!(
+        vals(layout_typed::layout!(compose(body_a::Z, body_b::Z))),
+        comp(&c, &c)
+    );
+    {
+        use body_b::Z;
+        assert_eq!(vals(layout_typed::layout!(compose(Z, B))), comp(&c, &b));
+        assert_eq!(vals(layout_typed::layout!(compose(B, Z))), comp(&b, &c));
+    }
+}
+
+/// The operation's name as a raw identifier, and operands as raw identifiers.
+#[test]
+fn raw_operation_name() {
+    use spell::{B, C};
+    let (b, c) = (lay(B_T), lay(C_T));
+    assert_eq!(vals(layout_typed::layout!(r#compose(B, C))), comp(&b, &c));
+    assert_eq!(
+        vals(layout_typed::layout!(r#compose(r#C, r#B))),
+        comp(&c, &b)
+    );
+    assert_eq!(vals(layout_typed::layout!(compose(r#C, r#C))), comp(&c, &c));
+}
