@@ -378,3 +378,34 @@ fn raw_operation_name() {
     );
     assert_eq!(vals(layout_typed::layout!(compose(r#C, r#C))), comp(&c, &c));
 }
+
+/// Negative strides written directly and through `expr` and `literal` fragments.
+macro_rules! neg_items {
+    ($name:ident, $s:expr, $l:literal) => {
+        layout_typed::layout! {
+            pub const $name = (4,8):($s,$l), logical -> physical;
+        }
+    };
+}
+
+pub mod neg {
+    layout_typed::layout! {
+        pub const D = (4,8):(-8,-1), logical -> physical;
+    }
+    neg_items!(E, -8, -1);
+    neg_items!(F, -8, 1);
+}
+
+#[test]
+fn negative_strides_from_fragments() {
+    let d = lay("(4,8):(-8,-1)");
+    assert_eq!(vals(neg::D), d);
+    assert_eq!(vals(neg::E), d);
+    assert_eq!(vals(neg::F), lay("(4,8):(-8,1)"));
+    assert_ne!(lay("(4,8):(-8,1)"), d);
+    use neg::{D, E};
+    use spell::B;
+    let b = lay(B_T);
+    assert_eq!(vals(layout_typed::layout!(compose(D, B))), comp(&d, &b));
+    assert_eq!(vals(layout_typed::layout!(compose(E, B))), comp(&d, &b));
+}
