@@ -371,3 +371,63 @@ fn remembered_random_declarations_expand_as_fresh_ones() {
         .count();
     assert!(passed >= 30, "{passed} of 300 items passed");
 }
+
+/// No panic on any item or definition made of random token streams (the printed path, the
+/// remembered checks and the definitions' texts all see them), twice in one thread so that the
+/// second expansion finds what the first remembered; the output is the same both times.
+#[test]
+fn random_items_and_definitions_never_panic() {
+    let mut state: u64 = 0x1234_5678_9abc_def1;
+    let mut next = move |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n
+    };
+    fn stream(next: &mut dyn FnMut(u64) -> u64, depth: u32) -> Vec<TokenTree> {
+        let len = next(7) + 1;
+        let mut out = Vec::new();
+        for _ in 0..len {
+            let tt = match next(if depth < 3 { 15 } else { 11 }) {
+                0 | 1 => lit(&(next(9) + 1).to_string()),
+                2 => lit(["0x10", "1_6", "016", "0", "7u32", "-3"][next(6) as usize]),
+                3 => ident(
+                    [
+                        "logical", "physical", "cute", "index", "u32", "_", "swizzle", "P",
+                    ][next(8) as usize],
+                ),
+                4 => TokenTree::Ident(Ident::new_raw("logical", Span::call_site())),
+                5 | 6 => punct([',', ':', '-', '>', '=', ';'][next(6) as usize]),
+                7 => TokenTree::Punct(Punct::new('-', Spacing::Joint)),
+                8..=10 => lit(&(next(4) + 1).to_string()),
+                11 | 12 => group(Delimiter::Parenthesis, stream(next, depth + 1)),
+                13 => group(Delimiter::None, stream(next, depth + 1)),
+                _ => group(Delimiter::Bracket, stream(next, depth + 1)),
+            };
+            out.push(tt);
+        }
+        out
+    }
+    let mut inputs = Vec::new();
+    for _ in 0..3_000 {
+        let body: TokenStream = stream(&mut next, 0).into_iter().collect();
+        // A declaration's usual frame around a random part, and the random part alone.
+        let framed = format!("{body} , logical -> physical");
+        for decl in [body.to_string(), framed] {
+            inputs.push(format!("::layout_typed; const P = {decl};"));
+            inputs.push(format!("::layout_typed; [P = {decl}] compose(P, P)"));
+        }
+    }
+    let inputs: Vec<String> = inputs
+        .into_iter()
+        .filter(|s| s.parse::<TokenStream>().is_ok())
+        .collect();
+    let (first, second) = std::thread::spawn(move || {
+        let first = expand_all(&inputs);
+        let second = expand_all(&inputs);
+        (first, second)
+    })
+    .join()
+    .expect("no panic");
+    assert_eq!(first, second);
+}
