@@ -1,5 +1,5 @@
-//! `layout!`'s fast paths attacked from outside: `compose(P, Q)` of two identifiers (which
-//! `layout!`'s `macro_rules!` routes past the procedural macro's first expansion), items whose
+//! `layout!`'s fast paths attacked from outside: `compose(P, Q)` of two identifiers (a form
+//! a `macro_rules!` shortcut once routed past the procedural macro's first expansion), items whose
 //! declarations are read from the token stream's printing, declarations remembered by their
 //! text, and the inherent `offset` of `Static` and `Composed`. Every value is compared with a
 //! brute-force evaluator of the declared `shape:stride` text written here; declarations that
@@ -135,7 +135,7 @@ fn compose_of_two_identifiers_by_every_spelling() {
             vals(layout_typed::layout!(compose(LZ10, C))),
             comp(&ten, &c),
         ),
-        // The same operand twice, by the fast rule and by paths (the procedural macro's).
+        // The same operand twice, by one-segment names and by paths.
         (vals(layout_typed::layout!(compose(B, B))), comp(&b, &b)),
         (vals(layout_typed::layout!(compose(C, C))), comp(&c, &c)),
         (
@@ -144,7 +144,7 @@ fn compose_of_two_identifiers_by_every_spelling() {
         ),
         (vals(layout_typed::layout!(compose(B, C))), comp(&b, &c)),
         (vals(layout_typed::layout!(compose(C, B))), comp(&c, &b)),
-        // Not the fast rule's shape: a trailing comma, a path.
+        // Not two one-segment names: a trailing comma, a path.
         (
             vals(layout_typed::layout!(compose(spell::DEC, B))),
             comp(&dec, &b),
@@ -193,7 +193,7 @@ fn compose_forwarded_by_macro_rules() {
     assert_eq!(vals(by_whole!(compose(r#C, r#B))), comp(&c, &b));
 }
 
-/// Items in function bodies as operands of the fast rule, one named like a module-level item
+/// Items in function bodies as operands named by one segment, one named like a module-level item
 /// that is not imported here (an imported one would make the name ambiguous to Rust: a
 /// macro-expanded name against an outer one).
 #[test]

@@ -1,17 +1,13 @@
-//! Diagnostics of `layout!(compose(P, Q))` of two identifiers, the form `layout!`'s
-//! `macro_rules!` routes past the procedural macro's first expansion. An identifier that the
-//! grammar reads as no operand (`_4`, a CuTe static integer; `cute`, which starts a layout)
-//! was reported by the macro with its rule ("expected a layout", at the identifier); the fast
-//! rule calls it as the operand's definition macro instead, and rustc reports "cannot find
-//! macro `_4` in this scope". The snapshots are the macro's own report, which
-//! `layout_typed::__private::layout_impl!` (the procedural macro without the fast rule) gives
-//! for the same input.
+//! Diagnostics of `layout!(compose(P, Q))` of two identifiers that the grammar reads as no
+//! operand (`_4`, a CuTe static integer; `cute`, which starts a layout): the macro reports its
+//! own rule ("expected a layout", at the identifier). A shortcut that fetched both operands'
+//! definitions without the macro's first expansion called them as definition macros instead,
+//! and rustc reported "cannot find macro `_4` in this scope"; these snapshots keep the macro's
+//! report.
 
 #[rustversion::all(stable, since(1.95), before(1.96))]
 #[test]
-#[ignore = "defect: `compose(_4, B)` and `compose(B, cute)` are reported as missing macros, not \
-            with the macro's rule"]
-fn fast_rule_reports_what_the_macro_reports() {
+fn identifiers_that_are_no_operand_get_the_macros_rule() {
     let t = trybuild::TestCases::new();
-    t.compile_fail("ui_pending/*.rs");
+    t.compile_fail("ui_operands/*.rs");
 }
