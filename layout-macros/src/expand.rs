@@ -81,7 +81,7 @@ fn item(k: &Krate, it: &frame::Item) -> TokenStream {
         return out;
     };
     let ty = typed_type(k, &c);
-    out.extend([named(k, it, &ty, &text.text)]);
+    out.extend([named(k, it, &ty, &text.text, Definition::Declaration)]);
     out
 }
 
@@ -105,7 +105,7 @@ fn passed_item(k: &Krate, it: &frame::Item, text: &str) -> Option<TokenStream> {
         }
     };
     let ty = typed_type(k, &c);
-    Some(named(k, it, &ty, text))
+    Some(named(k, it, &ty, text, Definition::Declaration))
 }
 
 /// Whether the text of an item's right-hand side ([`Text::printed`]) starts as only a
@@ -155,13 +155,29 @@ fn algebra_item(k: &Krate, it: &frame::Item, text: &Text) -> TokenStream {
     if !same_item.is_empty() {
         out.extend([quote!(#(#cfgs)* const _: () = { #same_item };)]);
     }
-    out.extend([named(k, it, &ty, &text.text)]);
+    out.extend([named(k, it, &ty, &text.text, Definition::Tokens)]);
     out
+}
+
+/// What an item's definition macro hands on.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Definition {
+    /// The text the item was read from, a declaration the core parsed and checked: as one
+    /// string literal, which [`Text`] reads back as that text ([`declaration_rules`]).
+    Declaration,
+    /// The item's tokens as written (an algebra expression and its definitions).
+    Tokens,
 }
 
 /// An item's type alias `ty`, its constant, and its definition macro, which hands on the
 /// item's tokens as written (`text`: as the core read them).
-fn named(k: &Krate, it: &frame::Item, ty: &TokenStream, text: &str) -> TokenStream {
+fn named(
+    k: &Krate,
+    it: &frame::Item,
+    ty: &TokenStream,
+    text: &str,
+    definition: Definition,
+) -> TokenStream {
     let (attrs, vis, name) = (&it.attrs, &it.vis, &it.name);
     let decl = &it.tokens;
     // The definition macro is re-exported under the item's own name, in the macro namespace
@@ -170,26 +186,27 @@ fn named(k: &Krate, it: &frame::Item, ty: &TokenStream, text: &str) -> TokenStre
     // since exported macros live at its root) so that other crates reach it through the
     // item's path.
     let exported = matches!(vis, syn::Visibility::Public(_));
-    let def = if exported {
-        quote::format_ident!("__layout_def_{}_{:016x}", name, unique(it, text))
-    } else {
-        quote::format_ident!("__layout_def_{}", name)
-    };
+    // Unique for every item, exported or not: the definition module is an item of the
+    // module, and a glob import (`use super::*;`) of another module's would make a name
+    // shared with it ambiguous.
+    let def = quote::format_ident!("__layout_def_{}_{:016x}", name, unique(it, text));
     // An item in a function body cannot be named from outside it; its exported macro is
-    // harmless there, and the lint about it is silenced.
-    // Few attributes (each is a cost for every item): an exported macro is never reported
-    // unused, and a private one is not documented (its `allow` only states that it may go
-    // unused: rustc does not report a macro whose name starts with `_`).
-    let export = if exported {
-        quote!(#[doc(hidden)] #[macro_export] #[allow(non_local_definitions)])
-    } else {
-        quote!(#[allow(unused_macros)])
-    };
+    // harmless there, and the lint about it is silenced. Few attributes (each is a cost for
+    // every item): an exported macro is never reported unused, and a private one is not
+    // documented (its `allow` only states that it may go unused: rustc does not report a
+    // macro whose name starts with `_`).
     // The item's `cfg`s also govern its definition macro and the macro's re-export, so that
     // alternative definitions under `#[cfg]` do not collide.
     let cfgs = it.attrs.iter().filter(|a| is_cfg(a));
     let cfgs2 = cfgs.clone();
-    let rules = definition_rules(decl);
+    // The definition macro lives in a module of its own, re-exported from there: a
+    // `macro_rules!` written beside the items would be in the textual scope of everything
+    // after it, which every later macro name in the module searches.
+    let module = match definition {
+        Definition::Declaration => declaration_module(&def, vis, exported, text),
+        Definition::Tokens => None,
+    }
+    .unwrap_or_else(|| definition_module(&def, vis, exported, &definition_rules(decl)));
     quote! {
         #(#attrs)*
         #[allow(non_camel_case_types)]
@@ -198,11 +215,10 @@ fn named(k: &Krate, it: &frame::Item, ty: &TokenStream, text: &str) -> TokenStre
         #(#attrs)*
         #vis const #name: #name = <#name as #k::__private::New>::NEW;
         #(#cfgs)*
-        #export
-        macro_rules! #def #rules
+        #module
         #(#cfgs2)*
         #[allow(unused_imports)]
-        #vis use #def as #name;
+        #vis use #def::m as #name;
     }
 }
 
@@ -251,6 +267,82 @@ fn definition_rules(decl: &TokenStream) -> TokenStream {
     rules.extend(arrow);
     rules.extend([group(Delimiter::Brace, body), punct(';')]);
     [group(Delimiter::Brace, rules)].into_iter().collect()
+}
+
+/// An item's definition module `def`: its definition macro (of rules `rules`, exported when
+/// the item is `pub`) and the macro's re-export as `m`, with the item's visibility `vis`.
+fn definition_module(
+    def: &proc_macro2::Ident,
+    vis: &syn::Visibility,
+    exported: bool,
+    rules: &TokenStream,
+) -> TokenStream {
+    let export = if exported {
+        quote!(#[doc(hidden)] #[macro_export] #[allow(non_local_definitions)])
+    } else {
+        quote!(#[allow(unused_macros)])
+    };
+    let inner = if exported {
+        quote!(pub)
+    } else {
+        quote!(pub(crate))
+    };
+    quote! {
+        #[doc(hidden)]
+        #[allow(non_snake_case)]
+        #vis mod #def {
+            #export
+            macro_rules! #def #rules
+            #[allow(unused_imports)]
+            #inner use #def as m;
+        }
+    }
+}
+
+/// A declared item's definition module ([`definition_module`] writes it, with [`definition_rules`]), read
+/// from one text across the macro's bridge, its declaration as one string literal of `text`
+/// (the text the core parsed and checked): `[$($key)* = "TEXT"]`, which [`Text`] writes back
+/// as `[KEY = TEXT]`, the text the item's own checks read (the key of [`crate::valid::known`]).
+/// `None` where the text would need an escape in a literal, or the visibility is neither `pub`
+/// nor private (it is then written token by token).
+fn declaration_module(
+    def: &proc_macro2::Ident,
+    vis: &syn::Visibility,
+    exported: bool,
+    text: &str,
+) -> Option<TokenStream> {
+    let vis = match vis {
+        syn::Visibility::Public(_) => "pub",
+        syn::Visibility::Inherited => "",
+        syn::Visibility::Restricted(_) => return None,
+    };
+    if !crate::text::plain_definition(text) {
+        return None;
+    }
+    let (export, inner) = if exported {
+        (
+            "#[doc(hidden)] #[macro_export] #[allow(non_local_definitions)]",
+            "pub",
+        )
+    } else {
+        ("#[allow(unused_macros)]", "pub(crate)")
+    };
+    let module = format!(
+        "#[doc(hidden)] #[allow(non_snake_case)] {vis} mod {def} {{ {export} macro_rules! {def} \
+         {{ ({{ $($cb:tt)* }} {{ $($key:tt)* }} {{ $($pre:tt)* }} $($rest:tt)*) => \
+         {{ $($cb)* ! {{ $($pre)* [$($key)* = \"{text}\"] $($rest)* }} }}; }} \
+         #[allow(unused_imports)] {inner} use {def} as m; }}"
+    );
+    // The compiler's own lexer, in one call: `proc_macro2`'s parse would first lex the text
+    // again in this (unoptimised) crate to validate it.
+    if proc_macro::is_available() {
+        module
+            .parse::<proc_macro::TokenStream>()
+            .ok()
+            .map(TokenStream::from)
+    } else {
+        module.parse().ok()
+    }
 }
 
 /// A hash of an item (its name, its declaration's text `decl`, where it is written): the
@@ -1925,5 +2017,40 @@ mod definition_rules_tests {
             assert_eq!(got.to_string(), want.to_string());
             assert_eq!(format!("{got:?}"), format!("{want:?}"));
         }
+    }
+
+    /// A declared item's definition module, lexed from one text, is the one made tree by tree
+    /// with the declaration as one string literal of its text, for each visibility; a text
+    /// that would need an escape, or a restricted visibility, gets none (the tokens are
+    /// handed on instead).
+    #[test]
+    fn declaration_modules_hand_on_one_literal() {
+        let def = quote::format_ident!("__layout_def_A_0123456789abcdef");
+        let public: syn::Visibility = syn::parse_quote!(pub);
+        let private = syn::Visibility::Inherited;
+        for text in [
+            "(4,8):(32,1), logical -> physical",
+            "cute ((4,8),(2,2)):((32,1),(16,8)), thread-value -> logical(16,8)",
+            "(16,8):(8,1), logical(16,8) -> physical, Swizzle<2,2,3> over elements",
+            "",
+        ] {
+            let literal: TokenStream =
+                TokenTree::Literal(proc_macro2::Literal::string(text)).into();
+            for (vis, exported) in [(&public, true), (&private, false)] {
+                let want = definition_module(&def, vis, exported, &definition_rules(&literal));
+                let got = declaration_module(&def, vis, exported, text).unwrap();
+                assert_eq!(got.to_string(), want.to_string(), "{text}");
+            }
+        }
+        for text in ["(4):(1) \"x\"", "(4):(1) \\", "(4):(1)\n", "é"] {
+            assert!(
+                declaration_module(&def, &public, true, text).is_none(),
+                "{text:?}"
+            );
+        }
+        let restricted: syn::Visibility = syn::parse_quote!(pub(crate));
+        assert!(
+            declaration_module(&def, &restricted, false, "(4):(1), logical -> physical").is_none()
+        );
     }
 }

@@ -95,6 +95,22 @@ pub struct Text {
     end: Span,
 }
 
+/// Whether `text` can stand in a string literal as it is, for a definition macro: printable
+/// ASCII without `"` or `\\` (every declaration the core accepts is; anything else keeps its
+/// tokens).
+pub(crate) fn plain_definition(text: &str) -> bool {
+    text.bytes()
+        .all(|b| matches!(b, b' '..=b'~') && b != b'"' && b != b'\\')
+}
+
+/// The text of a string literal `"TEXT"` whose text is [`plain_definition`] (no prefix,
+/// suffix or escape), else `None`.
+fn definition_literal(l: &proc_macro2::Literal) -> Option<String> {
+    let written = l.to_string();
+    let text = written.strip_prefix('"')?.strip_suffix('"')?;
+    plain_definition(text).then(|| text.to_owned())
+}
+
 impl Text {
     /// Writes `tokens` as text, recording every token tree's byte range; the end of the text
     /// is the end of the invocation.
@@ -164,6 +180,12 @@ impl Text {
     }
 
     fn write(&mut self, tokens: &TokenStream, parent: Option<usize>) {
+        // Inside `[..]`, after a `=`: a definition's declaration, which a declared item's
+        // definition macro hands on as one string literal of its text.
+        let definition = parent.and_then(|p| self.entries.get(p)).is_some_and(
+            |e| matches!(&e.tt, TokenTree::Group(g) if g.delimiter() == Delimiter::Bracket),
+        );
+        let mut after_equals = false;
         for tt in tokens.clone() {
             if !self.text.is_empty() {
                 self.text.push(' ');
@@ -202,8 +224,12 @@ impl Text {
                     }
                 }
                 TokenTree::Punct(p) => self.text.push(p.as_char()),
-                TokenTree::Literal(l) => self.literal(l),
+                TokenTree::Literal(l) => match definition_literal(l) {
+                    Some(text) if definition && after_equals => self.text.push_str(&text),
+                    _ => self.literal(l),
+                },
             }
+            after_equals = matches!(&tt, TokenTree::Punct(p) if p.as_char() == '=');
             let end = self.text.len();
             if let Some(e) = self.entries.get_mut(index) {
                 e.end = end;
@@ -564,6 +590,50 @@ mod literal_tests {
         ] {
             let t: TokenStream = TokenTree::Literal(Literal::i64_unsuffixed(v)).into();
             assert_eq!(Text::new(&t).text, text, "{v}");
+        }
+    }
+}
+
+/// A definition macro's string literal reads as its text, only where a definition's
+/// declaration stands (inside `[..]`, after `=`); anywhere else a string literal stays a
+/// literal, which the core rejects.
+#[cfg(test)]
+mod definition_literal_tests {
+    use super::Text;
+    use proc_macro2::TokenStream;
+    use std::str::FromStr;
+
+    fn text(written: &str) -> String {
+        let t = TokenStream::from_str(written).unwrap_or_else(|e| panic!("{written}: {e}"));
+        Text::new(&t).text
+    }
+
+    #[test]
+    fn read_back_only_in_definitions() {
+        assert_eq!(
+            text(r#"k; [A = "(4,8):(8,1), logical -> physical"] A"#),
+            "k ; [ A = (4,8):(8,1), logical -> physical ] A"
+        );
+        assert_eq!(
+            text(r#"[a::B = "cute (4):(1), logical -> physical"]"#),
+            "[ a : : B = cute (4):(1), logical -> physical ]"
+        );
+        // Nested: an algebra item's definition holding a declared operand's.
+        assert_eq!(
+            text(r#"[D = [S = "(4):(1), logical -> physical"] S]"#),
+            "[ D = [ S = (4):(1), logical -> physical ] S ]"
+        );
+        // Elsewhere, or with an escape, a prefix or a suffix: not read as text (`?`).
+        for written in [
+            r#""(4):(1), logical -> physical""#,
+            r#"("(4):(1)")"#,
+            r#"[A "(4):(1)"]"#,
+            r#"[A = b"(4):(1)"]"#,
+            r#"[A = "(4):(1)"x]"#,
+            r#"[A = "(4)\":(1)"]"#,
+            r#"[A = r"(4):(1)"]"#,
+        ] {
+            assert!(text(written).contains('?'), "{written}: {}", text(written));
         }
     }
 }

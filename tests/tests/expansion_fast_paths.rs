@@ -409,3 +409,35 @@ fn negative_strides_from_fragments() {
     assert_eq!(vals(layout_typed::layout!(compose(D, B))), comp(&d, &b));
     assert_eq!(vals(layout_typed::layout!(compose(E, B))), comp(&d, &b));
 }
+
+/// An item of the same name in a parent module and in a child that glob-imports the parent: each
+/// item's definition module has a name of its own, so the child's does not collide with the
+/// glob-imported one (a shared name is an ambiguity error), and each name gives its own item.
+mod glob_parent {
+    layout_typed::layout! { const G = (4,2):(2,1), logical -> physical; }
+    pub fn parent_values() -> Vec<i64> {
+        super::vals(G)
+    }
+    pub mod child {
+        #[allow(unused_imports)]
+        use super::*;
+        layout_typed::layout! {
+            const G = (2,4):(1,2), logical -> physical;
+            pub(crate) const H = (8):(3), logical -> physical;
+        }
+        pub fn child_values() -> Vec<i64> {
+            super::super::vals(G)
+        }
+    }
+}
+
+#[test]
+fn same_name_in_a_child_with_a_glob_import() {
+    assert_eq!(glob_parent::parent_values(), lay("(4,2):(2,1)"));
+    assert_eq!(glob_parent::child::child_values(), lay("(2,4):(1,2)"));
+    assert_eq!(vals(glob_parent::child::H), lay("(8):(3)"));
+    assert_eq!(
+        vals(layout_typed::layout!(compose(glob_parent::child::H, [(8):(1), logical -> logical]))),
+        lay("(8):(3)")
+    );
+}
