@@ -189,7 +189,10 @@ fn named(
     // Unique for every item, exported or not: the definition module is an item of the
     // module, and a glob import (`use super::*;`) of another module's would make a name
     // shared with it ambiguous.
-    let def = quote::format_ident!("__layout_def_{}_{:016x}", name, unique(it, text));
+    let hash = unique(it, text);
+    let def = quote::format_ident!("__layout_def_{}_{:016x}", name, hash);
+    // The module's name is in snake case whatever the item's (no lint attribute to write).
+    let module_name = quote::format_ident!("__layout_{:016x}", hash);
     // An item in a function body cannot be named from outside it; its exported macro is
     // harmless there, and the lint about it is silenced. Few attributes (each is a cost for
     // every item): an exported macro is never reported unused, and a private one is not
@@ -203,13 +206,21 @@ fn named(
     // `macro_rules!` written beside the items would be in the textual scope of everything
     // after it, which every later macro name in the module searches.
     let module = match definition {
-        Definition::Declaration => declaration_module(&def, vis, exported, text),
+        Definition::Declaration => declaration_module(&module_name, &def, vis, exported, text),
         Definition::Tokens => None,
     }
-    .unwrap_or_else(|| definition_module(&def, vis, exported, &definition_rules(decl)));
+    .unwrap_or_else(|| {
+        definition_module(&module_name, &def, vis, exported, &definition_rules(decl))
+    });
+    // Only a name that rustc's `non_camel_case_types` might report gets the `allow` (each
+    // attribute is a cost for every item).
+    let camel = quote!(#[allow(non_camel_case_types)]);
+    let camel = (!plainly_camel_case(&name.to_string())).then_some(camel);
+    // rustc never reports a `pub use` unused; a narrower one may be.
+    let unused = (!exported).then(|| quote!(#[allow(unused_imports)]));
     quote! {
         #(#attrs)*
-        #[allow(non_camel_case_types)]
+        #camel
         #vis type #name = #ty;
         // The constant's type and value name the type alias: the type is written once.
         #(#attrs)*
@@ -217,9 +228,17 @@ fn named(
         #(#cfgs)*
         #module
         #(#cfgs2)*
-        #[allow(unused_imports)]
-        #vis use #def::m as #name;
+        #unused
+        #vis use #module_name::m as #name;
     }
+}
+
+/// Whether rustc's `non_camel_case_types` lint certainly accepts `name` as a type's name: ASCII
+/// letters and digits only, the first an upper-case letter (the lint reports lower-case starts
+/// and underscores next to letters; anything else is left to an `allow`).
+fn plainly_camel_case(name: &str) -> bool {
+    name.bytes().next().is_some_and(|b| b.is_ascii_uppercase())
+        && name.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
 /// The rules of an item's definition macro: `{ ({ $($cb:tt)* } { $($key:tt)* } { $($pre:tt)*
@@ -272,6 +291,7 @@ fn definition_rules(decl: &TokenStream) -> TokenStream {
 /// An item's definition module `def`: its definition macro (of rules `rules`, exported when
 /// the item is `pub`) and the macro's re-export as `m`, with the item's visibility `vis`.
 fn definition_module(
+    module: &proc_macro2::Ident,
     def: &proc_macro2::Ident,
     vis: &syn::Visibility,
     exported: bool,
@@ -287,13 +307,12 @@ fn definition_module(
     } else {
         quote!(pub(crate))
     };
+    let hidden = exported.then(|| quote!(#[doc(hidden)]));
     quote! {
-        #[doc(hidden)]
-        #[allow(non_snake_case)]
-        #vis mod #def {
+        #hidden
+        #vis mod #module {
             #export
             macro_rules! #def #rules
-            #[allow(unused_imports)]
             #inner use #def as m;
         }
     }
@@ -306,6 +325,7 @@ fn definition_module(
 /// `None` where the text would need an escape in a literal, or the visibility is neither `pub`
 /// nor private (it is then written token by token).
 fn declaration_module(
+    module: &proc_macro2::Ident,
     def: &proc_macro2::Ident,
     vis: &syn::Visibility,
     exported: bool,
@@ -319,19 +339,20 @@ fn declaration_module(
     if !crate::text::plain_definition(text) {
         return None;
     }
-    let (export, inner) = if exported {
+    let (hidden, export, inner) = if exported {
         (
+            "#[doc(hidden)]",
             "#[doc(hidden)] #[macro_export] #[allow(non_local_definitions)]",
             "pub",
         )
     } else {
-        ("#[allow(unused_macros)]", "pub(crate)")
+        ("", "#[allow(unused_macros)]", "pub(crate)")
     };
     let module = format!(
-        "#[doc(hidden)] #[allow(non_snake_case)] {vis} mod {def} {{ {export} macro_rules! {def} \
+        "{hidden} {vis} mod {module} {{ {export} macro_rules! {def} \
          {{ ({{ $($cb:tt)* }} {{ $($key:tt)* }} {{ $($pre:tt)* }} $($rest:tt)*) => \
          {{ $($cb)* ! {{ $($pre)* [$($key)* = \"{text}\"] $($rest)* }} }}; }} \
-         #[allow(unused_imports)] {inner} use {def} as m; }}"
+         {inner} use {def} as m; }}"
     );
     // The compiler's own lexer, in one call: `proc_macro2`'s parse would first lex the text
     // again in this (unoptimised) crate to validate it.
@@ -2025,6 +2046,7 @@ mod definition_rules_tests {
     /// handed on instead).
     #[test]
     fn declaration_modules_hand_on_one_literal() {
+        let module = quote::format_ident!("__layout_0123456789abcdef");
         let def = quote::format_ident!("__layout_def_A_0123456789abcdef");
         let public: syn::Visibility = syn::parse_quote!(pub);
         let private = syn::Visibility::Inherited;
@@ -2037,20 +2059,28 @@ mod definition_rules_tests {
             let literal: TokenStream =
                 TokenTree::Literal(proc_macro2::Literal::string(text)).into();
             for (vis, exported) in [(&public, true), (&private, false)] {
-                let want = definition_module(&def, vis, exported, &definition_rules(&literal));
-                let got = declaration_module(&def, vis, exported, text).unwrap();
+                let want =
+                    definition_module(&module, &def, vis, exported, &definition_rules(&literal));
+                let got = declaration_module(&module, &def, vis, exported, text).unwrap();
                 assert_eq!(got.to_string(), want.to_string(), "{text}");
             }
         }
         for text in ["(4):(1) \"x\"", "(4):(1) \\", "(4):(1)\n", "é"] {
             assert!(
-                declaration_module(&def, &public, true, text).is_none(),
+                declaration_module(&module, &def, &public, true, text).is_none(),
                 "{text:?}"
             );
         }
         let restricted: syn::Visibility = syn::parse_quote!(pub(crate));
         assert!(
-            declaration_module(&def, &restricted, false, "(4):(1), logical -> physical").is_none()
+            declaration_module(
+                &module,
+                &def,
+                &restricted,
+                false,
+                "(4):(1), logical -> physical"
+            )
+            .is_none()
         );
     }
 }

@@ -2167,7 +2167,7 @@ fn operands_are_fetched_in_one_chain() {
             // The item, with its attributes and visibility, a type and a constant; its macro
             // hands on the expression with every definition.
             for part in [
-                "#[doc=\"item\"]#[allow(non_camel_case_types)]pub(crate)typeITEM=",
+                "#[doc=\"item\"]pub(crate)typeITEM=",
                 "pub(crate)constITEM:ITEM=",
                 "macro_rules!__layout_def_ITEM",
             ] {

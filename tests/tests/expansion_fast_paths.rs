@@ -441,3 +441,41 @@ fn same_name_in_a_child_with_a_glob_import() {
         lay("(8):(3)")
     );
 }
+
+/// Item names with and without the type alias's `allow(non_camel_case_types)`: under a denied
+/// lint, every spelling compiles, and each name gives its own layout.
+#[deny(non_camel_case_types, non_snake_case)]
+#[allow(non_upper_case_globals)]
+mod lint_names {
+    layout_typed::layout! {
+        pub const SMEM = (4):(1), logical -> physical;
+        pub const T0 = (4):(2), logical -> physical;
+        pub const TV_A = (4):(3), logical -> physical;
+        pub const Tv = (4):(4), logical -> physical;
+        pub const tv = (4):(5), logical -> physical;
+        pub const _Q = (4):(6), logical -> physical;
+        pub const Q__R = (4):(7), logical -> physical;
+        const PRIV_A = (4):(8), logical -> physical;
+    }
+    pub fn private() -> Vec<i64> {
+        super::vals(PRIV_A)
+    }
+}
+
+#[test]
+fn item_names_under_denied_case_lints() {
+    use lint_names::*;
+    let strides = [
+        vals(SMEM),
+        vals(T0),
+        vals(TV_A),
+        vals(Tv),
+        vals(tv),
+        vals(_Q),
+        vals(Q__R),
+        private(),
+    ];
+    for (d, v) in (1..).zip(strides) {
+        assert_eq!(v, lay(&format!("(4):({d})")));
+    }
+}
