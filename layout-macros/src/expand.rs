@@ -216,7 +216,10 @@ fn named(
     // attribute is a cost for every item).
     let camel = quote!(#[allow(non_camel_case_types)]);
     let camel = (!plainly_camel_case(&name.to_string())).then_some(camel);
-    // rustc never reports a `pub use` unused; a narrower one may be.
+    // An item's `pub use` is not reported unused even where its scope is private (rustc does
+    // not lint imports that another crate's macro wrote; `tests/tests/expansion_fast_paths.rs`
+    // denies `unused_imports` over items no expression names); a narrower one keeps its
+    // `allow`, as before.
     let unused = (!exported).then(|| quote!(#[allow(unused_imports)]));
     quote! {
         #(#attrs)*

@@ -479,3 +479,29 @@ fn item_names_under_denied_case_lints() {
         assert_eq!(v, lay(&format!("(4):({d})")));
     }
 }
+
+/// Items of every visibility that no expression names, in a private module and in a function
+/// body, under denied unused-import and dead-code lints that a `pub use` in a private scope
+/// does meet: the items' re-exports of their definition macros are never reported.
+#[deny(unused_imports)]
+mod never_named {
+    layout_typed::layout! {
+        pub const P = (4):(1), logical -> physical;
+        pub(crate) const C = (4):(2), logical -> physical;
+        const Q = (4):(3), logical -> physical;
+    }
+    pub fn values() -> Vec<i64> {
+        layout_typed::layout! { pub const F = (4):(4), logical -> physical; }
+        let mut v = super::vals(P);
+        v.extend(super::vals(C));
+        v.extend(super::vals(Q));
+        v.extend(super::vals(F));
+        v
+    }
+}
+
+#[test]
+fn unnamed_items_raise_no_unused_import() {
+    let want: Vec<i64> = (1..=4).flat_map(|d| lay(&format!("(4):({d})"))).collect();
+    assert_eq!(never_named::values(), want);
+}
