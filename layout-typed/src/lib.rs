@@ -607,8 +607,7 @@ impl<F, S> __private::New for Static<F, S> {
 // `offset` as an inherent method too: a call on a `Static` value (the common case, and every
 // call `layout!`'s expansion makes) is found by the method probe before the trait's and proves
 // only the bounds it uses, not the whole `Layout` impl. Same body as [`Layout::offset`], which
-// calls it. It takes the value (zero-sized, `Copy`): a call borrows nothing, which spares rustc
-// a region to infer and check per call.
+// calls it.
 impl<F: Form, Dom, Cod, const N: usize, Acc, DTile, CTile, Idx: IndexType, const NAMES: u64>
     Static<F, Spec<Dom, Cod, Size<N>, Acc, DTile, CTile, Idx, NAMES>>
 {
@@ -623,7 +622,7 @@ impl<F: Form, Dom, Cod, const N: usize, Acc, DTile, CTile, Idx: IndexType, const
     /// unspecified — it may be another coordinate's offset — and debug builds may panic; it is
     /// never undefined behaviour. [`Layout::try_offset`] checks; [`View`] always checks.
     #[inline(always)]
-    pub fn offset<C: Coord<F>>(self, c: C) -> Idx {
+    pub fn offset<C: Coord<F>>(&self, c: C) -> Idx {
         if const { narrow_fits::<Idx>(&F::LEAVES) } {
             Idx::from_compute(c.eval_in(&F::LEAVES.strides, 0))
         } else {
@@ -659,7 +658,7 @@ where
     #[inline(always)]
     fn offset<C: Coord<F>>(&self, c: C) -> Idx {
         // The inherent method (the same computation).
-        Static::offset(*self, c)
+        Static::offset(self, c)
     }
 
     #[inline(always)]
@@ -950,7 +949,7 @@ impl<A: Layout, B: Layout> Composed<A, B> {
     /// unspecified — it may be another coordinate's offset — and debug builds may panic; it is
     /// never undefined behaviour. [`Layout::try_offset`] checks; [`View`] always checks.
     #[inline(always)]
-    pub fn offset<C: Coord<B::Form>>(self, c: C) -> A::Index {
+    pub fn offset<C: Coord<B::Form>>(&self, c: C) -> A::Index {
         match <Self as Layout>::LINEAR {
             // The composite is a layout: one weighted sum of the coordinates.
             Some(l) if <Self as Layout>::NARROW => A::Index::from_compute(c.eval_in(&l.strides, 0)),
@@ -986,7 +985,7 @@ impl<A: Layout, B: Layout> Layout for Composed<A, B> {
     #[inline(always)]
     fn offset<C: Coord<B::Form>>(&self, c: C) -> A::Index {
         // The inherent method (the same computation).
-        Composed::offset(*self, c)
+        Composed::offset(self, c)
     }
 
     #[inline(always)]
