@@ -6,11 +6,9 @@
 use layout_typed::prelude::*;
 
 mod a {
-    use layout_typed::prelude::*;
     include!("include_twice_items.in");
 }
 mod b {
-    use layout_typed::prelude::*;
     include!("include_twice_items.in");
 }
 
