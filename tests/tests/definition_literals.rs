@@ -321,3 +321,36 @@ fn a_forged_definition_of_a_derived_operand() {
     ));
     assert_eq!(got, want, "the item's own values");
 }
+
+/// CuTe's swizzle over the bytes of 16-bit elements (a text with `16-bit` in it), under each
+/// visibility: `Swizzle<3,4,3>` moves byte-offset bits 7–9 onto bits 4–6, element-offset bits
+/// 6–8 onto bits 3–5.
+pub mod bytes {
+    layout_typed::layout! {
+        pub const SB = (8,64):(64,1), logical -> physical, Swizzle<3,4,3> over bytes of 16-bit elements;
+        pub(crate) const SC = (8,64):(64,1), logical -> physical, Swizzle<3,4,3> over bytes of 16-bit elements;
+        const SD = (8,64):(64,1), logical -> physical, Swizzle<3,4,3> over bytes of 16-bit elements;
+        pub const T = (64,8):(1,64), logical -> logical;
+    }
+    pub(crate) fn private_values() -> Vec<i64> {
+        super::vals(layout_typed::layout!(compose(SD, T)))
+    }
+}
+
+#[test]
+fn a_swizzle_over_bytes_of_16_bit_elements() {
+    let id = lay("(8,64):(64,1)");
+    let t = lay("(64,8):(1,64)");
+    let sw: Vec<i64> = id.iter().map(|&x| x ^ (((x >> 6) & 7) << 3)).collect();
+    assert_eq!(vals(bytes::SB), sw);
+    assert_eq!(vals(bytes::SC), sw);
+    assert_eq!(
+        vals(layout_typed::layout!(compose(bytes::SB, bytes::T))),
+        comp(&sw, &t)
+    );
+    assert_eq!(
+        vals(layout_typed::layout!(compose(bytes::SC, bytes::T))),
+        comp(&sw, &t)
+    );
+    assert_eq!(bytes::private_values(), comp(&sw, &t));
+}
