@@ -103,6 +103,23 @@ pub(crate) fn plain_definition(text: &str) -> bool {
         .all(|b| matches!(b, b' '..=b'~') && b != b'"' && b != b'\\')
 }
 
+/// Where the literal of a definition `PATH = LITERAL` stands in `tokens` (the inside of a
+/// bracket): the tokens before the one `=` are a path (identifiers and `:`), and the literal is
+/// the last token, right after it. `None` for any other shape.
+fn definition_literal_at(tokens: &TokenStream) -> Option<usize> {
+    let trees: Vec<TokenTree> = tokens.clone().into_iter().collect();
+    let [path @ .., TokenTree::Punct(eq), TokenTree::Literal(_)] = trees.as_slice() else {
+        return None;
+    };
+    let is_path = !path.is_empty()
+        && path.iter().all(|t| match t {
+            TokenTree::Ident(_) => true,
+            TokenTree::Punct(p) => p.as_char() == ':',
+            _ => false,
+        });
+    (eq.as_char() == '=' && is_path).then(|| trees.len().saturating_sub(1))
+}
+
 /// The text of a string literal `"TEXT"` whose text is [`plain_definition`] (no prefix,
 /// suffix or escape), else `None`.
 fn definition_literal(l: &proc_macro2::Literal) -> Option<String> {
@@ -180,12 +197,11 @@ impl Text {
     }
 
     fn write(&mut self, tokens: &TokenStream, parent: Option<usize>) {
-        // Inside `[..]`, after a `=`: a definition's declaration, which a declared item's
-        // definition macro hands on as one string literal of its text.
-        let definition = parent.and_then(|p| self.entries.get(p)).is_some_and(
-            |e| matches!(&e.tt, TokenTree::Group(g) if g.delimiter() == Delimiter::Bracket),
-        );
-        let mut after_equals = false;
+        // A definition `[PATH = "TEXT"]` (the whole bracket a path, `=` and one literal): its
+        // declaration, which a declared item's definition macro hands on as one string literal
+        // of its text. Nowhere else is a literal read as text.
+        let definition = self.definition_at(tokens, parent);
+        let mut position = 0usize;
         for tt in tokens.clone() {
             if !self.text.is_empty() {
                 self.text.push(' ');
@@ -225,15 +241,30 @@ impl Text {
                 }
                 TokenTree::Punct(p) => self.text.push(p.as_char()),
                 TokenTree::Literal(l) => match definition_literal(l) {
-                    Some(text) if definition && after_equals => self.text.push_str(&text),
+                    Some(text) if definition == Some(position) => self.text.push_str(&text),
                     _ => self.literal(l),
                 },
             }
-            after_equals = matches!(&tt, TokenTree::Punct(p) if p.as_char() == '=');
+            position = position.saturating_add(1);
             let end = self.text.len();
             if let Some(e) = self.entries.get_mut(index) {
                 e.end = end;
             }
+        }
+    }
+
+    /// Where a definition's literal stands in `tokens`, the inside of the entry `parent`:
+    /// [`definition_literal_at`] inside a bracket, else `None`. Out of line: [`Text::write`]
+    /// recurses once per level of nesting and keeps its frame small.
+    #[inline(never)]
+    fn definition_at(&self, tokens: &TokenStream, parent: Option<usize>) -> Option<usize> {
+        let in_brackets = parent.and_then(|p| self.entries.get(p)).is_some_and(
+            |e| matches!(&e.tt, TokenTree::Group(g) if g.delimiter() == Delimiter::Bracket),
+        );
+        if in_brackets {
+            definition_literal_at(tokens)
+        } else {
+            None
         }
     }
 
@@ -632,6 +663,10 @@ mod definition_literal_tests {
             r#"[A = "(4):(1)"x]"#,
             r#"[A = "(4)\":(1)"]"#,
             r#"[A = r"(4):(1)"]"#,
+            r#"[(4,8):(16,1), logical -> physical, index = "u32"]"#,
+            r#"[A = "(4):(1)" "(4):(1)"]"#,
+            r#"[= "(4):(1)"]"#,
+            r#"[A = B = "(4):(1)"]"#,
         ] {
             assert!(text(written).contains('?'), "{written}: {}", text(written));
         }

@@ -182,12 +182,11 @@ fn on_a_value_with_a_user_trait_in_scope() {
     }
 }
 
-/// The same call through a reference: with `&self` the inherent method matched the receiver
-/// `&Static` before any trait's; taking `self`, it matches only after a dereference, and the
-/// user's trait method (`&self`) is found first at `&Static`. So `r.offset(i)` and `S.offset(i)`
-/// differ: the first is the user's `-1000 - i`, silently.
+/// The same call through a reference: the inherent method takes `&self`, so it matches the
+/// receiver `&Static` before any trait's. Were it to take `self`, it would match only after a
+/// dereference, the user's trait method (`&self`) would be found first at `&Static`, and
+/// `r.offset(i)` would silently be the user's `-1000 - i` while `S.offset(i)` is the library's.
 #[test]
-#[ignore = "bug: through a reference, a user's trait `offset(&self)` in scope is called instead of the inherent `offset(self)` (the value's call gives the library's)"]
 fn through_a_reference_with_a_user_trait_in_scope() {
     use items::{B, S};
     use user_trait::MyOffset;

@@ -1,7 +1,7 @@
 // A string literal is read back as text only where a definition's declaration stands
 // (`[PATH = "..."]`, which a declared item's definition macro writes); anywhere else it is a
-// literal, which the grammar never accepts. The read-back also fires after the `=` of an
-// option inside a bracketed literal operand, so `index = "u32"` is taken as `index = u32`.
+// literal, which the grammar never accepts: `index = "u32"` in a bracketed literal operand is
+// refused at the literal.
 use layout_typed::prelude::*;
 
 fn main() {

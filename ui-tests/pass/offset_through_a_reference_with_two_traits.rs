@@ -1,8 +1,8 @@
 // `Layout` (from the prelude) and a user's trait with an `offset(&self)` method, both in scope: a
-// call on a value is the inherent method; so must a call through a reference be. With the inherent
-// method taking `self`, the receiver `&Static` matches both traits' `&self` methods before the
-// inherent one (reached only after a dereference), and rustc refuses the call as ambiguous
-// (E0034); with `&self` the inherent method matched first and this compiled and printed 5.
+// call on a value is the inherent method; so must a call through a reference be. The inherent
+// method takes `&self`, so it matches the receiver `&Static` before either trait's; were it to
+// take `self`, it would match only after a dereference and rustc would refuse the call as
+// ambiguous between the two traits (E0034).
 use layout_typed::prelude::*;
 
 layout! {
