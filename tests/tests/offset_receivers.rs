@@ -146,8 +146,8 @@ fn in_generic_code() {
     }
 }
 
-/// The function written in full: by the item's type alias (the value), by `Static` (the value),
-/// by the trait (a reference).
+/// The function written in full: by the item's type alias, by `Static` and by the trait, each
+/// taking a reference.
 #[test]
 fn written_as_paths() {
     use items::{B, S};
@@ -155,12 +155,12 @@ fn written_as_paths() {
     let sb = comp(&s, &b);
     let c = layout_typed::compose(S, B);
     for i in 0..32usize {
-        assert_eq!(S::offset(S, i), s[i]);
-        assert_eq!(<S>::offset(S, i), s[i]);
-        assert_eq!(layout_typed::Static::offset(S, i), s[i]);
+        assert_eq!(S::offset(&S, i), s[i]);
+        assert_eq!(<S>::offset(&S, i), s[i]);
+        assert_eq!(layout_typed::Static::offset(&S, i), s[i]);
         assert_eq!(<S as layout_typed::Layout>::offset(&S, i), s[i]);
         assert_eq!(layout_typed::Layout::offset(&S, i), s[i]);
-        assert_eq!(layout_typed::Composed::offset(c, i), sb[i]);
+        assert_eq!(layout_typed::Composed::offset(&c, i), sb[i]);
         assert_eq!(layout_typed::Layout::offset(&c, i), sb[i]);
     }
 }
