@@ -163,7 +163,7 @@ fn algebra_item(k: &Krate, it: &frame::Item, text: &Text) -> TokenStream {
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Definition {
     /// The text the item was read from, a declaration the core parsed and checked: as one
-    /// string literal, which [`Text`] reads back as that text ([`declaration_rules`]).
+    /// string literal, which [`Text`] reads back as that text ([`declaration_module`]).
     Declaration,
     /// The item's tokens as written (an algebra expression and its definitions).
     Tokens,
@@ -193,11 +193,6 @@ fn named(
     let def = quote::format_ident!("__layout_def_{}_{:016x}", name, hash);
     // The module's name is in snake case whatever the item's (no lint attribute to write).
     let module_name = quote::format_ident!("__layout_{:016x}", hash);
-    // An item in a function body cannot be named from outside it; its exported macro is
-    // harmless there, and the lint about it is silenced. Few attributes (each is a cost for
-    // every item): an exported macro is never reported unused, and a private one is not
-    // documented (its `allow` only states that it may go unused: rustc does not report a
-    // macro whose name starts with `_`).
     // The item's `cfg`s also govern its definition macro and the macro's re-export, so that
     // alternative definitions under `#[cfg]` do not collide.
     let cfgs = it.attrs.iter().filter(|a| is_cfg(a));
@@ -300,6 +295,11 @@ fn definition_module(
     exported: bool,
     rules: &TokenStream,
 ) -> TokenStream {
+    // An item in a function body cannot be named from outside it; its exported macro is
+    // harmless there, and the lint about it is silenced. Few attributes (each is a cost for
+    // every item): an exported macro is never reported unused, and a private one is not
+    // documented (its `allow` only states that it may go unused: rustc does not report a
+    // macro whose name starts with `_`). [`declaration_module`] writes the same as text.
     let export = if exported {
         quote!(#[doc(hidden)] #[macro_export] #[allow(non_local_definitions)])
     } else {

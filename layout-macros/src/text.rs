@@ -626,8 +626,8 @@ mod literal_tests {
 }
 
 /// A definition macro's string literal reads as its text, only where a definition's
-/// declaration stands (inside `[..]`, after `=`); anywhere else a string literal stays a
-/// literal, which the core rejects.
+/// declaration stands (a whole bracket `[PATH = "TEXT"]`); anywhere else a string literal stays
+/// a literal, which the core rejects.
 #[cfg(test)]
 mod definition_literal_tests {
     use super::Text;
