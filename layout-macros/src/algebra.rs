@@ -348,15 +348,29 @@ fn operands(
     for (path, _) in &a.derived {
         if let Some((map, index)) = env.value(&path.key()) {
             let span = text.at(&path.span).span();
-            let ty = match crate::expand::typed_static(k, map, *index, "", &quote!(_)) {
-                Ok(crate::expand::Emitted::Type { ty, .. }) => ty,
+            let (ty, generated) = match crate::expand::typed_static(k, map, *index, "", &quote!(_))
+            {
+                Ok(crate::expand::Emitted::Type { ty, defs }) => (ty, !defs.is_empty()),
                 Ok(crate::expand::Emitted::Value(_)) => continue,
-                Err(e) => return Err(text.errors(&expr::Located::new(e, path.span.clone()))),
+                Err(e) => {
+                    return Err(text.errors(&expr::Located::new(e, path.span.clone())));
+                }
             };
             let path_tokens = text.path_tokens(path);
             same_item
                 .derived
                 .extend([quote::quote_spanned!(span=> let _: #ty = #path_tokens;)]);
+            // A `Generated` value's type holds its program as the item's unit struct, which
+            // the type above leaves open (`_`): the program's fingerprint ties it to the
+            // definition evaluated here.
+            if generated {
+                let h = proc_macro2::Literal::u64_unsuffixed(crate::expand::program_fingerprint(
+                    map, *index,
+                ));
+                same_item.derived.extend([quote::quote_spanned!(span=>
+                    #k::__private::same_program::<#h, _, _, _>(&#path_tokens);
+                )]);
+            }
         }
     }
     Ok((same_item, env))

@@ -136,7 +136,15 @@ fn algebra_item(k: &Krate, it: &frame::Item, text: &Text) -> TokenStream {
     };
     let unit = quote::format_ident!("__LayoutProgram_{}", it.name);
     let (defs, ty) = match typed_static(k, &map, index, &text.text, &quote!(#unit)) {
-        Ok(Emitted::Type { defs, ty }) => (defs, ty),
+        Ok(Emitted::Type { mut defs, ty }) => {
+            // A program of the item's own: its fingerprint, which an expression naming the
+            // item checks against the definition it evaluates ([`program_fingerprint`]).
+            if !defs.is_empty() {
+                let h = Literal::u64_unsuffixed(program_fingerprint(&map, index));
+                defs.push(quote!(impl #k::__private::ProgramHash<#h> for #unit {}));
+            }
+            (defs, ty)
+        }
         Ok(Emitted::Value(_)) => {
             return errors(text.errors(&expr::Located::new(Error::RuntimeConstant, span)));
         }
@@ -157,6 +165,20 @@ fn algebra_item(k: &Krate, it: &frame::Item, text: &Text) -> TokenStream {
     }
     out.extend([named(k, it, &ty, &text.text, Definition::Tokens)]);
     out
+}
+
+/// A fingerprint of an item's map `m` in the index type `i` (64-bit FNV-1a of their debug
+/// form, which holds every leaf, swizzle, fixed entry and name): the `H` of the
+/// `ProgramHash<H>` its program implements. Two definitions of different maps have different
+/// fingerprints (but for a 64-bit collision), so that an expression whose definition of the
+/// item (written by hand, say) is not the item's own fails to compile instead of evaluating it.
+pub(crate) fn program_fingerprint(m: &Map, i: IntType) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in format!("{m:?} {i:?}").bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
 }
 
 /// What an item's definition macro hands on.
@@ -399,34 +421,110 @@ fn errors(errs: Vec<syn::Error>) -> TokenStream {
     errs.into_iter().map(|e| e.to_compile_error()).collect()
 }
 
-/// Appends token trees one by one. Inside the compiler, pushing a tree onto a stream stays on
-/// the macro's side of the bridge, where interpolating a finished stream (`quote!`'s `#x`) is a
-/// call across it; the types of the expansion are made this way.
-struct Emit<'a>(&'a mut TokenStream);
+/// Appends token trees one by one. Inside the compiler the trees are the compiler's own
+/// (`proc_macro`'s), gathered on the macro's side of the bridge and handed across it once per
+/// stream ([`Emit::finish`]): `proc_macro2`'s wrapper would convert and buffer each tree
+/// again, in this crate's unoptimised code. Elsewhere (unit tests) they are `proc_macro2`'s.
+/// The types of the expansion are made this way.
+enum Emit {
+    /// Inside the compiler, with the call site's span.
+    Compiler(Vec<proc_macro::TokenTree>, proc_macro::Span),
+    /// Outside it.
+    Fallback(TokenStream),
+}
 
-impl Emit<'_> {
-    fn tree(&mut self, t: TokenTree) {
-        self.0.extend([t]);
+impl Emit {
+    fn new() -> Self {
+        if proc_macro::is_available() {
+            Emit::Compiler(Vec::new(), proc_macro::Span::call_site())
+        } else {
+            Emit::Fallback(TokenStream::new())
+        }
+    }
+    /// The trees appended, as one stream.
+    fn finish(self) -> TokenStream {
+        match self {
+            Emit::Compiler(trees, _) => {
+                TokenStream::from(trees.into_iter().collect::<proc_macro::TokenStream>())
+            }
+            Emit::Fallback(t) => t,
+        }
     }
     fn punct(&mut self, c: char) {
-        self.tree(TokenTree::Punct(Punct::new(c, Spacing::Alone)));
+        self.punct_spaced(c, false);
+    }
+    /// A punctuation character, joint with the next one when `joint`.
+    fn punct_spaced(&mut self, c: char, joint: bool) {
+        match self {
+            Emit::Compiler(trees, span) => {
+                let spacing = if joint {
+                    proc_macro::Spacing::Joint
+                } else {
+                    proc_macro::Spacing::Alone
+                };
+                let mut p = proc_macro::Punct::new(c, spacing);
+                p.set_span(*span);
+                trees.push(proc_macro::TokenTree::Punct(p));
+            }
+            Emit::Fallback(t) => {
+                let spacing = if joint {
+                    Spacing::Joint
+                } else {
+                    Spacing::Alone
+                };
+                t.extend([TokenTree::Punct(Punct::new(c, spacing))]);
+            }
+        }
     }
     fn colons(&mut self) {
-        self.tree(TokenTree::Punct(Punct::new(':', Spacing::Joint)));
+        self.punct_spaced(':', true);
         self.punct(':');
     }
     fn ident(&mut self, name: &str) {
-        self.tree(TokenTree::Ident(Ident::new(
-            name,
-            proc_macro2::Span::call_site(),
-        )));
+        match self {
+            Emit::Compiler(trees, span) => {
+                trees.push(proc_macro::TokenTree::Ident(proc_macro::Ident::new(
+                    name, *span,
+                )));
+            }
+            Emit::Fallback(t) => t.extend([TokenTree::Ident(Ident::new(
+                name,
+                proc_macro2::Span::call_site(),
+            ))]),
+        }
     }
-    fn lit(&mut self, l: Literal) {
-        self.tree(TokenTree::Literal(l));
+    /// An unsuffixed integer literal.
+    fn int(&mut self, n: i64) {
+        match self {
+            Emit::Compiler(trees, span) => {
+                let mut l = proc_macro::Literal::i64_unsuffixed(n);
+                l.set_span(*span);
+                trees.push(proc_macro::TokenTree::Literal(l));
+            }
+            Emit::Fallback(t) => t.extend([TokenTree::Literal(Literal::i64_unsuffixed(n))]),
+        }
+    }
+    /// An unsuffixed literal of a `u64`.
+    fn uint(&mut self, n: u64) {
+        match self {
+            Emit::Compiler(trees, span) => {
+                let mut l = proc_macro::Literal::u64_unsuffixed(n);
+                l.set_span(*span);
+                trees.push(proc_macro::TokenTree::Literal(l));
+            }
+            Emit::Fallback(t) => t.extend([TokenTree::Literal(Literal::u64_unsuffixed(n))]),
+        }
+    }
+    /// The crate path.
+    fn krate(&mut self, k: &Krate) {
+        match self {
+            Emit::Compiler(trees, _) => trees.extend(k.compiler_trees().iter().cloned()),
+            Emit::Fallback(t) => k.to_tokens(t),
+        }
     }
     /// `k::name`.
     fn path(&mut self, k: &Krate, name: &str) {
-        k.to_tokens(self.0);
+        self.krate(k);
         self.colons();
         self.ident(name);
     }
@@ -436,19 +534,47 @@ impl Emit<'_> {
         self.colons();
         self.ident(name);
     }
-    /// `( inner )`.
-    fn parens(&mut self, inner: TokenStream) {
-        self.tree(TokenTree::Group(Group::new(Delimiter::Parenthesis, inner)));
+    /// A group of `delimiter` around what `inner` appended.
+    fn group(&mut self, delimiter: Delimiter, inner: Emit) {
+        match (self, inner) {
+            (Emit::Compiler(trees, span), Emit::Compiler(inner, _)) => {
+                let d = match delimiter {
+                    Delimiter::Parenthesis => proc_macro::Delimiter::Parenthesis,
+                    Delimiter::Brace => proc_macro::Delimiter::Brace,
+                    Delimiter::Bracket => proc_macro::Delimiter::Bracket,
+                    Delimiter::None => proc_macro::Delimiter::None,
+                };
+                let mut g = proc_macro::Group::new(d, inner.into_iter().collect());
+                g.set_span(*span);
+                trees.push(proc_macro::TokenTree::Group(g));
+            }
+            (this, inner) => {
+                let g = TokenTree::Group(Group::new(delimiter, inner.finish()));
+                match this {
+                    Emit::Compiler(trees, _) => {
+                        trees.extend(proc_macro::TokenStream::from(TokenStream::from(g)));
+                    }
+                    Emit::Fallback(t) => t.extend([g]),
+                }
+            }
+        }
+    }
+    /// An empty emitter of the same kind, for a group's contents.
+    fn inner(&self) -> Emit {
+        match self {
+            Emit::Compiler(_, span) => Emit::Compiler(Vec::new(), *span),
+            Emit::Fallback(_) => Emit::Fallback(TokenStream::new()),
+        }
     }
 }
 
 pub(crate) fn form(k: &Krate, shape: &Tree<i64>, stride: &Tree<Stride>) -> TokenStream {
-    let mut t = TokenStream::new();
-    form_into(&mut Emit(&mut t), k, shape, stride);
-    t
+    let mut e = Emit::new();
+    form_into(&mut e, k, shape, stride);
+    e.finish()
 }
 
-fn form_into(e: &mut Emit<'_>, k: &Krate, shape: &Tree<i64>, stride: &Tree<Stride>) {
+fn form_into(e: &mut Emit, k: &Krate, shape: &Tree<i64>, stride: &Tree<Stride>) {
     match (shape, stride) {
         (Tree::Leaf(n), Tree::Leaf(d)) => {
             // Sizes are positive (checked by `layout-core`); an unsuffixed literal takes the
@@ -463,24 +589,25 @@ fn form_into(e: &mut Emit<'_>, k: &Krate, shape: &Tree<i64>, stride: &Tree<Strid
                 e.interned(k, &alias);
                 return;
             }
-            let n = Literal::i64_unsuffixed(*n);
             match d {
                 Stride::Broadcast => {
                     e.path(k, "Bcast");
                     e.punct('<');
-                    e.lit(n);
+                    e.int(*n);
                     e.punct('>');
                 }
                 Stride::Int(d) => {
                     e.path(k, "Dim");
                     e.punct('<');
-                    e.lit(n);
+                    e.int(*n);
                     e.punct(',');
                     if *d < 0 {
-                        let d = Literal::u64_unsuffixed(d.unsigned_abs());
-                        e.tree(TokenTree::Group(Group::new(Delimiter::Brace, quote!(-#d))));
+                        let mut neg = e.inner();
+                        neg.punct('-');
+                        neg.uint(d.unsigned_abs());
+                        e.group(Delimiter::Brace, neg);
                     } else {
-                        e.lit(Literal::i64_unsuffixed(*d));
+                        e.int(*d);
                     }
                     e.punct('>');
                 }
@@ -491,26 +618,28 @@ fn form_into(e: &mut Emit<'_>, k: &Krate, shape: &Tree<i64>, stride: &Tree<Strid
             form_into(e, k, a, b);
         }
         (Tree::Tuple(a), Tree::Tuple(b)) => {
-            let mut inner = TokenStream::new();
-            let mut i = Emit(&mut inner);
+            let mut i = e.inner();
             for (s, d) in a.iter().zip(b) {
                 form_into(&mut i, k, s, d);
                 i.punct(',');
             }
-            e.parens(inner);
+            e.group(Delimiter::Parenthesis, i);
         }
         // Profiles were checked equal by `layout-core`.
-        _ => e.parens(TokenStream::new()),
+        _ => {
+            let empty = e.inner();
+            e.group(Delimiter::Parenthesis, empty);
+        }
     }
 }
 
 pub(crate) fn index_type(i: IntType) -> TokenStream {
-    let mut t = TokenStream::new();
-    index_type_into(&mut Emit(&mut t), i);
-    t
+    let mut e = Emit::new();
+    index_type_into(&mut e, i);
+    e.finish()
 }
 
-fn index_type_into(e: &mut Emit<'_>, i: IntType) {
+fn index_type_into(e: &mut Emit, i: IntType) {
     e.colons();
     e.ident("core");
     e.colons();
@@ -525,9 +654,9 @@ fn index_type_into(e: &mut Emit<'_>, i: IntType) {
 }
 
 pub(crate) fn space(k: &Krate, s: Space) -> TokenStream {
-    let mut t = TokenStream::new();
-    Emit(&mut t).path(k, space_name(s));
-    t
+    let mut e = Emit::new();
+    e.path(k, space_name(s));
+    e.finish()
 }
 
 fn space_name(s: Space) -> &'static str {
@@ -539,12 +668,12 @@ fn space_name(s: Space) -> &'static str {
 }
 
 fn tile(k: &Krate, t: Option<&Vec<i64>>) -> TokenStream {
-    let mut ts = TokenStream::new();
-    tile_into(&mut Emit(&mut ts), k, t);
-    ts
+    let mut e = Emit::new();
+    tile_into(&mut e, k, t);
+    e.finish()
 }
 
-fn tile_into(e: &mut Emit<'_>, k: &Krate, t: Option<&Vec<i64>>) {
+fn tile_into(e: &mut Emit, k: &Krate, t: Option<&Vec<i64>>) {
     let Some(t) = t else {
         e.path(k, "NoTile");
         return;
@@ -561,7 +690,7 @@ fn tile_into(e: &mut Emit<'_>, k: &Krate, t: Option<&Vec<i64>>) {
         if i > 0 {
             e.punct(',');
         }
-        e.lit(Literal::i64_unsuffixed(*x));
+        e.int(*x);
     }
     e.punct('>');
 }
@@ -678,8 +807,8 @@ fn typed_value(k: &Krate, c: &Checked<TokenStream>) -> TokenStream {
 /// `Static<Form, Spec<Domain, Codomain, Size<N>, Access, DomainTile, CodomainTile, Index>>`,
 /// wrapped in `Swizzled<.., B, SRC, DST, MIN, MAX>` when swizzled.
 fn static_type<S>(k: &Krate, c: &Checked<S>) -> TokenStream {
-    let mut ty = TokenStream::new();
-    let e = &mut Emit(&mut ty);
+    let mut out = Emit::new();
+    let e = &mut out;
     if c.swizzle.is_some() {
         e.path(k, "Swizzled");
         e.punct('<');
@@ -699,7 +828,7 @@ fn static_type<S>(k: &Krate, c: &Checked<S>) -> TokenStream {
         tile_into(e, k, c.codomain_tile.as_ref());
         e.punct('>');
         swizzle_params(e, c);
-        return ty;
+        return out.finish();
     }
     e.path(k, "Static");
     e.punct('<');
@@ -729,41 +858,41 @@ fn static_type<S>(k: &Krate, c: &Checked<S>) -> TokenStream {
     index_type_into(e, c.index);
     if let Some(h) = names {
         e.punct(',');
-        e.lit(Literal::u64_unsuffixed(h));
+        e.uint(h);
     }
     e.punct('>');
     e.punct('>');
     swizzle_params(e, c);
-    ty
+    out.finish()
 }
 
 /// `Size<n>`, by its alias where there is one.
-fn size_into(e: &mut Emit<'_>, k: &Krate, n: i64) {
+fn size_into(e: &mut Emit, k: &Krate, n: i64) {
     if let Some(alias) = interned::size(n) {
         e.interned(k, &alias);
     } else {
         e.path(k, "Size");
         e.punct('<');
-        e.lit(Literal::i64_unsuffixed(n));
+        e.int(n);
         e.punct('>');
     }
 }
 
 /// The parameters of `Swizzled<L, ..>` after `L`, and its closing `>`, when `c` is swizzled.
-fn swizzle_params<S>(e: &mut Emit<'_>, c: &Checked<S>) {
+fn swizzle_params<S>(e: &mut Emit, c: &Checked<S>) {
     if let Some(s) = c.swizzle {
         // The exact range (checked by `check_decl`, which reported an undecided one; the
         // bound then only keeps the value well-typed next to that error).
         let (min, max) = c.offset_range;
-        for l in [
-            Literal::u32_unsuffixed(s.bits()),
-            Literal::u32_unsuffixed(s.src()),
-            Literal::u32_unsuffixed(s.dst()),
-            Literal::i64_unsuffixed(min),
-            Literal::i64_unsuffixed(max),
+        for n in [
+            i64::from(s.bits()),
+            i64::from(s.src()),
+            i64::from(s.dst()),
+            min,
+            max,
         ] {
             e.punct(',');
-            e.lit(l);
+            e.int(n);
         }
         e.punct('>');
     }

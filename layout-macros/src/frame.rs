@@ -31,7 +31,21 @@ pub struct Item {
 /// The crate path `layout_typed::layout!` passes (`$crate`), kept as its token trees: each
 /// use in the expansion copies the trees (identifiers and punctuation, cheap) instead of
 /// cloning a token stream, which inside the compiler is a call across the macro's bridge.
-pub struct Krate(Vec<TokenTree>);
+pub struct Krate(
+    Vec<TokenTree>,
+    std::cell::OnceCell<Vec<proc_macro::TokenTree>>,
+);
+
+impl Krate {
+    /// The path as the compiler's own token trees, converted once per invocation (inside the
+    /// compiler only: `proc_macro` panics elsewhere).
+    pub(crate) fn compiler_trees(&self) -> &[proc_macro::TokenTree] {
+        self.1.get_or_init(|| {
+            let path: TokenStream = self.0.iter().cloned().collect();
+            proc_macro::TokenStream::from(path).into_iter().collect()
+        })
+    }
+}
 
 impl quote::ToTokens for Krate {
     fn to_tokens(&self, tokens: &mut TokenStream) {
@@ -83,7 +97,7 @@ pub fn invocation(tokens: TokenStream) -> syn::Result<Invocation> {
         input.parse2(rest.clone())?
     };
     Ok(Invocation {
-        krate: Krate(krate),
+        krate: Krate(krate, std::cell::OnceCell::new()),
         rest,
         input,
     })

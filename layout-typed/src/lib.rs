@@ -1141,6 +1141,25 @@ pub mod __private {
         const NEW: Self;
     }
 
+    /// Implemented by the program of an item whose value is a [`Generated`](crate::Generated)
+    /// map, with `H` a fingerprint of that map (`layout!` writes both): an expression that names
+    /// the item evaluates the item's definition again, and [`same_program`] proves that the
+    /// value under the item's path is the map of that definition, program included.
+    #[diagnostic::on_unimplemented(
+        message = "this definition of the item is not the item's own: its map differs from the item's value",
+        label = "defined here otherwise than the item",
+        note = "an expression evaluates the definition its operand's definition macro hands on; write the item's path without a definition of your own"
+    )]
+    pub trait ProgramHash<const H: u64> {}
+
+    /// Compiles only when `value`'s program is the map of fingerprint `H` ([`ProgramHash`]).
+    #[inline(always)]
+    pub const fn same_program<const H: u64, F, S, P: ProgramHash<H>>(
+        value: &crate::Generated<F, S, P>,
+    ) {
+        let _ = value;
+    }
+
     /// The program of a [`Generated`](crate::Generated) map, emitted by `layout!` for one
     /// expression: its exact offset range, its notation, the expression's text (definitions,
     /// then the expression, as `layout_core::expr::parse_algebra` reads it) and its `offset`
