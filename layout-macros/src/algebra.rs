@@ -266,19 +266,19 @@ fn resolve(
     }
     if !missing.is_empty() {
         // Ask the items' hidden macros (re-exported under the items' names in the macro
-        // namespace) for their declarations, in one chain: each is called with the next
-        // callback, its own key and what to put before its definition (`{cb} {key} {pre}
-        // rest`), and calls `cb! { pre [key = DECL] rest }`. The last callback is this macro,
-        // which receives every definition, each keyed by its operand's path.
-        let mut chain = quote!({ #k::__private::layout_impl });
-        let mut pre = pre.clone();
-        for p in missing.iter().rev() {
-            let next = quote!(#chain { #p } { #pre });
-            chain = quote!({ #p });
-            pre = next;
+        // namespace) for their declarations, in one chain: each is called with the callbacks
+        // still to come first (`{cb} rest`), and calls the first of them with the rest and its
+        // own definition appended (`cb! { rest [= DECL] }`). The last callback is this macro,
+        // which receives every definition in the order of the empty `[PATH =]` written for
+        // them before the expression ([`crate::frame::fill_definitions`]).
+        let mut callbacks = TokenStream::new();
+        for p in missing.iter().skip(1) {
+            callbacks.extend(quote!({ #p }));
         }
+        callbacks.extend(quote!({ #k::__private::layout_impl }));
+        let slots = missing.iter().map(|p| quote!([#p =]));
         let first = missing.first().cloned().unwrap_or_default();
-        return Resolved::Fetch(quote!(#first! { #pre #rest #post }));
+        return Resolved::Fetch(quote!(#first! { #callbacks #pre #(#slots)* #rest #post }));
     }
     Resolved::Ready(alg)
 }

@@ -261,9 +261,11 @@ fn plainly_camel_case(name: &str) -> bool {
         && name.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
-/// The rules of an item's definition macro: `{ ({ $($cb:tt)* } { $($key:tt)* } { $($pre:tt)*
-/// } $($rest:tt)*) => { $($cb)*! { $($pre)* [$($key)* = DECL] $($rest)* } }; }`. Made tree by
-/// tree: `quote!` writes each `$` by parsing a text, a call across the macro's bridge.
+/// The rules of an item's definition macro: `{ ({ $($cb:tt)* } $($rest:tt)*) => { $($cb)*!
+/// { $($rest)* [= DECL] } }; }`: called with the next callback first, it calls that callback
+/// with the rest and its definition appended ([`crate::frame::fill_definitions`] puts it into
+/// the expression's `[PATH =]`). Made tree by tree: `quote!` writes each `$` by parsing a text,
+/// a call across the macro's bridge.
 fn definition_rules(decl: &TokenStream) -> TokenStream {
     let group = |d: Delimiter, t: TokenStream| TokenTree::Group(Group::new(d, t));
     let punct = |c: char| TokenTree::Punct(Punct::new(c, Spacing::Alone));
@@ -280,20 +282,17 @@ fn definition_rules(decl: &TokenStream) -> TokenStream {
             punct('*'),
         ]
     };
-    let mut matcher = TokenStream::new();
-    for name in ["cb", "key", "pre"] {
-        matcher.extend([group(
-            Delimiter::Brace,
-            repeat(name, true).into_iter().collect(),
-        )]);
-    }
+    let mut matcher: TokenStream = [group(
+        Delimiter::Brace,
+        repeat("cb", true).into_iter().collect(),
+    )]
+    .into_iter()
+    .collect();
     matcher.extend(repeat("rest", true));
-    let mut key: TokenStream = repeat("key", false).into_iter().collect();
-    key.extend([punct('=')]);
-    key.extend([decl.clone()]);
-    let mut call: TokenStream = repeat("pre", false).into_iter().collect();
-    call.extend([group(Delimiter::Bracket, key)]);
-    call.extend(repeat("rest", false));
+    let mut def: TokenStream = [punct('=')].into_iter().collect();
+    def.extend([decl.clone()]);
+    let mut call: TokenStream = repeat("rest", false).into_iter().collect();
+    call.extend([group(Delimiter::Bracket, def)]);
     let mut body: TokenStream = repeat("cb", false).into_iter().collect();
     body.extend([punct('!'), group(Delimiter::Brace, call)]);
     let arrow = [
@@ -345,8 +344,9 @@ fn definition_module(
 
 /// A declared item's definition module ([`definition_module`] writes it, with [`definition_rules`]), read
 /// from one text across the macro's bridge, its declaration as one string literal of `text`
-/// (the text the core parsed and checked): `[$($key)* = "TEXT"]`, which [`Text`] writes back
-/// as `[KEY = TEXT]`, the text the item's own checks read (the key of [`crate::valid::known`]).
+/// (the text the core parsed and checked): `[= "TEXT"]`, put into the expression's `[KEY =]`
+/// ([`crate::frame::fill_definitions`]), which [`Text`] writes back as `[KEY = TEXT]`, the text
+/// the item's own checks read (the key of [`crate::valid::known`]).
 /// `None` where the text would need an escape in a literal, or the visibility is neither `pub`
 /// nor private (it is then written token by token).
 fn declaration_module(
@@ -375,8 +375,8 @@ fn declaration_module(
     };
     let module = format!(
         "{hidden} {vis} mod {module} {{ {export} macro_rules! {def} \
-         {{ ({{ $($cb:tt)* }} {{ $($key:tt)* }} {{ $($pre:tt)* }} $($rest:tt)*) => \
-         {{ $($cb)* ! {{ $($pre)* [$($key)* = \"{text}\"] $($rest)* }} }}; }} \
+         {{ ({{ $($cb:tt)* }} $($rest:tt)*) => \
+         {{ $($cb)* ! {{ $($rest)* [= \"{text}\"] }} }}; }} \
          {inner} use {def} as m; }}"
     );
     // The compiler's own lexer, in one call: `proc_macro2`'s parse would first lex the text
@@ -2161,8 +2161,8 @@ mod definition_rules_tests {
             let decl: TokenStream = decl.parse().unwrap();
             let want = quote! {
                 {
-                    ({ $($cb:tt)* } { $($key:tt)* } { $($pre:tt)* } $($rest:tt)*) => {
-                        $($cb)*! { $($pre)* [$($key)* = #decl] $($rest)* }
+                    ({ $($cb:tt)* } $($rest:tt)*) => {
+                        $($cb)*! { $($rest)* [= #decl] }
                     };
                 }
             };

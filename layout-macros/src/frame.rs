@@ -88,10 +88,13 @@ pub fn invocation(tokens: TokenStream) -> syn::Result<Invocation> {
     if !seen_semi {
         return Err(frame_error(Span::call_site(), Error::MacroPath));
     }
-    let rest: TokenStream = iter.collect();
-    let input = if algebra_at_a_glance(&rest) {
+    // The trees after the path, fetched across the bridge once for both glances.
+    let mut trees: Vec<TokenTree> = iter.collect();
+    fill_definitions(&mut trees);
+    let rest: TokenStream = trees.iter().cloned().collect();
+    let input = if algebra_trees_at_a_glance(&trees) {
         Input::Algebra
-    } else if let Some(input) = at_a_glance(&rest) {
+    } else if let Some(input) = trees_at_a_glance(&trees) {
         input
     } else {
         input.parse2(rest.clone())?
@@ -103,15 +106,68 @@ pub fn invocation(tokens: TokenStream) -> syn::Result<Invocation> {
     })
 }
 
+/// Puts the definitions that the operands' definition macros appended, `[= DECL]` each at the
+/// end, into the empty `[PATH =]` written for them, in order: `[PATH = DECL]`. Anything else
+/// (as many appended as empty, or none) is left as it is, for the grammar to read.
+pub(crate) fn fill_definitions(trees: &mut Vec<TokenTree>) {
+    let bracket = |t: &TokenTree| match t {
+        TokenTree::Group(g) if g.delimiter() == Delimiter::Bracket => {
+            Some(g.stream().into_iter().collect::<Vec<TokenTree>>())
+        }
+        _ => None,
+    };
+    let is_eq =
+        |t: Option<&TokenTree>| matches!(t, Some(TokenTree::Punct(p)) if p.as_char() == '=');
+    // The appended definitions: the trailing brackets that start with `=`.
+    let mut first = trees.len();
+    while first > 0
+        && let Some(inner) = bracket(&trees[first - 1])
+        && inner.len() >= 2
+        && is_eq(inner.first())
+    {
+        first -= 1;
+    }
+    if first == trees.len() {
+        return;
+    }
+    let empty: Vec<usize> = trees[..first]
+        .iter()
+        .enumerate()
+        .filter_map(|(i, t)| {
+            let inner = bracket(t)?;
+            (inner.len() >= 2 && is_eq(inner.last())).then_some(i)
+        })
+        .collect();
+    if empty.len() != trees.len() - first {
+        return;
+    }
+    let appended: Vec<TokenTree> = trees.drain(first..).collect();
+    for (i, def) in empty.into_iter().zip(appended) {
+        let (TokenTree::Group(slot), TokenTree::Group(def)) = (&trees[i], def) else {
+            continue;
+        };
+        let mut inner = slot.stream();
+        inner.extend(def.stream().into_iter().skip(1));
+        let mut g = proc_macro2::Group::new(Delimiter::Bracket, inner);
+        g.set_span(slot.span());
+        trees[i] = TokenTree::Group(g);
+    }
+}
+
 /// Whether the input is an algebra expression by its first two token trees: a bracketed
 /// definition, or an operation's name and its parenthesis, which [`input`] reads as one too.
 /// The callback of an expression carries its operands' declarations; this spares reading them
 /// into `syn`'s buffer. Anything else is left to [`input`].
 fn algebra_at_a_glance(rest: &TokenStream) -> bool {
-    let mut trees = rest.clone().into_iter();
-    match (trees.next(), trees.next()) {
-        (Some(TokenTree::Group(g)), _) => g.delimiter() == Delimiter::Bracket,
-        (Some(TokenTree::Ident(op)), Some(TokenTree::Group(g))) => {
+    let trees: Vec<TokenTree> = rest.clone().into_iter().collect();
+    algebra_trees_at_a_glance(&trees)
+}
+
+/// [`algebra_at_a_glance`] of the trees of the input.
+fn algebra_trees_at_a_glance(trees: &[TokenTree]) -> bool {
+    match trees {
+        [TokenTree::Group(g), ..] => g.delimiter() == Delimiter::Bracket,
+        [TokenTree::Ident(op), TokenTree::Group(g), ..] => {
             g.delimiter() == Delimiter::Parenthesis
                 && layout_core::expr::Op::from_name(&op.to_string()).is_some()
         }
@@ -119,13 +175,19 @@ fn algebra_at_a_glance(rest: &TokenStream) -> bool {
     }
 }
 
-/// The well-formed common cases of [`input`] read by scanning the token trees, without `syn`
+/// [`trees_at_a_glance`] of a token stream (the tests compare it with [`input`]).
+#[cfg(test)]
+fn at_a_glance(rest: &TokenStream) -> Option<Input> {
+    let trees: Vec<TokenTree> = rest.clone().into_iter().collect();
+    trees_at_a_glance(&trees)
+}
+
+/// The well-formed common cases of [`input`] read by scanning its token trees `trees`, without `syn`
 /// (whose buffer of the whole input is most of the frame's cost): a layout that starts with
 /// its parenthesised shape or with `cute (`, and items whose parts are plain (outer
 /// attributes, `pub` or no visibility, `const NAME =`, tokens, `;`). Anything else, and every
 /// error, is left to [`input`] (`None`), which reads the same cases the same way.
-fn at_a_glance(rest: &TokenStream) -> Option<Input> {
-    let trees: Vec<TokenTree> = rest.clone().into_iter().collect();
+fn trees_at_a_glance(trees: &[TokenTree]) -> Option<Input> {
     // A group without delimiters (a `macro_rules!` fragment) is one that `syn` sees through.
     if trees
         .iter()
@@ -133,7 +195,7 @@ fn at_a_glance(rest: &TokenStream) -> Option<Input> {
     {
         return None;
     }
-    match trees.as_slice() {
+    match trees {
         [TokenTree::Group(g), _, ..] if g.delimiter() == Delimiter::Parenthesis => {
             Some(Input::Expr)
         }
@@ -144,7 +206,7 @@ fn at_a_glance(rest: &TokenStream) -> Option<Input> {
         }
         [TokenTree::Punct(_) | TokenTree::Ident(_), ..] => {
             let mut items = Vec::new();
-            let mut rest = trees.as_slice();
+            let mut rest = trees;
             while !rest.is_empty() {
                 let (item, after) = plain_item(rest)?;
                 items.push(item);

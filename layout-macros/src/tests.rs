@@ -2055,7 +2055,8 @@ fn string_after(text: &str, name: &str) -> String {
 /// An expression fetches the declarations of all its named operands in one chain of their
 /// items' hidden macros and comes back to `layout!` once, with every definition: one operand,
 /// several, a path named twice, every path form. The hidden macros are played here by their
-/// rule, `{cb} {key} {pre} rest => cb! { pre [key = DECL] rest }`, with the item's declaration.
+/// rule, `{cb} rest => cb! { rest [= DECL] }`, with the item's declaration; `layout!` puts each
+/// appended definition into the empty `[PATH =]` written for it.
 #[test]
 fn operands_are_fetched_in_one_chain() {
     let a = "(2,3):(1,2), logical -> logical";
@@ -2141,18 +2142,24 @@ fn operands_are_fetched_in_one_chain() {
                 Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Brace => g.stream(),
                 other => panic!("{expr}: part {i} of `{path}!` is {other:?}"),
             };
-            let (cb, key, pre) = (group(0), group(1), group(2));
-            assert_eq!(
-                key.to_string(),
-                path,
-                "{expr}: the key is the path as written"
+            let cb = group(0);
+            let rest: TokenStream = parts[1..].iter().cloned().collect();
+            // The empty definition of the path as written, before the expression.
+            let slots: Vec<String> = parts[1..]
+                .iter()
+                .filter_map(|t| match t {
+                    TokenTree::Group(g) if g.delimiter() == Delimiter::Bracket => {
+                        Some(g.stream().to_string())
+                    }
+                    _ => None,
+                })
+                .collect();
+            assert!(
+                slots.contains(&format!("{path} =")),
+                "{expr}: `[{path} =]` among {slots:?}"
             );
-            let rest: TokenStream = parts[3..].iter().cloned().collect();
-            out = TokenStream::from_str(&format!(
-                "{cb} ! {{ {pre} [{key} = {}] {rest} }}",
-                decl_of(&path)
-            ))
-            .unwrap();
+            out = TokenStream::from_str(&format!("{cb} ! {{ {rest} [= {}] }}", decl_of(&path)))
+                .unwrap();
         }
         assert_eq!(hops, want, "{expr}: the items' macros, in order");
         assert_eq!(callbacks, 1, "{expr}: one callback of `layout!`");

@@ -1,8 +1,9 @@
 //! Checking a declaration: every independent error at once, each at its token.
 
+use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::ast::{Decl, LayoutExpr, Node, Operand, Side, SwizzleSpec};
+use super::ast::{Decl, LayoutExpr, Node, Operand, SeedTrees, Side, SwizzleSpec};
 use super::{Located, MAX_TILE_EXTENTS, MAX_TYPED_LEAVES, MAX_TYPED_RANK, Note, NoteKind};
 use crate::emit::IntType;
 use crate::error::{Error, ModePath};
@@ -155,7 +156,11 @@ pub fn locate_layout_error<S: Clone>(
 /// token: a profile mismatch at the stride with a note at the shape, a zero stride at the
 /// stride, the others at the size.
 fn mode_local<S: Clone>(l: &LayoutExpr<S>, out: &mut Vec<Located<S>>) {
-    let seed = l.seed();
+    mode_local_of(l, &l.seed(), out);
+}
+
+/// [`mode_local`] with `l`'s trees in seed order already made (`seed`).
+fn mode_local_of<S: Clone>(l: &LayoutExpr<S>, seed: &SeedTrees<S>, out: &mut Vec<Located<S>>) {
     for e in mode_errors(&seed.shape, &seed.stride) {
         let mode = e.mode().unwrap_or(ModePath::ROOT);
         let (w, sh, st) = l.locate(&mode);
@@ -193,11 +198,22 @@ pub fn check_layout<S: Clone>(l: &LayoutExpr<S>) -> Result<Layout, Vec<Located<S
         return Err(errs);
     }
     let seed = l.seed();
-    let built = Layout::new(seed.shape, seed.stride).and_then(|x| {
-        if seed.names.is_empty() {
+    build_layout(l, seed.shape, seed.stride, seed.names)
+}
+
+/// The layout of `l` from its trees in seed order, once its mode-local errors are known to be
+/// none: the one error of [`Layout::new`] / [`Layout::with_names`], located.
+fn build_layout<S: Clone>(
+    l: &LayoutExpr<S>,
+    shape: Tree<i64>,
+    stride: Tree<Stride>,
+    names: Vec<Option<String>>,
+) -> Result<Layout, Vec<Located<S>>> {
+    let built = Layout::new(shape, stride).and_then(|x| {
+        if names.is_empty() {
             Ok(x)
         } else {
-            x.with_names(seed.names)
+            x.with_names(names)
         }
     });
     built.map_err(|e| alloc::vec![locate_layout_error(l, None, &e, false)])
@@ -250,8 +266,10 @@ pub fn check_decl<S: Clone>(d: &Decl<S>) -> (Option<Checked<S>>, Vec<Located<S>>
             .ok()
     });
 
+    // The trees in seed order, made once for every check below.
+    let seed = d.layout.seed();
     let mut local = Vec::new();
-    mode_local(&d.layout, &mut local);
+    mode_local_of(&d.layout, &seed, &mut local);
     for side in [&d.domain, &d.codomain] {
         if let Some(t) = &side.tile
             && (t.extents.is_empty() || t.extents.len() > MAX_TILE_EXTENTS)
@@ -264,9 +282,14 @@ pub fn check_decl<S: Clone>(d: &Decl<S>) -> (Option<Checked<S>>, Vec<Located<S>>
             ));
         }
     }
-    let seed = d.layout.seed();
+    let SeedTrees {
+        shape,
+        stride,
+        names,
+        runtime,
+    } = seed;
     let layout = if local.is_empty() {
-        match check_layout(&d.layout) {
+        match build_layout(&d.layout, shape, stride, names) {
             Ok(l) => Some(l),
             Err(e) => {
                 errs.extend(e);
@@ -278,7 +301,7 @@ pub fn check_decl<S: Clone>(d: &Decl<S>) -> (Option<Checked<S>>, Vec<Located<S>>
         None
     };
 
-    let dynamic = !seed.runtime.is_empty();
+    let dynamic = !runtime.is_empty();
     if dynamic {
         if let Some((_, span)) = &d.swizzle {
             errs.push(Located::new(Error::RuntimeSwizzle, span.clone()));
@@ -401,7 +424,7 @@ pub fn check_decl<S: Clone>(d: &Decl<S>) -> (Option<Checked<S>>, Vec<Located<S>>
         codomain: cod,
         swizzle,
         index,
-        runtime: seed.runtime,
+        runtime,
         offset_range: range,
         operands,
     });
