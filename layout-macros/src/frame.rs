@@ -119,38 +119,39 @@ pub(crate) fn fill_definitions(trees: &mut Vec<TokenTree>) {
     let is_eq =
         |t: Option<&TokenTree>| matches!(t, Some(TokenTree::Punct(p)) if p.as_char() == '=');
     // The appended definitions: the trailing brackets that start with `=`.
-    let mut first = trees.len();
-    while first > 0
-        && let Some(inner) = bracket(&trees[first - 1])
-        && inner.len() >= 2
-        && is_eq(inner.first())
-    {
-        first -= 1;
-    }
-    if first == trees.len() {
+    let appended = trees
+        .iter()
+        .rev()
+        .take_while(|t| bracket(t).is_some_and(|inner| inner.len() >= 2 && is_eq(inner.first())))
+        .count();
+    let Some(first) = trees.len().checked_sub(appended) else {
+        return;
+    };
+    if appended == 0 {
         return;
     }
-    let empty: Vec<usize> = trees[..first]
+    let empty: Vec<usize> = trees
         .iter()
+        .take(first)
         .enumerate()
         .filter_map(|(i, t)| {
             let inner = bracket(t)?;
             (inner.len() >= 2 && is_eq(inner.last())).then_some(i)
         })
         .collect();
-    if empty.len() != trees.len() - first {
+    if empty.len() != appended {
         return;
     }
-    let appended: Vec<TokenTree> = trees.drain(first..).collect();
-    for (i, def) in empty.into_iter().zip(appended) {
-        let (TokenTree::Group(slot), TokenTree::Group(def)) = (&trees[i], def) else {
+    let defs: Vec<TokenTree> = trees.split_off(first);
+    for (i, def) in empty.into_iter().zip(defs) {
+        let (Some(TokenTree::Group(slot)), TokenTree::Group(def)) = (trees.get_mut(i), def) else {
             continue;
         };
         let mut inner = slot.stream();
         inner.extend(def.stream().into_iter().skip(1));
         let mut g = proc_macro2::Group::new(Delimiter::Bracket, inner);
         g.set_span(slot.span());
-        trees[i] = TokenTree::Group(g);
+        *slot = g;
     }
 }
 
