@@ -357,6 +357,18 @@ fn operands(
                 }
             };
             let path_tokens = text.path_tokens(path);
+            // A composite decided to be a layout (a `Static` type, no program): its `NAMES` is
+            // the map's fingerprint, which proves the names and domain tree the form does not
+            // keep; the rest of its type follows from the map.
+            if !generated && matches!(map, layout_core::Map::Composite(_)) {
+                let h = proc_macro2::Literal::u64_unsuffixed(crate::expand::decided_fingerprint(
+                    map, *index,
+                ));
+                same_item.derived.extend([quote::quote_spanned!(span=>
+                    #k::__private::same_decided::<#h, _, _>(&#path_tokens);
+                )]);
+                continue;
+            }
             same_item
                 .derived
                 .extend([quote::quote_spanned!(span=> let _: #ty = #path_tokens;)]);

@@ -770,7 +770,7 @@ pub fn typed_type(k: &Krate, c: &Checked<Span>) -> TokenStream {
     if !c.runtime.is_empty() {
         return quote!(());
     }
-    static_type(k, c)
+    static_type(k, c, names_fingerprint(c.layout.names()))
 }
 
 /// The value expression of a checked declaration.
@@ -800,20 +800,21 @@ fn typed_value(k: &Krate, c: &Checked<TokenStream>) -> TokenStream {
     if !c.runtime.is_empty() {
         return dynamic(k, c);
     }
-    let ty = static_type(k, c);
+    let ty = static_type(k, c, names_fingerprint(c.layout.names()));
     quote!(<#ty as #k::__private::New>::NEW)
 }
 
 /// `Static<Form, Spec<Domain, Codomain, Size<N>, Access, DomainTile, CodomainTile, Index>>`,
-/// wrapped in `Swizzled<.., B, SRC, DST, MIN, MAX>` when swizzled.
-fn static_type<S>(k: &Krate, c: &Checked<S>) -> TokenStream {
+/// wrapped in `Swizzled<.., B, SRC, DST, MIN, MAX>` when swizzled; `names` is `Spec`'s
+/// `NAMES` (`None`: the default, 0): [`names_fingerprint`] for a declaration,
+/// [`decided_fingerprint`] for a composite decided to be a layout.
+fn static_type<S>(k: &Krate, c: &Checked<S>, names: Option<u64>) -> TokenStream {
     let mut out = Emit::new();
     let e = &mut out;
     if c.swizzle.is_some() {
         e.path(k, "Swizzled");
         e.punct('<');
     }
-    let names = names_fingerprint(c.layout.names());
     if names.is_none() {
         // The alias of `Static<F, Spec<..>>` open in the numbers (`layout_core::interned`).
         let alias = interned::static_spec(c.domain, c.codomain, c.layout.is_broadcast(), c.index);
@@ -918,6 +919,15 @@ fn names_fingerprint(names: &[Option<String>]) -> Option<u64> {
         }
     }
     Some(h.max(1))
+}
+
+/// `Spec`'s `NAMES` for a composite `m` decided to be a layout (in the index type `i`): its
+/// [`program_fingerprint`], never 0 (the default, a layout without names), so that two maps
+/// decided to be the same layout — their domains named or nested otherwise — have different
+/// types, and an expression whose definition of an item (written by hand, or of another item
+/// shadowing it) differs from the item's own fails to compile at the item's path.
+pub(crate) fn decided_fingerprint(m: &Map, i: IntType) -> u64 {
+    program_fingerprint(m, i).max(1)
 }
 
 /// Whether stores through the map are refused: a broadcast anywhere on its left chain.
@@ -1085,7 +1095,11 @@ pub fn typed_static(
             let range = a.layout().span();
             return Ok(Emitted::Type {
                 defs: Vec::new(),
-                ty: static_type(k, &checked(a.layout().clone(), None, range)),
+                ty: static_type(
+                    k,
+                    &checked(a.layout().clone(), None, range),
+                    names_fingerprint(a.layout().names()),
+                ),
             });
         }
         Map::Swizzled { swizzle, inner } => {
@@ -1096,7 +1110,7 @@ pub fn typed_static(
                 let c = checked(a.layout().clone(), Some(*swizzle), range);
                 return Ok(Emitted::Type {
                     defs: Vec::new(),
-                    ty: static_type(k, &c),
+                    ty: static_type(k, &c, names_fingerprint(c.layout.names())),
                 });
             }
         }
@@ -1106,9 +1120,17 @@ pub fn typed_static(
         let d = decide(map, false)?;
         if let Some(l) = decided_layout(&map.domain_shape(), &d) {
             let range = l.span();
+            // The layout's form keeps neither the names of the map's domain nor its tree (a
+            // leaf the coarsest layout cuts reads as a nested mode), which an expression
+            // naming the item reads off the item's definition: the map's fingerprint in
+            // `NAMES` makes the type of another definition of the same layout another type.
             return Ok(Emitted::Type {
                 defs: Vec::new(),
-                ty: static_type(k, &checked(l, None, range)),
+                ty: static_type(
+                    k,
+                    &checked(l, None, range),
+                    Some(decided_fingerprint(map, index)),
+                ),
             });
         }
     }

@@ -521,7 +521,10 @@ impl<L: Layout> fmt::Display for Notation<L> {
 /// fingerprint of the names in the written order, which `layout!` computes: two declarations
 /// that differ only in their names have different types, so an expression that names an item
 /// (`restrict(P, x = 1)` reads the name `x` off `P`'s declaration) cannot be given a value of
-/// the other one under the same path.
+/// the other one under the same path. For a composite that `layout!` decides to be a layout,
+/// `NAMES` is instead a fingerprint of the composite (its operands' names, trees and leaves),
+/// which the layout's form does not keep: two composites decided to one layout, or such a
+/// composite and the layout declared alike, have different types.
 #[allow(clippy::type_complexity)]
 pub struct Spec<Dom, Cod, Sz, Acc, DTile, CTile, Idx, const NAMES: u64 = 0>(
     PhantomData<fn() -> (Dom, Cod, Sz, Acc, DTile, CTile, Idx)>,
@@ -1142,13 +1145,18 @@ pub mod __private {
     }
 
     /// Implemented by the program of an item whose value is a [`Generated`](crate::Generated)
-    /// map, with `H` a fingerprint of that map (`layout!` writes both): an expression that names
-    /// the item evaluates the item's definition again, and [`same_program`] proves that the
-    /// value under the item's path is the map of that definition, program included.
+    /// map, with `H` a fingerprint of that map (`layout!` writes both), and by the [`Spec`] of
+    /// a composite decided to be a layout, whose `NAMES` is that fingerprint: an expression
+    /// that names the item evaluates the item's definition again, and [`same_program`] or
+    /// [`same_decided`] proves that the value under the item's path is the map of that
+    /// definition, program, names and domain tree included.
+    ///
+    /// [`Spec`]: crate::Spec
     #[diagnostic::on_unimplemented(
-        message = "this definition of the item is not the item's own: its map differs from the item's value",
-        label = "defined here otherwise than the item",
-        note = "an expression evaluates the definition its operand's definition macro hands on; write the item's path without a definition of your own"
+        message = "the value under this path is not the map of the definition evaluated for it",
+        label = "another map than its definition's",
+        note = "an expression evaluates the definition that its operand's definition macro hands on (or that is written in `[PATH = ..]`) and refuses a value that is not that map: a definition written by hand that is not the item's own, or another item's value under the item's path",
+        note = "help: name the item by its own path, without a definition of your own"
     )]
     pub trait ProgramHash<const H: u64> {}
 
@@ -1157,6 +1165,19 @@ pub mod __private {
     pub const fn same_program<const H: u64, F, S, P: ProgramHash<H>>(
         value: &crate::Generated<F, S, P>,
     ) {
+        let _ = value;
+    }
+
+    impl<Dom, Cod, Sz, Acc, DTile, CTile, Idx, const H: u64> ProgramHash<H>
+        for crate::Spec<Dom, Cod, Sz, Acc, DTile, CTile, Idx, H>
+    {
+    }
+
+    /// Compiles only when `value` is the layout of a composite of fingerprint `H`
+    /// ([`ProgramHash`]): the form alone keeps neither the names of the composite's domain nor
+    /// its tree.
+    #[inline(always)]
+    pub const fn same_decided<const H: u64, F, S: ProgramHash<H>>(value: &crate::Static<F, S>) {
         let _ = value;
     }
 

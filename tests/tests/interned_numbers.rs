@@ -1114,27 +1114,28 @@ layout! {
 #[test]
 fn algebra_results_are_the_full_type() {
     let (a, b) = ("(4,8):(8,1)", "(8,4):(1,8)");
-    // compose: thread-value -> physical, reachable only through the algebra.
+    // compose: thread-value -> physical, reachable only through the algebra. `NAMES` is open
+    // (`_`): a composite decided to be a layout carries its composite's fingerprint there.
     let c: Static<
         _,
-        Spec<ThreadValueSpace, PhysicalSpace, Size<32>, Exclusive, NoTile, NoTile, i64>,
+        Spec<ThreadValueSpace, PhysicalSpace, Size<32>, Exclusive, NoTile, NoTile, i64, _>,
     > = layout!(compose(AL, BT));
     composed_check(c, a, b);
     let c_u: Static<
         _,
-        Spec<ThreadValueSpace, PhysicalSpace, Size<32>, Exclusive, NoTile, NoTile, u32>,
+        Spec<ThreadValueSpace, PhysicalSpace, Size<32>, Exclusive, NoTile, NoTile, u32, _>,
     > = layout!(compose(AL_U32, BT));
     composed_check(c_u, a, b);
     // The index type is the left operand's (its offsets are the composite's).
     let c_i: Static<
         _,
-        Spec<ThreadValueSpace, PhysicalSpace, Size<32>, Exclusive, NoTile, NoTile, i64>,
+        Spec<ThreadValueSpace, PhysicalSpace, Size<32>, Exclusive, NoTile, NoTile, i64, _>,
     > = layout!(compose(AL, BT_I32));
     composed_check(c_i, a, b);
     assert_eq!(type_id_of(&c_i), type_id_of(&c));
     let c_ro: Static<
         _,
-        Spec<ThreadValueSpace, PhysicalSpace, Size<32>, ReadOnly, NoTile, NoTile, i64>,
+        Spec<ThreadValueSpace, PhysicalSpace, Size<32>, ReadOnly, NoTile, NoTile, i64, _>,
     > = layout!(compose(AL_RO, BT_FLAT));
     composed_check(c_ro, "(4,8):(_,1)", b);
     // A swizzled composite with a 64-bit index type is generated, not a `Static`.
