@@ -98,10 +98,10 @@ fn index_name(i: IntType) -> &'static str {
     }
 }
 
-/// The alias of `Static<F, Spec<D, C, Sz, Acc, DT, CT, I>>` open in `F, Sz, DT, CT`, for the
-/// domain `D`, codomain `C`, access (`ReadOnly` when `read_only`, else `Exclusive`) and index
-/// type `I`: `Static_TvL_i64`, `Static_LP_ro_u32`. Every combination has one; a type whose
-/// `Spec` has named modes (its eighth parameter) is written in full.
+/// The alias of `Static<F, Spec<D, C, Sz, Acc, DT, CT, I, NAMES>>` open in `F, Sz, DT, CT` and
+/// `NAMES` (default 0), for the domain `D`, codomain `C`, access (`ReadOnly` when `read_only`,
+/// else `Exclusive`) and index type `I`: `Static_TvL_i64`, `Static_LP_ro_u32`. Every
+/// combination has one.
 #[must_use]
 pub fn static_spec(domain: Space, codomain: Space, read_only: bool, index: IntType) -> String {
     let ro = if read_only { "_ro" } else { "" };
@@ -113,9 +113,10 @@ pub fn static_spec(domain: Space, codomain: Space, read_only: bool, index: IntTy
     )
 }
 
-/// Every alias of [`static_spec`] as `(name, type)`, both with the parameters `F, Sz, DT, CT`
-/// (`("Static_TvL_i64<F, Sz, DT, CT>", "Static<F, Spec<ThreadValueSpace, ..>>")`), the type
-/// written with the names of `layout-typed` in scope, in order.
+/// Every alias of [`static_spec`] as `(name, type)`, both with the parameters
+/// `F, Sz, DT, CT, NAMES`
+/// (`("Static_TvL_i64<F, Sz, DT, CT, const NAMES: u64 = 0>", "Static<F, Spec<ThreadValueSpace, ..>>")`),
+/// the type written with the names of `layout-typed` in scope, in order.
 #[must_use]
 pub fn static_declarations() -> Vec<(String, String)> {
     let mut out = Vec::new();
@@ -125,9 +126,12 @@ pub fn static_declarations() -> Vec<(String, String)> {
                 for i in INDEX_TYPES {
                     let access = if read_only { "ReadOnly" } else { "Exclusive" };
                     out.push((
-                        format!("{}<F, Sz, DT, CT>", static_spec(d, c, read_only, i)),
                         format!(
-                            "Static<F, Spec<{}, {}, Sz, {access}, DT, CT, {}>>",
+                            "{}<F, Sz, DT, CT, const NAMES: u64 = 0>",
+                            static_spec(d, c, read_only, i)
+                        ),
+                        format!(
+                            "Static<F, Spec<{}, {}, Sz, {access}, DT, CT, {}, NAMES>>",
                             space_names(d).1,
                             space_names(c).1,
                             index_name(i)
@@ -239,12 +243,15 @@ mod tests {
         names.dedup();
         assert_eq!(names.len(), all.len());
         assert!(all.contains(&(
-            "Static_PTv_ro_usize<F, Sz, DT, CT>".into(),
-            "Static<F, Spec<PhysicalSpace, ThreadValueSpace, Sz, ReadOnly, DT, CT, usize>>".into()
+            "Static_PTv_ro_usize<F, Sz, DT, CT, const NAMES: u64 = 0>".into(),
+            "Static<F, Spec<PhysicalSpace, ThreadValueSpace, Sz, ReadOnly, DT, CT, usize, NAMES>>"
+                .into()
         )));
         // Every name reads back as its type: the letters of the spaces, the access, the index.
         for (name, ty) in &all {
-            let name = name.strip_suffix("<F, Sz, DT, CT>").unwrap();
+            let name = name
+                .strip_suffix("<F, Sz, DT, CT, const NAMES: u64 = 0>")
+                .unwrap();
             let mut found = 0;
             for d in SPACES {
                 for c in SPACES {
@@ -256,7 +263,10 @@ mod tests {
                                 let (_, cn) = space_names(c);
                                 assert!(ty.contains(&format!("<{dn}, {cn}, Sz, ")), "{ty}");
                                 assert_eq!(ty.contains("ReadOnly"), ro, "{ty}");
-                                assert!(ty.ends_with(&format!(", {}>>", index_name(i))), "{ty}");
+                                assert!(
+                                    ty.ends_with(&format!(", {}, NAMES>>", index_name(i))),
+                                    "{ty}"
+                                );
                             }
                         }
                     }

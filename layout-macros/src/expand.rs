@@ -815,53 +815,21 @@ fn static_type<S>(k: &Krate, c: &Checked<S>, names: Option<u64>) -> TokenStream 
         e.path(k, "Swizzled");
         e.punct('<');
     }
-    if names.is_none() {
-        // The alias of `Static<F, Spec<..>>` open in the numbers (`layout_core::interned`).
-        let alias = interned::static_spec(c.domain, c.codomain, c.layout.is_broadcast(), c.index);
-        e.interned(k, &alias);
-        e.punct('<');
-        form_into(e, k, c.layout.shape(), c.layout.stride());
-        e.punct(',');
-        size_into(e, k, c.layout.size());
-        e.punct(',');
-        tile_into(e, k, c.domain_tile.as_ref());
-        e.punct(',');
-        tile_into(e, k, c.codomain_tile.as_ref());
-        e.punct('>');
-        swizzle_params(e, c);
-        return out.finish();
-    }
-    e.path(k, "Static");
+    // The alias of `Static<F, Spec<..>>` open in the numbers (`layout_core::interned`).
+    let alias = interned::static_spec(c.domain, c.codomain, c.layout.is_broadcast(), c.index);
+    e.interned(k, &alias);
     e.punct('<');
     form_into(e, k, c.layout.shape(), c.layout.stride());
     e.punct(',');
-    e.path(k, "Spec");
-    e.punct('<');
-    e.path(k, space_name(c.domain));
-    e.punct(',');
-    e.path(k, space_name(c.codomain));
-    e.punct(',');
     size_into(e, k, c.layout.size());
-    e.punct(',');
-    e.path(
-        k,
-        if c.layout.is_broadcast() {
-            "ReadOnly"
-        } else {
-            "Exclusive"
-        },
-    );
     e.punct(',');
     tile_into(e, k, c.domain_tile.as_ref());
     e.punct(',');
     tile_into(e, k, c.codomain_tile.as_ref());
-    e.punct(',');
-    index_type_into(e, c.index);
     if let Some(h) = names {
         e.punct(',');
         e.uint(h);
     }
-    e.punct('>');
     e.punct('>');
     swizzle_params(e, c);
     out.finish()

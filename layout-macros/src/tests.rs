@@ -758,8 +758,14 @@ fn unalias_static(compact: &str) -> String {
                     _ => {}
                 }
             }
-            assert_eq!(args.len(), 4, "{out}");
-            // The declared type, its names written from the crate's path.
+            assert!(matches!(args.len(), 4 | 5), "{out}");
+            // The declared type, its names written from the crate's path (`NAMES` left out
+            // where the alias takes its default, as the full type is then written).
+            let ty = if args.len() == 4 {
+                ty.replace(", NAMES", "")
+            } else {
+                ty.clone()
+            };
             let full: String = ty
                 .replace(' ', "")
                 .split_inclusive(['<', ',', '>'])
@@ -771,6 +777,7 @@ fn unalias_static(compact: &str) -> String {
                         "Sz" => args[1].clone(),
                         "DT" => args[2].clone(),
                         "CT" => args[3].clone(),
+                        "NAMES" => args[4].clone(),
                         "i32" | "i64" | "u32" | "usize" => format!("::core::primitive::{word}"),
                         "" => String::new(),
                         w => format!("{k}{w}"),
