@@ -115,7 +115,7 @@ pub fn static_spec(domain: Space, codomain: Space, read_only: bool, index: IntTy
 
 /// Every alias of [`static_spec`] as `(name, type)`, both with the parameters
 /// `F, Sz, DT, CT, NAMES`
-/// (`("Static_TvL_i64<F, Sz, DT, CT, const NAMES: u64 = 0>", "Static<F, Spec<ThreadValueSpace, ..>>")`),
+/// (`("Static_TvL_i64<F, Sz, DT, CT, const NAMES: u128 = 0>", "Static<F, Spec<ThreadValueSpace, ..>>")`),
 /// the type written with the names of `layout-typed` in scope, in order.
 #[must_use]
 pub fn static_declarations() -> Vec<(String, String)> {
@@ -127,7 +127,7 @@ pub fn static_declarations() -> Vec<(String, String)> {
                     let access = if read_only { "ReadOnly" } else { "Exclusive" };
                     out.push((
                         format!(
-                            "{}<F, Sz, DT, CT, const NAMES: u64 = 0>",
+                            "{}<F, Sz, DT, CT, const NAMES: u128 = 0>",
                             static_spec(d, c, read_only, i)
                         ),
                         format!(
@@ -243,14 +243,14 @@ mod tests {
         names.dedup();
         assert_eq!(names.len(), all.len());
         assert!(all.contains(&(
-            "Static_PTv_ro_usize<F, Sz, DT, CT, const NAMES: u64 = 0>".into(),
+            "Static_PTv_ro_usize<F, Sz, DT, CT, const NAMES: u128 = 0>".into(),
             "Static<F, Spec<PhysicalSpace, ThreadValueSpace, Sz, ReadOnly, DT, CT, usize, NAMES>>"
                 .into()
         )));
         // Every name reads back as its type: the letters of the spaces, the access, the index.
         for (name, ty) in &all {
             let name = name
-                .strip_suffix("<F, Sz, DT, CT, const NAMES: u64 = 0>")
+                .strip_suffix("<F, Sz, DT, CT, const NAMES: u128 = 0>")
                 .unwrap();
             let mut found = 0;
             for d in SPACES {

@@ -361,7 +361,7 @@ fn operands(
             // the map's fingerprint, which proves the names and domain tree the form does not
             // keep; the rest of its type follows from the map.
             if !generated && matches!(map, layout_core::Map::Composite(_)) {
-                let h = proc_macro2::Literal::u64_unsuffixed(crate::expand::decided_fingerprint(
+                let h = proc_macro2::Literal::u128_unsuffixed(crate::expand::decided_fingerprint(
                     map, *index,
                 ));
                 same_item.derived.extend([quote::quote_spanned!(span=>
@@ -376,7 +376,7 @@ fn operands(
             // the type above leaves open (`_`): the program's fingerprint ties it to the
             // definition evaluated here.
             if generated {
-                let h = proc_macro2::Literal::u64_unsuffixed(crate::expand::program_fingerprint(
+                let h = proc_macro2::Literal::u128_unsuffixed(crate::expand::program_fingerprint(
                     map, *index,
                 ));
                 same_item.derived.extend([quote::quote_spanned!(span=>

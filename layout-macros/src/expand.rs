@@ -140,7 +140,7 @@ fn algebra_item(k: &Krate, it: &frame::Item, text: &Text) -> TokenStream {
             // A program of the item's own: its fingerprint, which an expression naming the
             // item checks against the definition it evaluates ([`program_fingerprint`]).
             if !defs.is_empty() {
-                let h = Literal::u64_unsuffixed(program_fingerprint(&map, index));
+                let h = Literal::u128_unsuffixed(program_fingerprint(&map, index));
                 defs.push(quote!(impl #k::__private::ProgramHash<#h> for #unit {}));
             }
             (defs, ty)
@@ -167,16 +167,25 @@ fn algebra_item(k: &Krate, it: &frame::Item, text: &Text) -> TokenStream {
     out
 }
 
-/// A fingerprint of an item's map `m` in the index type `i` (64-bit FNV-1a of their debug
-/// form, which holds every leaf, swizzle, fixed entry and name): the `H` of the
-/// `ProgramHash<H>` its program implements. Two definitions of different maps have different
-/// fingerprints (but for a 64-bit collision), so that an expression whose definition of the
-/// item (written by hand, say) is not the item's own fails to compile instead of evaluating it.
-pub(crate) fn program_fingerprint(m: &Map, i: IntType) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in format!("{m:?} {i:?}").bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+/// A fingerprint of an item's map `m` in the index type `i` ([`fnv1a_128`] of their debug
+/// form, which holds every leaf, swizzle, fixed entry and name, after a byte no text holds, so
+/// that it never hashes the bytes [`names_fingerprint`] does): the `H` of the `ProgramHash<H>`
+/// its program implements. Two definitions of different maps have different fingerprints (but
+/// for a 128-bit collision), so that an expression whose definition of the item (written by
+/// hand, say) is not the item's own fails to compile instead of evaluating it.
+pub(crate) fn program_fingerprint(m: &Map, i: IntType) -> u128 {
+    fnv1a_128(core::iter::once(0xfd).chain(format!("{m:?} {i:?}").bytes()))
+}
+
+/// The 128-bit FNV-1a hash of `bytes`. 128 bits, so that two inputs that hash alike are not
+/// found by trying inputs (2⁶⁴ of them for even odds); a fingerprint is a check against
+/// definitions that differ, not a seal against a collision built on purpose, as
+/// `layout_typed::__private` is not either.
+fn fnv1a_128(bytes: impl IntoIterator<Item = u8>) -> u128 {
+    let mut h: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
+    for b in bytes {
+        h ^= u128::from(b);
+        h = h.wrapping_mul(0x0000_0000_0100_0000_0000_0000_0000_013b);
     }
     h
 }
@@ -515,6 +524,17 @@ impl Emit {
             Emit::Fallback(t) => t.extend([TokenTree::Literal(Literal::u64_unsuffixed(n))]),
         }
     }
+    /// An unsuffixed literal of a `u128`.
+    fn uint128(&mut self, n: u128) {
+        match self {
+            Emit::Compiler(trees, span) => {
+                let mut l = proc_macro::Literal::u128_unsuffixed(n);
+                l.set_span(*span);
+                trees.push(proc_macro::TokenTree::Literal(l));
+            }
+            Emit::Fallback(t) => t.extend([TokenTree::Literal(Literal::u128_unsuffixed(n))]),
+        }
+    }
     /// The crate path.
     fn krate(&mut self, k: &Krate) {
         match self {
@@ -808,7 +828,7 @@ fn typed_value(k: &Krate, c: &Checked<TokenStream>) -> TokenStream {
 /// wrapped in `Swizzled<.., B, SRC, DST, MIN, MAX>` when swizzled; `names` is `Spec`'s
 /// `NAMES` (`None`: the default, 0): [`names_fingerprint`] for a declaration,
 /// [`decided_fingerprint`] for a composite decided to be a layout.
-fn static_type<S>(k: &Krate, c: &Checked<S>, names: Option<u64>) -> TokenStream {
+fn static_type<S>(k: &Krate, c: &Checked<S>, names: Option<u128>) -> TokenStream {
     let mut out = Emit::new();
     let e = &mut out;
     if c.swizzle.is_some() {
@@ -828,7 +848,7 @@ fn static_type<S>(k: &Krate, c: &Checked<S>, names: Option<u64>) -> TokenStream 
     tile_into(e, k, c.codomain_tile.as_ref());
     if let Some(h) = names {
         e.punct(',');
-        e.uint(h);
+        e.uint128(h);
     }
     e.punct('>');
     swizzle_params(e, c);
@@ -868,25 +888,23 @@ fn swizzle_params<S>(e: &mut Emit, c: &Checked<S>) {
 }
 
 /// `Spec`'s `NAMES` parameter: `None` (the default, 0) when no top-level mode has a name, else
-/// a non-zero 64-bit FNV-1a fingerprint of the names in the written order (an unnamed mode and
+/// a non-zero [`fnv1a_128`] fingerprint of the names in the written order (an unnamed mode and
 /// the end of each name are separate bytes that no name contains), so that two declarations that
 /// differ only in names have different types.
-fn names_fingerprint(names: &[Option<String>]) -> Option<u64> {
+fn names_fingerprint(names: &[Option<String>]) -> Option<u128> {
     if names.iter().all(Option::is_none) {
         return None;
     }
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut byte = |b: u8| {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    };
-    for n in names {
-        match n {
-            Some(n) => n.bytes().chain([0xff]).for_each(&mut byte),
-            None => byte(0xfe),
-        }
-    }
-    Some(h.max(1))
+    let bytes = names.iter().flat_map(|n| match n {
+        Some(n) => n
+            .as_bytes()
+            .iter()
+            .copied()
+            .chain([0xff])
+            .collect::<Vec<u8>>(),
+        None => vec![0xfe],
+    });
+    Some(fnv1a_128(bytes).max(1))
 }
 
 /// `Spec`'s `NAMES` for a composite `m` decided to be a layout (in the index type `i`): its
@@ -894,7 +912,7 @@ fn names_fingerprint(names: &[Option<String>]) -> Option<u64> {
 /// decided to be the same layout — their domains named or nested otherwise — have different
 /// types, and an expression whose definition of an item (written by hand, or of another item
 /// shadowing it) differs from the item's own fails to compile at the item's path.
-pub(crate) fn decided_fingerprint(m: &Map, i: IntType) -> u64 {
+pub(crate) fn decided_fingerprint(m: &Map, i: IntType) -> u128 {
     program_fingerprint(m, i).max(1)
 }
 

@@ -759,147 +759,147 @@ pub type T4096_512 = Tile2<4096, 512>;
 pub type T4096_1024 = Tile2<4096, 1024>;
 pub type T4096_2048 = Tile2<4096, 2048>;
 pub type T4096_4096 = Tile2<4096, 4096>;
-pub type Static_LL_i32<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_LL_i32<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<LogicalSpace, LogicalSpace, Sz, Exclusive, DT, CT, i32, NAMES>>;
-pub type Static_LL_i64<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_LL_i64<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<LogicalSpace, LogicalSpace, Sz, Exclusive, DT, CT, i64, NAMES>>;
-pub type Static_LL_u32<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_LL_u32<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<LogicalSpace, LogicalSpace, Sz, Exclusive, DT, CT, u32, NAMES>>;
-pub type Static_LL_usize<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_LL_usize<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<LogicalSpace, LogicalSpace, Sz, Exclusive, DT, CT, usize, NAMES>>;
-pub type Static_LL_ro_i32<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_LL_ro_i32<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<LogicalSpace, LogicalSpace, Sz, ReadOnly, DT, CT, i32, NAMES>>;
-pub type Static_LL_ro_i64<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_LL_ro_i64<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<LogicalSpace, LogicalSpace, Sz, ReadOnly, DT, CT, i64, NAMES>>;
-pub type Static_LL_ro_u32<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_LL_ro_u32<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<LogicalSpace, LogicalSpace, Sz, ReadOnly, DT, CT, u32, NAMES>>;
-pub type Static_LL_ro_usize<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_LL_ro_usize<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<LogicalSpace, LogicalSpace, Sz, ReadOnly, DT, CT, usize, NAMES>>;
-pub type Static_LTv_i32<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_LTv_i32<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<LogicalSpace, ThreadValueSpace, Sz, Exclusive, DT, CT, i32, NAMES>>;
-pub type Static_LTv_i64<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_LTv_i64<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<LogicalSpace, ThreadValueSpace, Sz, Exclusive, DT, CT, i64, NAMES>>;
-pub type Static_LTv_u32<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_LTv_u32<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<LogicalSpace, ThreadValueSpace, Sz, Exclusive, DT, CT, u32, NAMES>>;
-pub type Static_LTv_usize<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_LTv_usize<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<LogicalSpace, ThreadValueSpace, Sz, Exclusive, DT, CT, usize, NAMES>>;
-pub type Static_LTv_ro_i32<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_LTv_ro_i32<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<LogicalSpace, ThreadValueSpace, Sz, ReadOnly, DT, CT, i32, NAMES>>;
-pub type Static_LTv_ro_i64<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_LTv_ro_i64<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<LogicalSpace, ThreadValueSpace, Sz, ReadOnly, DT, CT, i64, NAMES>>;
-pub type Static_LTv_ro_u32<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_LTv_ro_u32<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<LogicalSpace, ThreadValueSpace, Sz, ReadOnly, DT, CT, u32, NAMES>>;
-pub type Static_LTv_ro_usize<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_LTv_ro_usize<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<LogicalSpace, ThreadValueSpace, Sz, ReadOnly, DT, CT, usize, NAMES>>;
-pub type Static_LP_i32<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_LP_i32<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<LogicalSpace, PhysicalSpace, Sz, Exclusive, DT, CT, i32, NAMES>>;
-pub type Static_LP_i64<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_LP_i64<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<LogicalSpace, PhysicalSpace, Sz, Exclusive, DT, CT, i64, NAMES>>;
-pub type Static_LP_u32<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_LP_u32<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<LogicalSpace, PhysicalSpace, Sz, Exclusive, DT, CT, u32, NAMES>>;
-pub type Static_LP_usize<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_LP_usize<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<LogicalSpace, PhysicalSpace, Sz, Exclusive, DT, CT, usize, NAMES>>;
-pub type Static_LP_ro_i32<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_LP_ro_i32<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<LogicalSpace, PhysicalSpace, Sz, ReadOnly, DT, CT, i32, NAMES>>;
-pub type Static_LP_ro_i64<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_LP_ro_i64<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<LogicalSpace, PhysicalSpace, Sz, ReadOnly, DT, CT, i64, NAMES>>;
-pub type Static_LP_ro_u32<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_LP_ro_u32<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<LogicalSpace, PhysicalSpace, Sz, ReadOnly, DT, CT, u32, NAMES>>;
-pub type Static_LP_ro_usize<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_LP_ro_usize<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<LogicalSpace, PhysicalSpace, Sz, ReadOnly, DT, CT, usize, NAMES>>;
-pub type Static_TvL_i32<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_TvL_i32<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<ThreadValueSpace, LogicalSpace, Sz, Exclusive, DT, CT, i32, NAMES>>;
-pub type Static_TvL_i64<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_TvL_i64<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<ThreadValueSpace, LogicalSpace, Sz, Exclusive, DT, CT, i64, NAMES>>;
-pub type Static_TvL_u32<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_TvL_u32<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<ThreadValueSpace, LogicalSpace, Sz, Exclusive, DT, CT, u32, NAMES>>;
-pub type Static_TvL_usize<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_TvL_usize<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<ThreadValueSpace, LogicalSpace, Sz, Exclusive, DT, CT, usize, NAMES>>;
-pub type Static_TvL_ro_i32<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_TvL_ro_i32<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<ThreadValueSpace, LogicalSpace, Sz, ReadOnly, DT, CT, i32, NAMES>>;
-pub type Static_TvL_ro_i64<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_TvL_ro_i64<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<ThreadValueSpace, LogicalSpace, Sz, ReadOnly, DT, CT, i64, NAMES>>;
-pub type Static_TvL_ro_u32<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_TvL_ro_u32<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<ThreadValueSpace, LogicalSpace, Sz, ReadOnly, DT, CT, u32, NAMES>>;
-pub type Static_TvL_ro_usize<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_TvL_ro_usize<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<ThreadValueSpace, LogicalSpace, Sz, ReadOnly, DT, CT, usize, NAMES>>;
-pub type Static_TvTv_i32<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_TvTv_i32<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<ThreadValueSpace, ThreadValueSpace, Sz, Exclusive, DT, CT, i32, NAMES>>;
-pub type Static_TvTv_i64<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_TvTv_i64<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<ThreadValueSpace, ThreadValueSpace, Sz, Exclusive, DT, CT, i64, NAMES>>;
-pub type Static_TvTv_u32<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_TvTv_u32<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<ThreadValueSpace, ThreadValueSpace, Sz, Exclusive, DT, CT, u32, NAMES>>;
-pub type Static_TvTv_usize<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_TvTv_usize<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<ThreadValueSpace, ThreadValueSpace, Sz, Exclusive, DT, CT, usize, NAMES>>;
-pub type Static_TvTv_ro_i32<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_TvTv_ro_i32<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<ThreadValueSpace, ThreadValueSpace, Sz, ReadOnly, DT, CT, i32, NAMES>>;
-pub type Static_TvTv_ro_i64<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_TvTv_ro_i64<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<ThreadValueSpace, ThreadValueSpace, Sz, ReadOnly, DT, CT, i64, NAMES>>;
-pub type Static_TvTv_ro_u32<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_TvTv_ro_u32<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<ThreadValueSpace, ThreadValueSpace, Sz, ReadOnly, DT, CT, u32, NAMES>>;
-pub type Static_TvTv_ro_usize<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_TvTv_ro_usize<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<ThreadValueSpace, ThreadValueSpace, Sz, ReadOnly, DT, CT, usize, NAMES>>;
-pub type Static_TvP_i32<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_TvP_i32<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<ThreadValueSpace, PhysicalSpace, Sz, Exclusive, DT, CT, i32, NAMES>>;
-pub type Static_TvP_i64<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_TvP_i64<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<ThreadValueSpace, PhysicalSpace, Sz, Exclusive, DT, CT, i64, NAMES>>;
-pub type Static_TvP_u32<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_TvP_u32<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<ThreadValueSpace, PhysicalSpace, Sz, Exclusive, DT, CT, u32, NAMES>>;
-pub type Static_TvP_usize<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_TvP_usize<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<ThreadValueSpace, PhysicalSpace, Sz, Exclusive, DT, CT, usize, NAMES>>;
-pub type Static_TvP_ro_i32<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_TvP_ro_i32<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<ThreadValueSpace, PhysicalSpace, Sz, ReadOnly, DT, CT, i32, NAMES>>;
-pub type Static_TvP_ro_i64<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_TvP_ro_i64<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<ThreadValueSpace, PhysicalSpace, Sz, ReadOnly, DT, CT, i64, NAMES>>;
-pub type Static_TvP_ro_u32<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_TvP_ro_u32<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<ThreadValueSpace, PhysicalSpace, Sz, ReadOnly, DT, CT, u32, NAMES>>;
-pub type Static_TvP_ro_usize<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_TvP_ro_usize<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<ThreadValueSpace, PhysicalSpace, Sz, ReadOnly, DT, CT, usize, NAMES>>;
-pub type Static_PL_i32<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_PL_i32<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<PhysicalSpace, LogicalSpace, Sz, Exclusive, DT, CT, i32, NAMES>>;
-pub type Static_PL_i64<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_PL_i64<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<PhysicalSpace, LogicalSpace, Sz, Exclusive, DT, CT, i64, NAMES>>;
-pub type Static_PL_u32<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_PL_u32<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<PhysicalSpace, LogicalSpace, Sz, Exclusive, DT, CT, u32, NAMES>>;
-pub type Static_PL_usize<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_PL_usize<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<PhysicalSpace, LogicalSpace, Sz, Exclusive, DT, CT, usize, NAMES>>;
-pub type Static_PL_ro_i32<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_PL_ro_i32<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<PhysicalSpace, LogicalSpace, Sz, ReadOnly, DT, CT, i32, NAMES>>;
-pub type Static_PL_ro_i64<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_PL_ro_i64<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<PhysicalSpace, LogicalSpace, Sz, ReadOnly, DT, CT, i64, NAMES>>;
-pub type Static_PL_ro_u32<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_PL_ro_u32<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<PhysicalSpace, LogicalSpace, Sz, ReadOnly, DT, CT, u32, NAMES>>;
-pub type Static_PL_ro_usize<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_PL_ro_usize<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<PhysicalSpace, LogicalSpace, Sz, ReadOnly, DT, CT, usize, NAMES>>;
-pub type Static_PTv_i32<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_PTv_i32<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<PhysicalSpace, ThreadValueSpace, Sz, Exclusive, DT, CT, i32, NAMES>>;
-pub type Static_PTv_i64<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_PTv_i64<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<PhysicalSpace, ThreadValueSpace, Sz, Exclusive, DT, CT, i64, NAMES>>;
-pub type Static_PTv_u32<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_PTv_u32<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<PhysicalSpace, ThreadValueSpace, Sz, Exclusive, DT, CT, u32, NAMES>>;
-pub type Static_PTv_usize<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_PTv_usize<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<PhysicalSpace, ThreadValueSpace, Sz, Exclusive, DT, CT, usize, NAMES>>;
-pub type Static_PTv_ro_i32<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_PTv_ro_i32<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<PhysicalSpace, ThreadValueSpace, Sz, ReadOnly, DT, CT, i32, NAMES>>;
-pub type Static_PTv_ro_i64<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_PTv_ro_i64<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<PhysicalSpace, ThreadValueSpace, Sz, ReadOnly, DT, CT, i64, NAMES>>;
-pub type Static_PTv_ro_u32<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_PTv_ro_u32<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<PhysicalSpace, ThreadValueSpace, Sz, ReadOnly, DT, CT, u32, NAMES>>;
-pub type Static_PTv_ro_usize<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_PTv_ro_usize<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<PhysicalSpace, ThreadValueSpace, Sz, ReadOnly, DT, CT, usize, NAMES>>;
-pub type Static_PP_i32<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_PP_i32<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<PhysicalSpace, PhysicalSpace, Sz, Exclusive, DT, CT, i32, NAMES>>;
-pub type Static_PP_i64<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_PP_i64<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<PhysicalSpace, PhysicalSpace, Sz, Exclusive, DT, CT, i64, NAMES>>;
-pub type Static_PP_u32<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_PP_u32<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<PhysicalSpace, PhysicalSpace, Sz, Exclusive, DT, CT, u32, NAMES>>;
-pub type Static_PP_usize<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_PP_usize<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<PhysicalSpace, PhysicalSpace, Sz, Exclusive, DT, CT, usize, NAMES>>;
-pub type Static_PP_ro_i32<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_PP_ro_i32<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<PhysicalSpace, PhysicalSpace, Sz, ReadOnly, DT, CT, i32, NAMES>>;
-pub type Static_PP_ro_i64<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_PP_ro_i64<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<PhysicalSpace, PhysicalSpace, Sz, ReadOnly, DT, CT, i64, NAMES>>;
-pub type Static_PP_ro_u32<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_PP_ro_u32<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<PhysicalSpace, PhysicalSpace, Sz, ReadOnly, DT, CT, u32, NAMES>>;
-pub type Static_PP_ro_usize<F, Sz, DT, CT, const NAMES: u64 = 0> =
+pub type Static_PP_ro_usize<F, Sz, DT, CT, const NAMES: u128 = 0> =
     Static<F, Spec<PhysicalSpace, PhysicalSpace, Sz, ReadOnly, DT, CT, usize, NAMES>>;

@@ -517,7 +517,7 @@ impl<L: Layout> fmt::Display for Notation<L> {
 
 /// The parameters of a [`Static`] layout other than its form, as types.
 ///
-/// `NAMES` is 0 for a layout whose top-level modes carry no names, and otherwise a 64-bit
+/// `NAMES` is 0 for a layout whose top-level modes carry no names, and otherwise a 128-bit
 /// fingerprint of the names in the written order, which `layout!` computes: two declarations
 /// that differ only in their names have different types, so an expression that names an item
 /// (`restrict(P, x = 1)` reads the name `x` off `P`'s declaration) cannot be given a value of
@@ -526,7 +526,7 @@ impl<L: Layout> fmt::Display for Notation<L> {
 /// which the layout's form does not keep: two composites decided to one layout, or such a
 /// composite and the layout declared alike, have different types.
 #[allow(clippy::type_complexity)]
-pub struct Spec<Dom, Cod, Sz, Acc, DTile, CTile, Idx, const NAMES: u64 = 0>(
+pub struct Spec<Dom, Cod, Sz, Acc, DTile, CTile, Idx, const NAMES: u128 = 0>(
     PhantomData<fn() -> (Dom, Cod, Sz, Acc, DTile, CTile, Idx)>,
 );
 
@@ -611,7 +611,7 @@ impl<F, S> __private::New for Static<F, S> {
 // call `layout!`'s expansion makes) is found by the method probe before the trait's and proves
 // only the bounds it uses, not the whole `Layout` impl. Same body as [`Layout::offset`], which
 // calls it.
-impl<F: Form, Dom, Cod, const N: usize, Acc, DTile, CTile, Idx: IndexType, const NAMES: u64>
+impl<F: Form, Dom, Cod, const N: usize, Acc, DTile, CTile, Idx: IndexType, const NAMES: u128>
     Static<F, Spec<Dom, Cod, Size<N>, Acc, DTile, CTile, Idx, NAMES>>
 {
     /// The value at a coordinate: one integer (flat index, last mode fastest), or a natural or
@@ -634,7 +634,7 @@ impl<F: Form, Dom, Cod, const N: usize, Acc, DTile, CTile, Idx: IndexType, const
     }
 }
 
-impl<F, Dom, Cod, const N: usize, Acc, DTile, CTile, Idx, const NAMES: u64> Layout
+impl<F, Dom, Cod, const N: usize, Acc, DTile, CTile, Idx, const NAMES: u128> Layout
     for Static<F, Spec<Dom, Cod, Size<N>, Acc, DTile, CTile, Idx, NAMES>>
 where
     F: Form,
@@ -1158,17 +1158,17 @@ pub mod __private {
         note = "an expression evaluates the definition that its operand's definition macro hands on (or that is written in `[PATH = ..]`) and refuses a value that is not that map: a definition written by hand that is not the item's own, or another item's value under the item's path",
         note = "help: name the item by its own path, without a definition of your own"
     )]
-    pub trait ProgramHash<const H: u64> {}
+    pub trait ProgramHash<const H: u128> {}
 
     /// Compiles only when `value`'s program is the map of fingerprint `H` ([`ProgramHash`]).
     #[inline(always)]
-    pub const fn same_program<const H: u64, F, S, P: ProgramHash<H>>(
+    pub const fn same_program<const H: u128, F, S, P: ProgramHash<H>>(
         value: &crate::Generated<F, S, P>,
     ) {
         let _ = value;
     }
 
-    impl<Dom, Cod, Sz, Acc, DTile, CTile, Idx, const H: u64> ProgramHash<H>
+    impl<Dom, Cod, Sz, Acc, DTile, CTile, Idx, const H: u128> ProgramHash<H>
         for crate::Spec<Dom, Cod, Sz, Acc, DTile, CTile, Idx, H>
     {
     }
@@ -1177,7 +1177,7 @@ pub mod __private {
     /// ([`ProgramHash`]): the form alone keeps neither the names of the composite's domain nor
     /// its tree.
     #[inline(always)]
-    pub const fn same_decided<const H: u64, F, S: ProgramHash<H>>(value: &crate::Static<F, S>) {
+    pub const fn same_decided<const H: u128, F, S: ProgramHash<H>>(value: &crate::Static<F, S>) {
         let _ = value;
     }
 

@@ -837,9 +837,9 @@ fn type_id_of<T: 'static>(_: &T) -> TypeId {
 }
 
 /// `Spec`'s `NAMES` parameter of a layout's type.
-fn names_of<F, D, C, Sz, Acc, DT, CT, I, const N: u64>(
+fn names_of<F, D, C, Sz, Acc, DT, CT, I, const N: u128>(
     _: &Static<F, Spec<D, C, Sz, Acc, DT, CT, I, N>>,
-) -> u64 {
+) -> u128 {
     N
 }
 
