@@ -401,15 +401,18 @@ fn declaration_module(
 }
 
 /// A hash of an item (its name, its declaration's text `decl`, where it is written): the
-/// suffix of its exported definition macro's name. The span's debug form tells apart equal
-/// declarations written in different places (or made by different expansions of one
-/// `macro_rules!`). The declaration is hashed as the text the core read, made already, rather
-/// than printed again from its tokens.
+/// suffix of its exported definition macro's name, which `#[macro_export]` puts at the crate's
+/// root. The debug forms of the name's span and of the closing `;`'s tell apart equal
+/// declarations written in different places or made by different expansions of one
+/// `macro_rules!`, also one that declares the same `pub` item, its name one token of one span,
+/// in two modules (the `;`s are two tokens). A function of the input alone, so that an input
+/// expands alike whatever was expanded before it. The declaration is hashed as the text the
+/// core read, made already, rather than printed again from its tokens.
 fn unique(it: &frame::Item, decl: &str) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
     it.name.to_string().hash(&mut h);
-    format!("{:?}", it.name.span()).hash(&mut h);
+    format!("{:?} {:?}", it.name.span(), it.end).hash(&mut h);
     decl.hash(&mut h);
     h.finish()
 }
