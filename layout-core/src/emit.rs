@@ -104,7 +104,7 @@ pub struct Program {
 }
 
 /// An integer type of emitted code.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum IntType {
     /// `i32` / `int32_t`.
     I32,

@@ -32,7 +32,7 @@ fn shape_size(shape: &Tree<i64>) -> Option<i64> {
 
 /// A layout with its two spaces and, on a logical side, an optional tile shape (spec: Logical tile shapes;
 /// "logical index order"), checked by [`Annotated::new`].
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Annotated(
     /// Shared, and one pointer wide: a map that holds this layout (a composite, a swizzle)
     /// copies a pointer.
@@ -54,7 +54,7 @@ impl core::fmt::Debug for Annotated {
 }
 
 /// What an [`Annotated`] holds.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
 struct Parts {
     layout: Layout,
     domain: Space,
@@ -204,7 +204,7 @@ pub fn check_same_tile(left: &[i64], right: &[i64]) -> Result<(), Error> {
 
 /// A map built from checked layouts: a layout, a swizzle after a map into physical, or a
 /// composition (spec: Composition). Evaluated at flat indices of its domain (last mode fastest).
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Map {
     /// One annotated layout.
     Layout(Annotated),
@@ -236,12 +236,12 @@ pub enum Map {
 /// two annotated layouts as two shared pointers, inline; any other pair in one shared
 /// allocation. Built only by [`compose`] (and the operations made of it), so its operands
 /// always satisfy [`compose`]'s checks.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Composite(Operands);
 
 /// How a [`Composite`] holds its operands. Two annotated layouts are always `Layouts` (never
 /// `Maps`), so that the derived equality is the equality of the operands.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 enum Operands {
     /// `left`, `right`: two annotated layouts.
     Layouts(Annotated, Annotated),

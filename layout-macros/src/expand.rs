@@ -167,27 +167,49 @@ fn algebra_item(k: &Krate, it: &frame::Item, text: &Text) -> TokenStream {
     out
 }
 
-/// A fingerprint of an item's map `m` in the index type `i` ([`fnv1a_128`] of their debug
-/// form, which holds every leaf, swizzle, fixed entry and name, after a byte no text holds, so
-/// that it never hashes the bytes [`names_fingerprint`] does): the `H` of the `ProgramHash<H>`
-/// its program implements. Two definitions of different maps have different fingerprints (but
-/// for a 128-bit collision), so that an expression whose definition of the item (written by
-/// hand, say) is not the item's own fails to compile instead of evaluating it.
+/// A fingerprint of an item's map `m` in the index type `i` ([`Fnv128`] over their `Hash`,
+/// which feeds every leaf, swizzle, fixed entry, name, space and tile with its length or
+/// discriminant, after a byte the names of [`names_fingerprint`] never start with): the `H` of
+/// the `ProgramHash<H>` its program implements. Two definitions of different maps have
+/// different fingerprints (but for a 128-bit collision), so that an expression whose
+/// definition of the item (written by hand, say) is not the item's own fails to compile
+/// instead of evaluating it. The proc-macro computes both sides, so the encoding only has to
+/// agree with itself.
 pub(crate) fn program_fingerprint(m: &Map, i: IntType) -> u128 {
-    fnv1a_128(core::iter::once(0xfd).chain(format!("{m:?} {i:?}").bytes()))
+    use std::hash::{Hash, Hasher};
+    let mut h = Fnv128::new();
+    h.write_u8(0xfd);
+    m.hash(&mut h);
+    i.hash(&mut h);
+    h.0
 }
 
-/// The 128-bit FNV-1a hash of `bytes`. 128 bits, so that two inputs that hash alike are not
-/// found by trying inputs (2⁶⁴ of them for even odds); a fingerprint is a check against
-/// definitions that differ, not a seal against a collision built on purpose, as
-/// `layout_typed::__private` is not either.
-fn fnv1a_128(bytes: impl IntoIterator<Item = u8>) -> u128 {
-    let mut h: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
-    for b in bytes {
-        h ^= u128::from(b);
-        h = h.wrapping_mul(0x0000_0000_0100_0000_0000_0000_0000_013b);
+/// The 128-bit FNV-1a hash, as a [`std::hash::Hasher`] (its 128 bits read from the field). 128
+/// bits, so that two inputs that hash alike are not found by trying inputs (2⁶⁴ of them for
+/// even odds); a fingerprint is a check against definitions that differ, not a seal against a
+/// collision built on purpose, as `layout_typed::__private` is not either.
+struct Fnv128(u128);
+
+impl Fnv128 {
+    fn new() -> Self {
+        Fnv128(0x6c62_272e_07bb_0142_62b8_2175_6295_c58d)
     }
-    h
+}
+
+impl std::hash::Hasher for Fnv128 {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 ^= u128::from(b);
+            self.0 = self
+                .0
+                .wrapping_mul(0x0000_0000_0100_0000_0000_0000_0000_013b);
+        }
+    }
+    /// The low 64 bits (unused: the fingerprints read all 128).
+    fn finish(&self) -> u64 {
+        let b = self.0.to_le_bytes();
+        u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
+    }
 }
 
 /// What an item's definition macro hands on.
@@ -891,23 +913,25 @@ fn swizzle_params<S>(e: &mut Emit, c: &Checked<S>) {
 }
 
 /// `Spec`'s `NAMES` parameter: `None` (the default, 0) when no top-level mode has a name, else
-/// a non-zero [`fnv1a_128`] fingerprint of the names in the written order (an unnamed mode and
+/// a non-zero [`Fnv128`] fingerprint of the names in the written order (an unnamed mode and
 /// the end of each name are separate bytes that no name contains), so that two declarations that
 /// differ only in names have different types.
 fn names_fingerprint(names: &[Option<String>]) -> Option<u128> {
+    use std::hash::Hasher;
     if names.iter().all(Option::is_none) {
         return None;
     }
-    let bytes = names.iter().flat_map(|n| match n {
-        Some(n) => n
-            .as_bytes()
-            .iter()
-            .copied()
-            .chain([0xff])
-            .collect::<Vec<u8>>(),
-        None => vec![0xfe],
-    });
-    Some(fnv1a_128(bytes).max(1))
+    let mut h = Fnv128::new();
+    for n in names {
+        match n {
+            Some(n) => {
+                h.write(n.as_bytes());
+                h.write_u8(0xff);
+            }
+            None => h.write_u8(0xfe),
+        }
+    }
+    Some(h.0.max(1))
 }
 
 /// `Spec`'s `NAMES` for a composite `m` decided to be a layout (in the index type `i`): its
