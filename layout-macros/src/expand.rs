@@ -538,19 +538,8 @@ impl Emit {
             Emit::Fallback(t) => t.extend([TokenTree::Literal(Literal::i64_unsuffixed(n))]),
         }
     }
-    /// An unsuffixed literal of a `u64`.
-    fn uint(&mut self, n: u64) {
-        match self {
-            Emit::Compiler(trees, span) => {
-                let mut l = proc_macro::Literal::u64_unsuffixed(n);
-                l.set_span(*span);
-                trees.push(proc_macro::TokenTree::Literal(l));
-            }
-            Emit::Fallback(t) => t.extend([TokenTree::Literal(Literal::u64_unsuffixed(n))]),
-        }
-    }
-    /// An unsuffixed literal of a `u128`.
-    fn uint128(&mut self, n: u128) {
+    /// An unsuffixed literal of an unsigned integer.
+    fn uint(&mut self, n: u128) {
         match self {
             Emit::Compiler(trees, span) => {
                 let mut l = proc_macro::Literal::u128_unsuffixed(n);
@@ -649,7 +638,7 @@ fn form_into(e: &mut Emit, k: &Krate, shape: &Tree<i64>, stride: &Tree<Stride>) 
                     if *d < 0 {
                         let mut neg = e.inner();
                         neg.punct('-');
-                        neg.uint(d.unsigned_abs());
+                        neg.uint(u128::from(d.unsigned_abs()));
                         e.group(Delimiter::Brace, neg);
                     } else {
                         e.int(*d);
@@ -873,7 +862,7 @@ fn static_type<S>(k: &Krate, c: &Checked<S>, names: Option<u128>) -> TokenStream
     tile_into(e, k, c.codomain_tile.as_ref());
     if let Some(h) = names {
         e.punct(',');
-        e.uint128(h);
+        e.uint(h);
     }
     e.punct('>');
     swizzle_params(e, c);
