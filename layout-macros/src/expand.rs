@@ -242,7 +242,7 @@ fn named(
     // Unique for every item, exported or not: the definition module is an item of the
     // module, and a glob import (`use super::*;`) of another module's would make a name
     // shared with it ambiguous.
-    let hash = unique(it, text);
+    let hash = unique(k, it, text);
     let def = quote::format_ident!("__layout_def_{}_{:016x}", name, hash);
     // The module's name is in snake case whatever the item's (no lint attribute to write).
     let module_name = quote::format_ident!("__layout_{:016x}", hash);
@@ -422,19 +422,25 @@ fn declaration_module(
     }
 }
 
-/// A hash of an item (its name, its declaration's text `decl`, where it is written): the
-/// suffix of its exported definition macro's name, which `#[macro_export]` puts at the crate's
-/// root. The debug forms of the name's span and of the closing `;`'s tell apart equal
-/// declarations written in different places or made by different expansions of one
-/// `macro_rules!`, also one that declares the same `pub` item, its name one token of one span,
-/// in two modules (the `;`s are two tokens). A function of the input alone, so that an input
-/// expands alike whatever was expanded before it. The declaration is hashed as the text the
-/// core read, made already, rather than printed again from its tokens.
-fn unique(it: &frame::Item, decl: &str) -> u64 {
+/// A hash of an item (its name, its declaration's text `decl`, where it is written, and which
+/// `layout!` call wrote it): the suffix of its exported definition macro's name, which
+/// `#[macro_export]` puts at the crate's root. The debug forms of the name's span and of the
+/// closing `;`'s tell apart equal declarations written in different places or made by
+/// different expansions of one `macro_rules!` (also one that declares the same `pub` item, its
+/// name one token of one span, in two modules: the `;`s are two tokens); the spans of the
+/// `$crate` path that this call of `layout_typed::layout!` wrote (`k`, carried as it is along
+/// the fetch chain) tell apart calls whose tokens are all the same, such as one file
+/// `include!`d in two modules or one `macro_rules!` repetition. A function of the input alone,
+/// so that an input expands alike whatever was expanded before it. The declaration is hashed
+/// as the text the core read, made already, rather than printed again from its tokens.
+fn unique(k: &Krate, it: &frame::Item, decl: &str) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
     it.name.to_string().hash(&mut h);
     format!("{:?} {:?}", it.name.span(), it.end).hash(&mut h);
+    for span in k.spans_debug() {
+        span.hash(&mut h);
+    }
     decl.hash(&mut h);
     h.finish()
 }

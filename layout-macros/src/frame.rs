@@ -37,6 +37,11 @@ pub struct Krate(
 );
 
 impl Krate {
+    /// The debug forms of the path's spans, which tell one `layout!` call from another whose
+    /// tokens are the same (each call's expansion writes its own `$crate`).
+    pub(crate) fn spans_debug(&self) -> impl Iterator<Item = String> + '_ {
+        self.0.iter().map(|t| format!("{:?}", t.span()))
+    }
     /// The path as the compiler's own token trees, converted once per invocation (inside the
     /// compiler only: `proc_macro` panics elsewhere).
     pub(crate) fn compiler_trees(&self) -> &[proc_macro::TokenTree] {

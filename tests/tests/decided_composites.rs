@@ -66,6 +66,8 @@ pub mod m {
         pub const S = (8,2):(1,8), logical -> physical;
         pub const T = (4,4):(4,1), thread-value -> logical;
         pub const ST = compose(S, T);
+        /// `A` written in CuTe order: the same layout, so the same composite as `D`.
+        pub const AC = cute (4,4):(1,4), logical -> physical;
     }
 
     /// A private item named in its own module, thread 1.
@@ -152,5 +154,37 @@ fn the_items_type_is_its_composites() {
     assert!(
         !same,
         "D and E are decided to one layout but name their modes otherwise"
+    );
+}
+
+/// `D`'s composite made in another module by a `macro_rules!`.
+macro_rules! composite_in {
+    ($name:ident) => {
+        pub mod $name {
+            layout_typed::layout! {
+                pub const D = compose(super::m::A, super::m::P);
+            }
+        }
+    };
+}
+composite_in!(again);
+
+/// The same composite reached otherwise (a CuTe spelling of an operand, an operand written in
+/// place, an item of a `macro_rules!`) has the item's type and its values.
+#[test]
+fn the_same_composite_reached_otherwise_is_the_item() {
+    let want = first_fixed(&comp(&lay(&[4, 4], &[4, 1]), &lay(&[4, 4], &[4, 1])), 1);
+    let cute: m::D = layout_typed::layout!(compose(m::AC, m::P));
+    let in_place: m::D = layout_typed::layout!(compose(
+        m::A,
+        [(thread: 4, value: 4):(4,1), thread-value -> logical]
+    ));
+    let made: m::D = again::D;
+    for v in [vals(cute), vals(in_place), vals(made)] {
+        assert_eq!(v, vals(m::D));
+    }
+    assert_eq!(
+        vals(layout_typed::layout!(restrict(again::D, thread = 1))),
+        want
     );
 }
